@@ -1,0 +1,18 @@
+# Writes OUT: one `inline constexpr const char* k<Name>` per shader file, as a raw string.
+# shaders/rect.vert → kRectVert.
+set(content "// Generated from shaders/ by cmake/embed_shaders.cmake. Do not edit.\n#pragma once\n\nnamespace strata::shaders {\n")
+foreach(f ${SHADERS})
+  get_filename_component(stem ${f} NAME_WE)
+  get_filename_component(ext ${f} EXT)
+  string(SUBSTRING ${ext} 1 -1 ext)
+  string(SUBSTRING ${stem} 0 1 first)
+  string(TOUPPER ${first} first)
+  string(SUBSTRING ${stem} 1 -1 rest)
+  string(SUBSTRING ${ext} 0 1 efirst)
+  string(TOUPPER ${efirst} efirst)
+  string(SUBSTRING ${ext} 1 -1 erest)
+  file(READ ${f} src)
+  string(APPEND content "inline constexpr const char* k${first}${rest}${efirst}${erest} = R\"glsl(${src})glsl\";\n")
+endforeach()
+string(APPEND content "\n}  // namespace strata::shaders\n")
+file(WRITE ${OUT} "${content}")

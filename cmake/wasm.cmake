@@ -1,0 +1,50 @@
+# Emscripten targets: the engine module (Web Worker) and the UI module (main thread).
+# Included from the top-level CMakeLists.txt when configured with emcmake.
+
+# ---- Dear ImGui (from the Debian source package unpacked by scripts/setup.sh) -------------
+set(IMGUI_DIR ${STRATA_THIRD_PARTY}/imgui)
+if(NOT EXISTS ${IMGUI_DIR}/imgui.cpp)
+  message(FATAL_ERROR "Dear ImGui sources missing in ${IMGUI_DIR}: run scripts/setup.sh")
+endif()
+add_library(imgui STATIC
+  ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IMGUI_DIR}/imgui_tables.cpp
+  ${IMGUI_DIR}/imgui_widgets.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
+# WebGL2 = GLES 3.0; imgui 1.86 would default to ES2 on Emscripten.
+target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+
+# ---- shaders/ → a generated header of string constants --------------------------------------
+file(GLOB STRATA_SHADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.vert ${CMAKE_SOURCE_DIR}/shaders/*.frag)
+set(STRATA_SHADER_HEADER ${CMAKE_BINARY_DIR}/generated/shaders_embedded.h)
+add_custom_command(
+  OUTPUT ${STRATA_SHADER_HEADER}
+  COMMAND ${CMAKE_COMMAND} -DOUT=${STRATA_SHADER_HEADER} "-DSHADERS=${STRATA_SHADERS}"
+          -P ${CMAKE_SOURCE_DIR}/cmake/embed_shaders.cmake
+  DEPENDS ${STRATA_SHADERS} ${CMAKE_SOURCE_DIR}/cmake/embed_shaders.cmake
+  COMMENT "Embedding GLSL shaders" VERBATIM)
+
+set(STRATA_WASM_COMMON_LINK
+  -sMODULARIZE=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sMALLOC=emmalloc
+  -sEXPORTED_RUNTIME_METHODS=[UTF8ToString,stringToUTF8,lengthBytesUTF8]
+  -sEXPORTED_FUNCTIONS=[_malloc,_free,_main] -sINCOMING_MODULE_JS_API=[locateFile,print,printErr,onAbort,wasmMemory]
+  -sFILESYSTEM=0 -fwasm-exceptions)
+
+# ---- engine: parse, index, answer queries; runs in a dedicated Web Worker -------------------
+file(GLOB STRATA_ENGINE_WASM_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/engine/wasm/*.cc)
+add_executable(strata_engine ${STRATA_ENGINE_WASM_SOURCES})
+target_link_libraries(strata_engine PRIVATE strata_core)
+target_compile_options(strata_engine PRIVATE ${STRATA_WARNINGS})
+target_link_options(strata_engine PRIVATE ${STRATA_WASM_COMMON_LINK}
+  -sEXPORT_NAME=createStrataEngine -sENVIRONMENT=worker)
+set_target_properties(strata_engine PROPERTIES SUFFIX ".js")
+
+# ---- UI: Dear ImGui + our WebGL2 renderer on the main thread --------------------------------
+file(GLOB_RECURSE STRATA_UI_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/ui/*.cc ${CMAKE_SOURCE_DIR}/src/platform/*.cc)
+add_executable(strata_ui ${STRATA_UI_SOURCES} ${STRATA_SHADER_HEADER})
+target_include_directories(strata_ui PRIVATE ${CMAKE_BINARY_DIR}/generated)
+target_link_libraries(strata_ui PRIVATE strata_core imgui)
+target_compile_options(strata_ui PRIVATE ${STRATA_WARNINGS})
+target_link_options(strata_ui PRIVATE ${STRATA_WASM_COMMON_LINK}
+  -sEXPORT_NAME=createStrataUI -sENVIRONMENT=web
+  -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0)
+set_target_properties(strata_ui PROPERTIES SUFFIX ".js")

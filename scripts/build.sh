@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds everything: the native core + GoogleTest suites (debug, ASan/UBSan) in build/native,
+# the wasm engine + UI in build/wasm, and the static site in dist/.
+# Assumes scripts/setup.sh has run (scripts/run.sh and scripts/test.sh run it first).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+JOBS=${JOBS:-$(nproc)}
+log() { printf '[build] %s\n' "$*"; }
+
+# Emscripten quirks on Debian (see docs/ARCHITECTURE.md): acorn lives in /usr/share/nodejs.
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+
+log "native (debug, sanitizers) → build/native"
+cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON >/dev/null
+cmake --build build/native -j "$JOBS"
+
+log "wasm (release) → build/wasm"
+if [ ! -f build/wasm/build.ninja ]; then
+  emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch" >/dev/null
+fi
+cmake --build build/wasm -j "$JOBS"
+
+log "static site → dist/"
+rm -rf dist.tmp && mkdir -p dist.tmp/demo
+cp web/*.html web/*.js dist.tmp/
+cp build/wasm/strata_engine.js build/wasm/strata_engine.wasm build/wasm/strata_ui.js build/wasm/strata_ui.wasm dist.tmp/
+build/native/strata_make_demo dist.tmp/demo/demo-trace.json
+rm -rf dist && mv dist.tmp dist
+log "done: $(du -sh dist | cut -f1) in dist/"

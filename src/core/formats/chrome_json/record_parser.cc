@@ -1,0 +1,229 @@
+// One-pass parse of a trace event object. Only the top level of the object is walked member by
+// member; values of keys we do not use (and args, whose span is kept for later) are jumped over
+// with json::skip_value, which still validates them so a broken record is detected as a whole.
+#include "core/formats/chrome_json/record_parser.h"
+
+#include <cstring>
+
+namespace strata::chrome_json {
+
+using json::Scan;
+
+namespace {
+
+enum class Field : uint8_t { kOther, kPh, kName, kCat, kScope, kTs, kDur, kPid, kTid, kId, kArgs };
+
+// Keys are compared by length first: the hot keys are 1-4 bytes long.
+Field classify(std::string_view k) {
+  switch (k.size()) {
+    case 1:
+      return k[0] == 's' ? Field::kScope : Field::kOther;
+    case 2:
+      if (k[0] == 'p' && k[1] == 'h') return Field::kPh;
+      if (k[0] == 't' && k[1] == 's') return Field::kTs;
+      if (k[0] == 'i' && k[1] == 'd') return Field::kId;
+      return Field::kOther;
+    case 3:
+      if (std::memcmp(k.data(), "pid", 3) == 0) return Field::kPid;
+      if (std::memcmp(k.data(), "tid", 3) == 0) return Field::kTid;
+      if (std::memcmp(k.data(), "dur", 3) == 0) return Field::kDur;
+      if (std::memcmp(k.data(), "cat", 3) == 0) return Field::kCat;
+      return Field::kOther;
+    case 4:
+      if (std::memcmp(k.data(), "name", 4) == 0) return Field::kName;
+      if (std::memcmp(k.data(), "args", 4) == 0) return Field::kArgs;
+      return Field::kOther;
+    default:
+      return Field::kOther;
+  }
+}
+
+}  // namespace
+
+Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const char** end,
+                         const char** reason, const char** err_at) {
+  *rec = EventRecord{};
+  auto fail = [&](const char* at, const char* why) {
+    *err_at = at;
+    *reason = why;
+    return Scan::kError;
+  };
+  const char* p = json::skip_ws(b + 1, e);
+  if (p >= e) return Scan::kIncomplete;
+  if (*p == '}') {
+    *end = p + 1;
+    return Scan::kOk;
+  }
+  for (;;) {
+    if (*p != '"') return fail(p, "expected a quoted key");
+    const char* kb = p + 1;
+    const char* close;
+    bool esc;
+    if (json::find_string_end(kb, e, &close, &esc) != Scan::kOk) return Scan::kIncomplete;
+    std::string_view key(kb, static_cast<size_t>(close - kb));
+    if (esc) {
+      key_buf_.clear();
+      if (!json::unescape(kb, close, &key_buf_, reason)) return fail(kb, *reason);
+      key = key_buf_;
+    }
+    p = json::skip_ws(close + 1, e);
+    if (p >= e) return Scan::kIncomplete;
+    if (*p != ':') return fail(p, "expected ':' after a key");
+    p = json::skip_ws(p + 1, e);
+    if (p >= e) return Scan::kIncomplete;
+
+    Field f = classify(key);
+    const char* vb = p;
+    if (f != Field::kOther && f != Field::kArgs && *p == '"') {
+      // A string value for a field we use: locate it, unescape only when needed.
+      const char* sb = p + 1;
+      if (json::find_string_end(sb, e, &close, &esc) != Scan::kOk) return Scan::kIncomplete;
+      p = close + 1;
+      std::string_view text(sb, static_cast<size_t>(close - sb));
+      if (esc) {
+        std::string* buf = f == Field::kName  ? &name_buf_
+                           : f == Field::kCat ? &cat_buf_
+                           : f == Field::kPid ? &pid_buf_
+                           : f == Field::kTid ? &tid_buf_
+                           : f == Field::kId  ? &id_buf_
+                                              : &tmp_buf_;
+        buf->clear();
+        if (!json::unescape(sb, close, buf, reason)) return fail(sb, *reason);
+        text = *buf;
+      }
+      uint32_t pos = static_cast<uint32_t>(sb - b);
+      switch (f) {
+        case Field::kPh: rec->ph = text.empty() ? 0 : text[0]; break;
+        case Field::kName:
+          rec->has_name = true;
+          rec->name = text;
+          rec->name_pos = pos;
+          rec->name_raw = !esc;
+          break;
+        case Field::kCat:
+          rec->cat = text;
+          rec->cat_pos = pos;
+          rec->cat_raw = !esc;
+          break;
+        case Field::kScope: rec->scope = text.empty() ? 0 : text[0]; break;
+        case Field::kTs:
+          rec->ts_state = json::us_text_to_ns(text, &rec->ts_ns) == Scan::kOk ? FieldState::kOk
+                                                                              : FieldState::kInvalid;
+          break;
+        case Field::kDur:
+          rec->dur_state = json::us_text_to_ns(text, &rec->dur_ns) == Scan::kOk
+                               ? FieldState::kOk
+                               : FieldState::kInvalid;
+          break;
+        case Field::kPid: rec->has_pid = true, rec->pid = text; break;
+        case Field::kTid: rec->has_tid = true, rec->tid = text; break;
+        case Field::kId: rec->has_id = true, rec->id = text; break;
+        default: break;
+      }
+    } else if ((f == Field::kTs || f == Field::kDur || f == Field::kPid || f == Field::kTid ||
+                f == Field::kId) &&
+               (*p == '-' || (*p >= '0' && *p <= '9'))) {
+      const char* q;
+      Scan s = json::scan_number(p, e, &q);
+      if (s == Scan::kIncomplete) return s;
+      if (s == Scan::kError) return fail(p, "an invalid number");
+      std::string_view text(p, static_cast<size_t>(q - p));
+      p = q;
+      switch (f) {
+        case Field::kTs:
+          rec->ts_state = json::us_text_to_ns(text, &rec->ts_ns) == Scan::kOk ? FieldState::kOk
+                                                                              : FieldState::kInvalid;
+          break;
+        case Field::kDur:
+          rec->dur_state = json::us_text_to_ns(text, &rec->dur_ns) == Scan::kOk
+                               ? FieldState::kOk
+                               : FieldState::kInvalid;
+          break;
+        case Field::kPid: rec->has_pid = true, rec->pid = text; break;
+        case Field::kTid: rec->has_tid = true, rec->tid = text; break;
+        default: rec->has_id = true, rec->id = text; break;
+      }
+    } else {
+      // Anything else (unknown keys, args, or a used key with an odd value type) is skipped
+      // over with validation. A ts/dur that is not a number or string is recorded as invalid.
+      const char* q;
+      Scan s = json::skip_value(p, e, &q, reason);
+      if (s == Scan::kIncomplete) return s;
+      if (s == Scan::kError) return fail(q, *reason);
+      p = q;
+      if (f == Field::kArgs && *vb == '{') {
+        rec->args = std::string_view(vb, static_cast<size_t>(p - vb));
+      } else if (f == Field::kTs && *vb != 'n') {
+        rec->ts_state = FieldState::kInvalid;
+      } else if (f == Field::kDur && *vb != 'n') {
+        rec->dur_state = FieldState::kInvalid;
+      }
+    }
+
+    p = json::skip_ws(p, e);
+    if (p >= e) return Scan::kIncomplete;
+    if (*p == '}') {
+      *end = p + 1;
+      return Scan::kOk;
+    }
+    if (*p != ',') return fail(p, "expected ',' or '}' after a value");
+    p = json::skip_ws(p + 1, e);
+    if (p >= e) return Scan::kIncomplete;
+  }
+}
+
+void ObjectReader::reset(std::string_view object) {
+  p_ = object.data();
+  e_ = p_ + object.size();
+  if (p_ < e_ && *p_ == '{') ++p_;
+}
+
+bool ObjectReader::next() {
+  const char* reason;
+  const char* p = json::skip_ws(p_, e_);
+  if (p < e_ && *p == ',') p = json::skip_ws(p + 1, e_);
+  if (p >= e_ || *p != '"') {
+    p_ = e_;
+    return false;
+  }
+  const char* close;
+  bool esc;
+  if (json::find_string_end(p + 1, e_, &close, &esc) != Scan::kOk) return (p_ = e_, false);
+  key_ = std::string_view(p + 1, static_cast<size_t>(close - p - 1));
+  if (esc) {
+    key_buf_.clear();
+    if (!json::unescape(p + 1, close, &key_buf_, &reason)) return (p_ = e_, false);
+    key_ = key_buf_;
+  }
+  p = json::skip_ws(close + 1, e_);
+  if (p >= e_ || *p != ':') return (p_ = e_, false);
+  p = json::skip_ws(p + 1, e_);
+  if (p >= e_) return (p_ = e_, false);
+  const char* q;
+  if (*p == '"') {
+    if (json::find_string_end(p + 1, e_, &close, &esc) != Scan::kOk) return (p_ = e_, false);
+    value_ = std::string_view(p + 1, static_cast<size_t>(close - p - 1));
+    if (esc) {
+      value_buf_.clear();
+      if (!json::unescape(p + 1, close, &value_buf_, &reason)) return (p_ = e_, false);
+      value_ = value_buf_;
+    }
+    kind_ = Kind::kString;
+    p_ = close + 1;
+    return true;
+  }
+  if (*p == '-' || (*p >= '0' && *p <= '9') || *p == 'N' || *p == 'I') {
+    if (json::scan_number(p, e_, &q) != Scan::kOk) return (p_ = e_, false);
+    value_ = std::string_view(p, static_cast<size_t>(q - p));
+    kind_ = Kind::kNumber;
+    p_ = q;
+    return true;
+  }
+  if (json::skip_value(p, e_, &q, &reason) != Scan::kOk) return (p_ = e_, false);
+  value_ = std::string_view(p, static_cast<size_t>(q - p));
+  kind_ = Kind::kOther;
+  p_ = q;
+  return true;
+}
+
+}  // namespace strata::chrome_json

@@ -1,0 +1,23 @@
+// Search over the whole trace (not just the visible range): events whose name contains a text,
+// case-insensitively. Matching is done once per distinct name, then one pass over the name
+// column, so it costs one linear scan however many events match.
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/store/trace_store.h"
+
+namespace strata {
+
+struct FindResult {
+  uint64_t count = 0;             // all matches in the trace
+  std::vector<uint32_t> events;   // the first `limit` matches by start time (then index)
+};
+
+FindResult find_events(const TraceStore& s, std::string_view text, size_t limit);
+
+// ASCII case-insensitive substring test (names are UTF-8; non-ASCII bytes compare exactly).
+bool contains_ignore_case(std::string_view hay, std::string_view needle);
+
+}  // namespace strata

@@ -1,0 +1,119 @@
+// The event store: what every importer produces and every query reads.
+//
+// Layout is columnar (one vector per field) so the hot loops of queries and, later, pyramid
+// building touch only the bytes they need. After TraceBuilder::finish():
+//   * events are grouped by track, then by depth, then sorted by start time;
+//   * within one (track, depth) row slices never overlap, so both start and end are sorted and
+//     a visible range is found by binary search (see core/query/viewport.h);
+//   * Track::rows[d] is the index of the first event of depth d; the row ends where row d+1
+//     begins (rows has max_depth + 2 entries: the last is the track's end).
+// Args are not parsed at load: each event keeps the byte span of its record in the source file
+// and the details pane re-reads and parses that span on selection.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/string_table.h"
+#include "core/base/types.h"
+
+namespace strata {
+
+enum class TrackKind : uint8_t {
+  kThread = 0,   // slices and instants of one (pid, tid)
+  kCounter = 1,  // one C-event name (+ id) in one process; values in CounterColumns
+  kAsync = 2,    // reserved for async slices (issue 3)
+};
+
+struct Process {
+  std::string key;          // pid as written in the file: `123` or the string's text
+  int64_t pid = 0;          // numeric pid (0 when the pid was a non-numeric string)
+  StrId name = 0;           // from M process_name; 0 = unnamed
+  int64_t sort_index = 0;   // from M process_sort_index; 0 when absent
+  bool has_sort_index = false;
+  std::vector<StrId> labels;  // from M process_labels
+  std::vector<uint32_t> tracks;  // indices into TraceStore::tracks, in display order
+};
+
+struct Track {
+  uint32_t process = 0;     // index into TraceStore::processes
+  TrackKind kind = TrackKind::kThread;
+  std::string key;          // tid as written (threads) or counter name (counters)
+  int64_t tid = 0;          // numeric tid (threads; 0 when non-numeric)
+  StrId name = 0;           // display name (M thread_name, or counter name)
+  int64_t sort_index = 0;   // from M thread_sort_index
+  bool has_sort_index = false;
+  uint32_t first_event = 0; // [first_event, first_event + event_count) in EventColumns
+  uint32_t event_count = 0;
+  uint32_t max_depth = 0;   // deepest row used (0 when the track has one row)
+  std::vector<uint32_t> rows;  // see file comment; empty for counter tracks
+  // Counter tracks: [first_series, first_series + series_count) in TraceStore::series.
+  uint32_t first_series = 0;
+  uint32_t series_count = 0;
+};
+
+// Slices (B/E pairs, X) and instants (i/I), one entry per event.
+struct EventColumns {
+  std::vector<TimeNs> start;
+  std::vector<TimeNs> dur;          // 0 for instants
+  std::vector<StrId> name;
+  std::vector<StrId> cat;
+  std::vector<uint32_t> track;
+  std::vector<uint32_t> depth;
+  std::vector<char> phase;          // 'X', 'B' (closed by E), 'i' (also for 'I')
+  std::vector<uint64_t> src_offset; // byte offset of the event's JSON object in the file
+  std::vector<uint32_t> src_len;    // its length in bytes (0 = not available)
+  size_t size() const { return start.size(); }
+};
+
+// A counter series: one arg key of one counter track.
+struct CounterSeries {
+  uint32_t track = 0;
+  StrId name = 0;                   // arg key ("value", "Total Allocated", ...)
+  uint32_t first_sample = 0;        // [first_sample, first_sample + sample_count) in samples
+  uint32_t sample_count = 0;
+};
+
+// Counter samples, grouped by series and sorted by time within a series.
+struct CounterSamples {
+  std::vector<TimeNs> ts;
+  std::vector<double> value;
+  size_t size() const { return ts.size(); }
+};
+
+struct SourceFile {
+  std::string name;
+  uint64_t bytes = 0;
+  std::string format;  // "chrome-json", ...
+};
+
+struct TraceStore {
+  StringTable strings;
+  std::vector<SourceFile> files;
+  std::vector<Process> processes;   // in display order (sort index, then pid)
+  std::vector<Track> tracks;
+  EventColumns events;
+  std::vector<CounterSeries> series;
+  CounterSamples samples;
+
+  // Chrome JSON "displayTimeUnit" ("ms" or "ns") as written; empty when the file has none.
+  std::string display_time_unit;
+
+  // Every record seen, counted by its "ph" byte (records without ph are counted under 0).
+  std::array<uint64_t, 256> phase_counts{};
+  // [start_ns, end_ns] spans every timed record (events, counters, instants, metadata excluded).
+  TimeNs start_ns = 0;
+  TimeNs end_ns = 0;
+  bool has_time = false;
+
+  // Problems found while importing. Errors mean data was lost or the file is unusable;
+  // warnings mean the data was repaired (e.g. an E without its B was dropped).
+  std::vector<std::string> errors;
+  std::vector<std::string> warnings;
+
+  // Bytes held by the store (columns, strings, tracks): the engine's resident cost of a trace.
+  size_t memory_bytes() const;
+};
+
+}  // namespace strata

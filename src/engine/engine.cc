@@ -1,0 +1,377 @@
+#include "engine/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <new>
+
+#include "core/base/json_writer.h"
+#include "core/formats/chrome_json/chrome_json_importer.h"
+#include "core/query/find.h"
+#include "core/query/viewport.h"
+#include "engine/protocol.h"
+
+namespace strata {
+
+Engine::Engine() : store_(std::make_unique<TraceStore>()) {}
+Engine::~Engine() = default;
+
+void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
+  loading_ = std::make_unique<TraceStore>();
+  loading_->files.push_back({std::string(name), total_bytes, "chrome-json"});
+  importer_ = make_chrome_json_importer(loading_.get());
+  loading_name_ = name;
+  loading_total_ = total_bytes;
+  loaded_bytes_ = 0;
+}
+
+uint8_t* Engine::load_buffer(size_t n) {
+  if (scratch_.size() < n) scratch_.resize(n);
+  return scratch_.data();
+}
+
+void Engine::load_commit(size_t n) {
+  if (!importer_ || n > scratch_.size()) return;
+  try {
+    importer_->feed(scratch_.data(), n);
+    loaded_bytes_ += n;
+  } catch (const std::bad_alloc&) {
+    load_fail("out of memory while loading (the browser's wasm memory limit is 4 GB)");
+  }
+}
+
+uint64_t Engine::load_records() const { return importer_ ? importer_->records() : 0; }
+
+void Engine::load_fail(std::string_view message) {
+  last_error_ = loading_name_.empty() ? std::string(message)
+                                      : loading_name_ + ": " + std::string(message);
+  session_errors_.push_back(last_error_);
+  importer_.reset();
+  loading_.reset();
+  std::vector<uint8_t>().swap(scratch_);
+}
+
+bool Engine::load_end() {
+  if (!importer_) return false;  // already failed
+  try {
+    importer_->finish();
+  } catch (const std::bad_alloc&) {
+    load_fail("out of memory while indexing the trace");
+    return false;
+  }
+  if (importer_->failed()) {
+    load_fail(importer_->failure());
+    return false;
+  }
+  loading_->files[0].bytes = loaded_bytes_;
+  store_ = std::move(loading_);
+  importer_.reset();
+  std::vector<uint8_t>().swap(scratch_);
+  last_error_.clear();
+  ++generation_;
+  strings_sent_.assign(store_->strings.size(), 0);
+  return true;
+}
+
+void append_id_json(std::string* out, const std::string& key) {
+  bool numeric = !key.empty() && key.size() < 19;
+  for (size_t i = 0; i < key.size() && numeric; ++i)
+    numeric = (key[i] >= '0' && key[i] <= '9') || (i == 0 && key[i] == '-' && key.size() > 1);
+  if (numeric)
+    out->append(key);
+  else
+    json_append_string(out, key);
+}
+
+std::string Engine::summary_json() const {
+  const TraceStore& s = *store_;
+  std::string o = "{\"files\":[";
+  for (size_t i = 0; i < s.files.size(); ++i) {
+    if (i) o += ',';
+    o += "{\"name\":";
+    json_append_string(&o, s.files[i].name);
+    o += ",\"bytes\":";
+    json_append_int(&o, static_cast<int64_t>(s.files[i].bytes));
+    o += ",\"format\":";
+    json_append_string(&o, s.files[i].format);
+    o += '}';
+  }
+  o += "],\"phases\":{";
+  bool first = true;
+  for (int c = 0; c < 256; ++c) {
+    if (!s.phase_counts[c]) continue;
+    if (!first) o += ',';
+    first = false;
+    std::string key = c == 0 ? std::string("(none)") : std::string(1, static_cast<char>(c));
+    json_append_string(&o, key);
+    o += ':';
+    json_append_int(&o, static_cast<int64_t>(s.phase_counts[c]));
+  }
+  uint32_t counter_tracks = 0;
+  for (const Track& t : s.tracks) counter_tracks += t.kind == TrackKind::kCounter;
+  o += "},\"events\":" + std::to_string(s.events.size());
+  o += ",\"counters\":" + std::to_string(s.samples.size());
+  o += ",\"counterTracks\":" + std::to_string(counter_tracks);
+  o += ",\"tracks\":" + std::to_string(s.tracks.size());
+  o += ",\"processes\":" + std::to_string(s.processes.size());
+  o += ",\"strings\":" + std::to_string(s.strings.size());
+  o += ",\"storeBytes\":" + std::to_string(s.memory_bytes());
+  o += ",\"startNs\":";
+  json_append_int(&o, s.has_time ? s.start_ns : 0);
+  o += ",\"endNs\":";
+  json_append_int(&o, s.has_time ? s.end_ns : 0);
+  o += ",\"errors\":[";
+  first = true;
+  auto add_all = [&](const std::vector<std::string>& v) {
+    for (const std::string& e : v) {
+      if (!first) o += ',';
+      first = false;
+      json_append_string(&o, e);
+    }
+  };
+  add_all(s.errors);
+  add_all(session_errors_);
+  o += "],\"warnings\":[";
+  first = true;
+  add_all(s.warnings);
+  o += "]}";
+  return o;
+}
+
+namespace {
+
+template <typename T>
+void put(std::vector<uint8_t>* out, const T& v) {
+  size_t at = out->size();
+  out->resize(at + sizeof(T));
+  std::memcpy(out->data() + at, &v, sizeof(T));
+}
+
+// Character blob builder: appends text, returns its offset.
+struct Chars {
+  std::string bytes;
+  uint32_t add(std::string_view s) {
+    uint32_t off = static_cast<uint32_t>(bytes.size());
+    bytes.append(s);
+    return off;
+  }
+};
+
+void finish_message(std::vector<uint8_t>* out, const Chars& chars) {
+  out->insert(out->end(), chars.bytes.begin(), chars.bytes.end());
+  while (out->size() % 8) out->push_back(0);
+  uint32_t size = static_cast<uint32_t>(out->size());
+  std::memcpy(out->data() + offsetof(proto::Header, size), &size, sizeof size);
+}
+
+}  // namespace
+
+std::vector<uint8_t> Engine::track_list() const {
+  const TraceStore& s = *store_;
+  std::vector<uint8_t> out;
+  Chars chars;
+  put(&out, proto::Header{proto::MsgType::kTrackList, 0, generation_, 0});
+  proto::TrackListHead head{};
+  head.origin_ns = s.has_time ? s.start_ns : 0;
+  head.extent_ns = s.has_time ? static_cast<double>(s.end_ns - s.start_ns) : 0;
+  head.process_count = static_cast<uint32_t>(s.processes.size());
+  head.track_count = static_cast<uint32_t>(s.tracks.size());
+  head.series_count = static_cast<uint32_t>(s.series.size());
+  head.string_count = static_cast<uint32_t>(s.strings.size());
+  size_t head_at = out.size();
+  put(&out, head);
+  // Tracks are sent in display order: each process's tracks contiguous.
+  std::vector<uint32_t> order;
+  order.reserve(s.tracks.size());
+  for (const Process& p : s.processes) {
+    proto::ProcessEntry pe{};
+    pe.pid = p.pid;
+    std::string_view nm = s.strings.get(p.name);
+    pe.name_len = static_cast<uint32_t>(nm.size());
+    pe.name_off = chars.add(nm);
+    pe.first_track = static_cast<uint32_t>(order.size());
+    pe.track_count = static_cast<uint32_t>(p.tracks.size());
+    order.insert(order.end(), p.tracks.begin(), p.tracks.end());
+    put(&out, pe);
+  }
+  std::vector<uint32_t> display_index(s.tracks.size(), 0);
+  for (uint32_t i = 0; i < order.size(); ++i) display_index[order[i]] = i;
+  for (uint32_t ti : order) {
+    const Track& t = s.tracks[ti];
+    proto::TrackEntry te{};
+    te.tid = t.tid;
+    te.process = t.process;
+    te.kind = static_cast<uint32_t>(t.kind);
+    std::string_view nm = s.strings.get(t.name);
+    te.name_len = static_cast<uint32_t>(nm.size());
+    te.name_off = chars.add(nm);
+    te.rows = t.kind == TrackKind::kCounter ? 1 : t.max_depth + 1;
+    te.event_count = t.event_count;
+    te.first_series = t.first_series;
+    te.series_count = t.series_count;
+    put(&out, te);
+  }
+  for (const CounterSeries& se : s.series) {
+    proto::SeriesEntry e{};
+    e.min = 0, e.max = 0;
+    for (uint32_t i = 0; i < se.sample_count; ++i) {
+      double v = s.samples.value[se.first_sample + i];
+      if (i == 0 || v < e.min) e.min = v;
+      if (i == 0 || v > e.max) e.max = v;
+    }
+    e.track = display_index[se.track];
+    std::string_view nm = s.strings.get(se.name);
+    e.name_len = static_cast<uint32_t>(nm.size());
+    e.name_off = chars.add(nm);
+    put(&out, e);
+  }
+  head.chars_bytes = static_cast<uint32_t>(chars.bytes.size());
+  std::memcpy(out.data() + head_at, &head, sizeof head);
+  finish_message(&out, chars);
+  return out;
+}
+
+std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
+  std::vector<uint8_t> out;
+  if (n < sizeof(proto::Header) + sizeof(proto::ViewRequestBody)) return out;
+  proto::Header rh;
+  proto::ViewRequestBody rq;
+  std::memcpy(&rh, request, sizeof rh);
+  std::memcpy(&rq, request + sizeof rh, sizeof rq);
+  if (rh.type != proto::MsgType::kViewRequest) return out;
+  const TraceStore& s = *store_;
+  ViewportQuery q;
+  q.origin = s.has_time ? s.start_ns : 0;
+  q.start = rq.start;
+  q.end = rq.end;
+  q.width_px = std::clamp<uint32_t>(rq.width_px, 1, 16384);
+  std::vector<VisibleSlice> slices;
+  std::vector<CounterBucket> buckets;
+  query_slices(s, q, &slices);
+  query_counters(s, q, &buckets);
+
+  // Track ids go out in display order, as in the track list.
+  std::vector<uint32_t> display_index(s.tracks.size(), 0);
+  {
+    uint32_t i = 0;
+    for (const Process& p : s.processes)
+      for (uint32_t t : p.tracks) display_index[t] = i++;
+  }
+  Chars chars;
+  std::vector<proto::NewString> fresh;
+  if (strings_sent_.size() != s.strings.size()) strings_sent_.assign(s.strings.size(), 0);
+  for (const VisibleSlice& v : slices) {
+    if (strings_sent_[v.name]) continue;
+    strings_sent_[v.name] = 1;
+    std::string_view nm = s.strings.get(v.name);
+    fresh.push_back({v.name, chars.add(nm), static_cast<uint32_t>(nm.size()), 0});
+  }
+  put(&out, proto::Header{proto::MsgType::kViewReply, 0, generation_, rh.request_id});
+  proto::ViewReplyHead head{};
+  head.start = rq.start;
+  head.end = rq.end;
+  head.width_px = q.width_px;
+  head.slice_count = static_cast<uint32_t>(slices.size());
+  head.bucket_count = static_cast<uint32_t>(buckets.size());
+  head.new_string_count = static_cast<uint32_t>(fresh.size());
+  head.chars_bytes = static_cast<uint32_t>(chars.bytes.size());
+  put(&out, head);
+  out.reserve(out.size() + slices.size() * sizeof(proto::SliceEntry) +
+              buckets.size() * sizeof(proto::BucketEntry) + fresh.size() * 16 + chars.bytes.size());
+  for (const VisibleSlice& v : slices)
+    put(&out, proto::SliceEntry{v.start, v.end, display_index[v.track], v.depth, v.name, v.event,
+                                v.count, 0});
+  for (const CounterBucket& b : buckets) put(&out, proto::BucketEntry{b.start, b.min, b.max, b.last, b.series, 0});
+  for (const proto::NewString& f : fresh) put(&out, f);
+  finish_message(&out, chars);
+  return out;
+}
+
+std::string Engine::find_json(std::string_view text, size_t limit) const {
+  const TraceStore& s = *store_;
+  FindResult r = find_events(s, text, limit);
+  std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
+  for (size_t i = 0; i < r.events.size(); ++i) {
+    uint32_t e = r.events[i];
+    const Track& t = s.tracks[s.events.track[e]];
+    if (i) o += ',';
+    o += "{\"name\":";
+    json_append_string(&o, s.strings.get(s.events.name[e]));
+    o += ",\"tsNs\":";
+    json_append_int(&o, s.events.start[e]);
+    o += ",\"durNs\":";
+    json_append_int(&o, s.events.dur[e]);
+    o += ",\"pid\":";
+    append_id_json(&o, s.processes[t.process].key);
+    o += ",\"tid\":";
+    append_id_json(&o, t.key);
+    o += ",\"event\":" + std::to_string(e) + "}";
+  }
+  o += "]}";
+  return o;
+}
+
+bool Engine::event_source(uint32_t event, uint64_t* offset, uint32_t* length) const {
+  const TraceStore& s = *store_;
+  if (event >= s.events.size()) return false;
+  *offset = s.events.src_offset[event];
+  *length = s.events.src_len[event];
+  return *length > 0;
+}
+
+std::string Engine::details_json(uint32_t event, std::string_view record) const {
+  const TraceStore& s = *store_;
+  if (event >= s.events.size()) return "null";
+  const Track& t = s.tracks[s.events.track[event]];
+  const Process& p = s.processes[t.process];
+  std::string o = "{\"event\":" + std::to_string(event) + ",\"name\":";
+  json_append_string(&o, s.strings.get(s.events.name[event]));
+  o += ",\"cat\":";
+  json_append_string(&o, s.strings.get(s.events.cat[event]));
+  o += ",\"phase\":";
+  json_append_string(&o, std::string(1, s.events.phase[event]));
+  o += ",\"startNs\":";
+  json_append_int(&o, s.events.start[event]);
+  o += ",\"durNs\":";
+  json_append_int(&o, s.events.dur[event]);
+  o += ",\"depth\":" + std::to_string(s.events.depth[event]);
+  o += ",\"pid\":";
+  append_id_json(&o, p.key);
+  o += ",\"tid\":";
+  append_id_json(&o, t.key);
+  o += ",\"process\":";
+  json_append_string(&o, s.strings.get(p.name));
+  o += ",\"thread\":";
+  json_append_string(&o, s.strings.get(t.name));
+  o += ",\"record\":";
+  // The record was valid JSON when it was imported (malformed ones are skipped), but the file
+  // may have changed on disk since: the reader validates before trusting it.
+  o += record.empty() ? std::string_view("null") : record;
+  o += '}';
+  return o;
+}
+
+int64_t Engine::locate(std::string_view name, double start, std::string_view pid,
+                       std::string_view tid) const {
+  // `start` comes from JavaScript as a double: epoch-scale ns (~1.7e18) are only exact to a few
+  // hundred ns there, so take the closest event within that rounding.
+  const TraceStore& s = *store_;
+  StrId id = s.strings.find(name);
+  if (id == kNone) return -1;
+  const double tol = std::max(1.0, std::fabs(start) * 4e-16);
+  int64_t best = -1;
+  double best_d = tol;
+  for (uint32_t e = 0; e < s.events.size(); ++e) {
+    if (s.events.name[e] != id) continue;
+    double d = std::fabs(static_cast<double>(s.events.start[e]) - start);
+    if (d > best_d) continue;
+    const Track& t = s.tracks[s.events.track[e]];
+    if ((pid.empty() || s.processes[t.process].key == pid) && (tid.empty() || t.key == tid)) {
+      best = e;
+      best_d = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace strata

@@ -1,0 +1,72 @@
+// The engine: one per Web Worker. Owns the loaded trace, streams new files into a fresh store,
+// and answers the UI's binary queries and the script API's JSON ones. No browser dependency:
+// native tests drive it exactly as engine-worker.js does through src/engine/wasm/.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/formats/importer.h"
+#include "core/store/trace_store.h"
+
+namespace strata {
+
+class Engine {
+ public:
+  Engine();
+  ~Engine();
+
+  // ---- loading: the current trace stays usable until a new one has loaded well ----------
+  void load_begin(std::string_view name, uint64_t total_bytes);
+  // Scratch space of at least n bytes where the caller writes the next chunk.
+  uint8_t* load_buffer(size_t n);
+  // Feeds the n bytes just written to load_buffer().
+  void load_commit(size_t n);
+  uint64_t load_records() const;
+  uint64_t load_bytes() const { return loaded_bytes_; }
+  // Ends the load. True: the new trace replaced the old one. False: the old one is kept and
+  // last_error() says why (also listed in summary errors).
+  bool load_end();
+  // Records a failure that happened outside the engine (e.g. the file could not be read), and
+  // abandons the load in progress if any.
+  void load_fail(std::string_view message);
+  const std::string& last_error() const { return last_error_; }
+
+  // ---- queries ------------------------------------------------------------------------------
+  const TraceStore* store() const { return store_.get(); }
+  uint32_t generation() const { return generation_; }
+  std::string summary_json() const;
+  // protocol::kTrackList message for the current trace.
+  std::vector<uint8_t> track_list() const;
+  // protocol::kViewRequest → kViewReply. Empty on a malformed request.
+  std::vector<uint8_t> view(const uint8_t* request, size_t n);
+  // {"count":N,"matches":[{name,tsNs,durNs,pid,tid,event}]}
+  std::string find_json(std::string_view text, size_t limit) const;
+  // Where the event's record is in the file, for lazy args.
+  bool event_source(uint32_t event, uint64_t* offset, uint32_t* length) const;
+  // {"event":i,"name":..,"cat":..,"startNs":..,"durNs":..,"pid":..,"tid":..,"record":{...}}
+  // `record` is the event's JSON text re-read from the file (may be empty).
+  std::string details_json(uint32_t event, std::string_view record) const;
+  // Event with this name, start and pid/tid keys (as text), or -1.
+  int64_t locate(std::string_view name, double start_ns, std::string_view pid,
+                 std::string_view tid) const;
+
+ private:
+  std::unique_ptr<TraceStore> store_;       // current trace (never null)
+  std::unique_ptr<TraceStore> loading_;     // trace being loaded
+  std::unique_ptr<Importer> importer_;
+  std::string loading_name_;
+  uint64_t loading_total_ = 0, loaded_bytes_ = 0;
+  std::vector<uint8_t> scratch_;
+  std::vector<std::string> session_errors_;  // failed opens, kept for summary().errors
+  std::string last_error_;
+  uint32_t generation_ = 0;
+  std::vector<uint8_t> strings_sent_;        // per string id: already sent to the UI
+};
+
+// JSON value of a pid/tid key: the number when the key is numeric, else the string.
+void append_id_json(std::string* out, const std::string& key);
+
+}  // namespace strata

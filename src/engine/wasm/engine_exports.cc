@@ -1,0 +1,72 @@
+// C exports of the engine for web/engine-worker.js. Thin: every call forwards to Engine.
+// Results that outlive the call (bytes, JSON) stay in `g_out` until the next call that
+// returns one; JS copies them out at once (HEAPU8.slice), so one slot is enough.
+#include <emscripten/emscripten.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace {
+strata::Engine* g_engine = nullptr;
+std::vector<uint8_t> g_out;
+std::string g_text;
+uint64_t g_src_offset = 0;
+uint32_t g_src_length = 0;
+
+strata::Engine& engine() {
+  if (!g_engine) g_engine = new strata::Engine();
+  return *g_engine;
+}
+const char* keep(std::string s) {
+  g_text = std::move(s);
+  return g_text.c_str();
+}
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void engine_load_begin(const char* name, double total_bytes) {
+  engine().load_begin(name, static_cast<uint64_t>(total_bytes));
+}
+EMSCRIPTEN_KEEPALIVE uint8_t* engine_load_buffer(uint32_t n) { return engine().load_buffer(n); }
+EMSCRIPTEN_KEEPALIVE void engine_load_commit(uint32_t n) { engine().load_commit(n); }
+EMSCRIPTEN_KEEPALIVE double engine_load_records() { return static_cast<double>(engine().load_records()); }
+EMSCRIPTEN_KEEPALIVE int engine_load_end() { return engine().load_end() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE void engine_load_fail(const char* message) { engine().load_fail(message); }
+EMSCRIPTEN_KEEPALIVE const char* engine_last_error() { return engine().last_error().c_str(); }
+EMSCRIPTEN_KEEPALIVE uint32_t engine_generation() { return engine().generation(); }
+
+EMSCRIPTEN_KEEPALIVE const char* engine_summary() { return keep(engine().summary_json()); }
+EMSCRIPTEN_KEEPALIVE const char* engine_find(const char* text, uint32_t limit) {
+  return keep(engine().find_json(text, limit));
+}
+EMSCRIPTEN_KEEPALIVE const char* engine_details(uint32_t event, const char* record, uint32_t len) {
+  return keep(engine().details_json(event, std::string_view(record, len)));
+}
+EMSCRIPTEN_KEEPALIVE double engine_locate(const char* name, double start_ns, const char* pid,
+                                          const char* tid) {
+  return static_cast<double>(engine().locate(name, start_ns, pid, tid));
+}
+
+EMSCRIPTEN_KEEPALIVE int engine_event_source(uint32_t event) {
+  return engine().event_source(event, &g_src_offset, &g_src_length) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE double engine_source_offset() { return static_cast<double>(g_src_offset); }
+EMSCRIPTEN_KEEPALIVE uint32_t engine_source_length() { return g_src_length; }
+
+// Binary protocol messages: returns a pointer to the bytes; engine_out_size() gives the length.
+EMSCRIPTEN_KEEPALIVE const uint8_t* engine_track_list() {
+  g_out = engine().track_list();
+  return g_out.data();
+}
+EMSCRIPTEN_KEEPALIVE const uint8_t* engine_view(const uint8_t* request, uint32_t n) {
+  g_out = engine().view(request, n);
+  return g_out.data();
+}
+EMSCRIPTEN_KEEPALIVE uint32_t engine_out_size() { return static_cast<uint32_t>(g_out.size()); }
+
+}  // extern "C"
+
+int main() { return 0; }

@@ -1,0 +1,23 @@
+#include "platform/browser/host.h"
+
+#include <emscripten/emscripten.h>
+
+// The bytes are copied out of wasm memory (slice), so the ArrayBuffer can be transferred to the
+// worker and wasm memory may grow meanwhile.
+EM_JS(void, strata_js_post_to_engine, (const void* p, size_t n), {
+  const a = p >>> 0;
+  Module.strataHost.postToEngine(HEAPU8.slice(a, a + n).buffer);
+});
+EM_JS(void, strata_js_request_details, (uint32_t ev), { Module.strataHost.requestDetails(ev >>> 0); });
+EM_JS(void, strata_js_open_picker, (), { Module.strataHost.openFilePicker(); });
+EM_JS(void, strata_js_selection_changed, (double ev), { Module.strataHost.selectionChanged(ev); });
+
+namespace strata {
+
+void host_post_to_engine(const void* bytes, size_t n) { strata_js_post_to_engine(bytes, n); }
+void host_request_details(uint32_t event) { strata_js_request_details(event); }
+void host_open_file_picker() { strata_js_open_picker(); }
+void host_selection_changed(int64_t event) { strata_js_selection_changed(static_cast<double>(event)); }
+double host_now_ms() { return emscripten_get_now(); }
+
+}  // namespace strata

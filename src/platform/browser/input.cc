@@ -1,0 +1,144 @@
+#include "platform/browser/input.h"
+
+#include <emscripten/html5.h>
+
+#include <cstring>
+
+#include "imgui.h"
+#include "ui/timeline/timeline.h"
+
+namespace strata {
+
+namespace {
+
+NavKeys* g_keys = nullptr;
+
+// Our key indices for ImGui 1.86's io.KeysDown[] / io.KeyMap.
+enum Key {
+  kTab = 1, kLeft, kRight, kUp, kDown, kPageUp, kPageDown, kHome, kEnd, kInsert, kDelete,
+  kBackspace, kSpace, kEnter, kEscape, kKeyPadEnter, kA, kC, kV, kX, kY, kZ, kKeyCount
+};
+
+int key_index(const char* code) {
+  struct Map {
+    const char* code;
+    int key;
+  };
+  static const Map kMap[] = {
+      {"Tab", kTab}, {"ArrowLeft", kLeft}, {"ArrowRight", kRight}, {"ArrowUp", kUp},
+      {"ArrowDown", kDown}, {"PageUp", kPageUp}, {"PageDown", kPageDown}, {"Home", kHome},
+      {"End", kEnd}, {"Insert", kInsert}, {"Delete", kDelete}, {"Backspace", kBackspace},
+      {"Space", kSpace}, {"Enter", kEnter}, {"Escape", kEscape}, {"NumpadEnter", kKeyPadEnter},
+      {"KeyA", kA}, {"KeyC", kC}, {"KeyV", kV}, {"KeyX", kX}, {"KeyY", kY}, {"KeyZ", kZ}};
+  for (const Map& m : kMap)
+    if (std::strcmp(code, m.code) == 0) return m.key;
+  return 0;
+}
+
+// Timeline navigation keys; returns true when `code` is one of them.
+bool nav_key(const char* code, bool down, bool repeat) {
+  bool* held = nullptr;
+  int* presses = nullptr;
+  if (!std::strcmp(code, "KeyW")) held = &g_keys->zoom_in, presses = &g_keys->zoom_in_presses;
+  else if (!std::strcmp(code, "KeyS")) held = &g_keys->zoom_out, presses = &g_keys->zoom_out_presses;
+  else if (!std::strcmp(code, "KeyA")) held = &g_keys->pan_left, presses = &g_keys->pan_left_presses;
+  else if (!std::strcmp(code, "KeyD")) held = &g_keys->pan_right, presses = &g_keys->pan_right_presses;
+  if (!held) return false;
+  if (down && !repeat && !*held) ++*presses;
+  *held = down;
+  return true;
+}
+
+EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  const bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
+  io.KeyCtrl = e->ctrlKey;
+  io.KeyShift = e->shiftKey;
+  io.KeyAlt = e->altKey;
+  io.KeySuper = e->metaKey;
+  int k = key_index(e->code);
+  if (k) io.KeysDown[k] = down;
+  if (!io.WantTextInput && !e->ctrlKey && !e->metaKey && !e->altKey && nav_key(e->code, down, e->repeat))
+    return EM_TRUE;
+  if (down && io.WantTextInput && !e->ctrlKey && !e->metaKey && std::strlen(e->key) <= 4 &&
+      static_cast<unsigned char>(e->key[0]) >= 0x20) {
+    io.AddInputCharactersUTF8(e->key);
+    return EM_TRUE;
+  }
+  // Let the browser have everything else (reload, devtools, copy...) unless ImGui is typing.
+  return io.WantTextInput && k ? EM_TRUE : EM_FALSE;
+}
+
+EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
+  // Keys released while the page had no focus never send keyup: forget them all.
+  ImGuiIO& io = ImGui::GetIO();
+  std::memset(io.KeysDown, 0, sizeof io.KeysDown);
+  g_keys->zoom_in = g_keys->zoom_out = g_keys->pan_left = g_keys->pan_right = false;
+  return EM_FALSE;
+}
+
+EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  // A release is heard on the window (its coordinates are not the canvas's): buttons only.
+  if (type != EMSCRIPTEN_EVENT_MOUSEUP)
+    io.MousePos = ImVec2(static_cast<float>(e->targetX), static_cast<float>(e->targetY));
+  io.KeyCtrl = e->ctrlKey;
+  io.KeyShift = e->shiftKey;
+  int b = e->button == 0 ? 0 : e->button == 2 ? 1 : e->button == 1 ? 2 : -1;
+  if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEDOWN) io.MouseDown[b] = true;
+  if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEUP) io.MouseDown[b] = false;
+  if (type == EMSCRIPTEN_EVENT_MOUSELEAVE) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  return type == EMSCRIPTEN_EVENT_MOUSEDOWN ? EM_TRUE : EM_FALSE;
+}
+
+EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
+  ImGuiIO& io = ImGui::GetIO();
+  // Normalise: a mouse notch is ~100 px in pixel mode, 3 lines in line mode, 1 in page mode.
+  double scale = e->deltaMode == DOM_DELTA_PIXEL ? 1.0 / 100 : e->deltaMode == DOM_DELTA_LINE ? 1.0 / 3 : 1.0;
+  io.MouseWheel -= static_cast<float>(e->deltaY * scale);
+  io.MouseWheelH -= static_cast<float>(e->deltaX * scale);
+  io.KeyShift = e->mouse.shiftKey;
+  io.KeyCtrl = e->mouse.ctrlKey;
+  return EM_TRUE;  // the page itself never scrolls
+}
+
+}  // namespace
+
+void input_install(const char* canvas, NavKeys* keys) {
+  g_keys = keys;
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyMap[ImGuiKey_Tab] = kTab;
+  io.KeyMap[ImGuiKey_LeftArrow] = kLeft;
+  io.KeyMap[ImGuiKey_RightArrow] = kRight;
+  io.KeyMap[ImGuiKey_UpArrow] = kUp;
+  io.KeyMap[ImGuiKey_DownArrow] = kDown;
+  io.KeyMap[ImGuiKey_PageUp] = kPageUp;
+  io.KeyMap[ImGuiKey_PageDown] = kPageDown;
+  io.KeyMap[ImGuiKey_Home] = kHome;
+  io.KeyMap[ImGuiKey_End] = kEnd;
+  io.KeyMap[ImGuiKey_Insert] = kInsert;
+  io.KeyMap[ImGuiKey_Delete] = kDelete;
+  io.KeyMap[ImGuiKey_Backspace] = kBackspace;
+  io.KeyMap[ImGuiKey_Space] = kSpace;
+  io.KeyMap[ImGuiKey_Enter] = kEnter;
+  io.KeyMap[ImGuiKey_Escape] = kEscape;
+  io.KeyMap[ImGuiKey_KeyPadEnter] = kKeyPadEnter;
+  io.KeyMap[ImGuiKey_A] = kA;
+  io.KeyMap[ImGuiKey_C] = kC;
+  io.KeyMap[ImGuiKey_V] = kV;
+  io.KeyMap[ImGuiKey_X] = kX;
+  io.KeyMap[ImGuiKey_Y] = kY;
+  io.KeyMap[ImGuiKey_Z] = kZ;
+  const char* win = EMSCRIPTEN_EVENT_TARGET_WINDOW;
+  emscripten_set_keydown_callback(win, nullptr, EM_TRUE, on_key);
+  emscripten_set_keyup_callback(win, nullptr, EM_TRUE, on_key);
+  emscripten_set_blur_callback(win, nullptr, EM_TRUE, on_blur);
+  emscripten_set_mousedown_callback(canvas, nullptr, EM_TRUE, on_mouse);
+  // Moves and releases are tracked on the window so a drag that leaves the canvas still ends.
+  emscripten_set_mousemove_callback(canvas, nullptr, EM_TRUE, on_mouse);
+  emscripten_set_mouseup_callback(win, nullptr, EM_TRUE, on_mouse);
+  emscripten_set_mouseleave_callback(canvas, nullptr, EM_TRUE, on_mouse);
+  emscripten_set_wheel_callback(canvas, nullptr, EM_FALSE, on_wheel);
+}
+
+}  // namespace strata

@@ -1,0 +1,93 @@
+#include "platform/gl/rect_renderer.h"
+
+#include <GLES3/gl3.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "shaders_embedded.h"
+
+namespace strata {
+
+namespace {
+GLuint compile(GLenum type, const char* src) {
+  GLuint s = glCreateShader(type);
+  glShaderSource(s, 1, &src, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[1024];
+    glGetShaderInfoLog(s, sizeof log, nullptr, log);
+    std::fprintf(stderr, "strata: shader compile failed: %s\n", log);
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+}  // namespace
+
+bool RectRenderer::init() {
+  GLuint vs = compile(GL_VERTEX_SHADER, shaders::kRectVert);
+  GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::kRectFrag);
+  if (!vs || !fs) return false;
+  program_ = glCreateProgram();
+  glAttachShader(program_, vs);
+  glAttachShader(program_, fs);
+  glLinkProgram(program_);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char log[1024];
+    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
+    std::fprintf(stderr, "strata: shader link failed: %s\n", log);
+    return false;
+  }
+  u_viewport_ = glGetUniformLocation(program_, "u_viewport");
+  u_scale_ = glGetUniformLocation(program_, "u_scale");
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(RectInstance), nullptr);
+  glVertexAttribDivisor(0, 1);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(RectInstance),
+                        reinterpret_cast<void*>(offsetof(RectInstance, rgba)));
+  glVertexAttribDivisor(1, 1);
+  glBindVertexArray(0);
+  return true;
+}
+
+void RectRenderer::draw(const RectBatch& batch, float css_w, float css_h, float scale) {
+  if (!program_ || batch.rects.empty()) return;
+  glUseProgram(program_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  size_t bytes = batch.rects.size() * sizeof(RectInstance);
+  if (bytes > capacity_) {  // grow geometrically; orphaning keeps the driver from stalling
+    capacity_ = bytes * 3 / 2;
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(capacity_), nullptr, GL_STREAM_DRAW);
+  }
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), batch.rects.data());
+  glUniform2f(u_viewport_, css_w, css_h);
+  glUniform1f(u_scale_, scale);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  if (batch.clip[2] > 0) {
+    glEnable(GL_SCISSOR_TEST);
+    // GL's scissor origin is bottom-left, in device pixels.
+    glScissor(static_cast<GLint>(std::floor(batch.clip[0] * scale)),
+              static_cast<GLint>(std::floor((css_h - batch.clip[1] - batch.clip[3]) * scale)),
+              static_cast<GLsizei>(std::ceil(batch.clip[2] * scale)),
+              static_cast<GLsizei>(std::ceil(batch.clip[3] * scale)));
+  }
+  glDrawArraysInstanced(GL_TRIANGLES, 0, 6, static_cast<GLsizei>(batch.rects.size()));
+  glDisable(GL_SCISSOR_TEST);
+  glBindVertexArray(0);
+}
+
+}  // namespace strata

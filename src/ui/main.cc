@@ -1,0 +1,170 @@
+// UI module entry: WebGL2 context, Dear ImGui, the frame loop, and the exports web/strata.js
+// calls (engine messages in, load progress, view get/set for the script API).
+#include <GLES3/gl3.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "imgui.h"
+#include "imgui_impl_opengl3.h"
+#include "platform/browser/host.h"
+#include "platform/browser/input.h"
+#include "platform/gl/rect_renderer.h"
+#include "ui/app.h"
+#include "ui/timeline/colors.h"
+
+namespace {
+
+constexpr const char* kCanvas = "#canvas";
+strata::App* g_app = nullptr;
+strata::RectRenderer g_rects;
+float g_font_scale = 0;  // device pixel ratio the font atlas was built for
+
+// Rebuilds the font atlas at the device pixel ratio so text stays crisp on HiDPI screens.
+void ensure_fonts(float dpr) {
+  if (dpr == g_font_scale) return;
+  g_font_scale = dpr;
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig cfg;
+  cfg.SizePixels = std::round(13.0f * dpr);
+  cfg.OversampleH = cfg.OversampleV = 1;
+  cfg.PixelSnapH = true;
+  io.Fonts->AddFontDefault(&cfg);
+  io.FontGlobalScale = 1.0f / dpr;
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+void frame() {
+  double t0 = emscripten_get_now();
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
+  float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+  if (dpr <= 0) dpr = 1;
+  int fb_w = static_cast<int>(std::lround(css_w * dpr)), fb_h = static_cast<int>(std::lround(css_h * dpr));
+  int cur_w = 0, cur_h = 0;
+  emscripten_get_canvas_element_size(kCanvas, &cur_w, &cur_h);
+  if (cur_w != fb_w || cur_h != fb_h) emscripten_set_canvas_element_size(kCanvas, fb_w, fb_h);
+  ensure_fonts(dpr);
+
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(static_cast<float>(css_w), static_cast<float>(css_h));
+  io.DisplayFramebufferScale = ImVec2(dpr, dpr);
+  double now = emscripten_get_now();
+  io.DeltaTime = g_app->last_frame_ms > 0 ? static_cast<float>((now - g_app->last_frame_ms) / 1000.0) : 1.0f / 60;
+  if (io.DeltaTime <= 0) io.DeltaTime = 1e-4f;
+  g_app->last_frame_ms = now;
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui::NewFrame();
+  strata::app_frame(g_app, static_cast<float>(css_w), static_cast<float>(css_h), now);
+  ImGui::Render();
+  g_app->frame_cpu_ms = emscripten_get_now() - t0;
+
+  glViewport(0, 0, fb_w, fb_h);
+  const uint32_t bg = strata::theme::kBackground;
+  glClearColor((bg & 0xFF) / 255.0f, ((bg >> 8) & 0xFF) / 255.0f, ((bg >> 16) & 0xFF) / 255.0f, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  g_rects.draw(g_app->batch, static_cast<float>(css_w), static_cast<float>(css_h), dpr);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+}  // namespace
+
+extern "C" {
+
+// A protocol message from the engine worker (copied into wasm memory by strata.js).
+EMSCRIPTEN_KEEPALIVE void ui_receive(const uint8_t* data, uint32_t n) { strata::app_receive(g_app, data, n); }
+
+EMSCRIPTEN_KEEPALIVE void ui_set_progress(const char* name, double loaded, double total, double mbps,
+                                          double records, int active) {
+  strata::LoadProgress& p = g_app->progress;
+  p.active = active != 0;
+  p.name = name;
+  p.loaded = loaded;
+  p.total = total;
+  p.mb_per_s = mbps;
+  p.records = records;
+}
+
+EMSCRIPTEN_KEEPALIVE void ui_set_file_label(const char* text) { g_app->file_label = text; }
+EMSCRIPTEN_KEEPALIVE void ui_show_error(const char* text) { g_app->error_banner = text; }
+
+EMSCRIPTEN_KEEPALIVE void ui_set_details(double event, const char* json) {
+  if (static_cast<int64_t>(event) != g_app->details.event) return;  // selection moved on
+  strata::details_set(&g_app->details, static_cast<int64_t>(event), json);
+}
+
+// View as absolute ns (doubles: exact to ~256 ns at epoch-scale timestamps).
+EMSCRIPTEN_KEEPALIVE double ui_view_start_ns() {
+  return static_cast<double>(g_app->data.origin_ns) + g_app->timeline.view.start;
+}
+EMSCRIPTEN_KEEPALIVE double ui_view_end_ns() {
+  return static_cast<double>(g_app->data.origin_ns) + g_app->timeline.view.end;
+}
+EMSCRIPTEN_KEEPALIVE void ui_set_view_ns(double start_ns, double end_ns) {
+  double origin = static_cast<double>(g_app->data.origin_ns);
+  strata::timeline_set_view(&g_app->timeline, start_ns - origin, end_ns - origin);
+}
+EMSCRIPTEN_KEEPALIVE int ui_settled() {
+  return g_app->data.loaded && strata::timeline_settled(g_app->timeline, g_app->data) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE double ui_selected_event() { return static_cast<double>(g_app->timeline.selected_event); }
+EMSCRIPTEN_KEEPALIVE double ui_frame_cpu_ms() { return g_app->frame_cpu_ms; }
+
+// Screen position (CSS px in the canvas) of an event's centre; x < 0 when it is not visible.
+static float g_locate_x = -1, g_locate_y = -1;
+EMSCRIPTEN_KEEPALIVE int ui_locate(uint32_t event) {
+  g_locate_x = g_locate_y = -1;
+  return strata::timeline_locate(g_app->timeline, g_app->data, event, &g_locate_x, &g_locate_y) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE float ui_locate_x() { return g_locate_x; }
+EMSCRIPTEN_KEEPALIVE float ui_locate_y() { return g_locate_y; }
+
+}  // extern "C"
+
+int main() {
+  EmscriptenWebGLContextAttributes attrs;
+  emscripten_webgl_init_context_attributes(&attrs);
+  attrs.majorVersion = 2;
+  attrs.minorVersion = 0;
+  attrs.alpha = EM_FALSE;
+  attrs.antialias = EM_FALSE;
+  attrs.depth = EM_FALSE;
+  attrs.stencil = EM_FALSE;
+  attrs.preserveDrawingBuffer = EM_FALSE;
+  EMSCRIPTEN_WEBGL_CONTEXT_HANDLE ctx = emscripten_webgl_create_context(kCanvas, &attrs);
+  if (ctx <= 0) {
+    EM_ASM({ Module.strataHost.fatal("WebGL2 is not available in this browser."); });
+    return 1;
+  }
+  emscripten_webgl_make_context_current(ctx);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // no file system; layout is code
+  io.BackendPlatformName = "strata_html5";
+  ImGui::StyleColorsDark();
+  ImGuiStyle& st = ImGui::GetStyle();
+  st.WindowRounding = 0;
+  st.WindowBorderSize = 0;
+  st.FramePadding = ImVec2(6, 4);
+  if (!ImGui_ImplOpenGL3_Init("#version 300 es")) {
+    EM_ASM({ Module.strataHost.fatal("Could not initialise the renderer."); });
+    return 1;
+  }
+  if (!g_rects.init()) {
+    EM_ASM({ Module.strataHost.fatal("Could not compile Strata's shaders."); });
+    return 1;
+  }
+  g_app = new strata::App();
+  strata::input_install(kCanvas, &g_app->keys);
+  EM_ASM({ Module.strataHost.uiReady(); });
+  emscripten_set_main_loop(frame, 0, false);
+  return 0;
+}

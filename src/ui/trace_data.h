@@ -1,0 +1,63 @@
+// What the UI knows of the loaded trace: the track list, the names it has been sent, and the
+// latest view reply. All of it arrives from the engine worker as protocol messages
+// (engine/protocol.h); nothing here touches the trace itself.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/types.h"
+#include "engine/protocol.h"
+
+namespace strata {
+
+struct UiProcess {
+  int64_t pid = 0;
+  std::string name;
+  uint32_t first_track = 0, track_count = 0;
+};
+
+struct UiTrack {
+  int64_t tid = 0;
+  uint32_t process = 0;
+  uint32_t kind = 0;  // TrackKind
+  std::string name;
+  uint32_t rows = 1;
+  uint32_t event_count = 0;
+  uint32_t first_series = 0, series_count = 0;
+};
+
+struct UiSeries {
+  double min = 0, max = 0;
+  uint32_t track = 0;
+  std::string name;
+};
+
+struct ViewReply {
+  bool valid = false;
+  uint32_t request_id = 0;
+  double start = 0, end = 0;  // relative ns the reply covers
+  uint32_t width_px = 0;
+  std::vector<proto::SliceEntry> slices;
+  std::vector<proto::BucketEntry> buckets;
+};
+
+struct TraceData {
+  bool loaded = false;
+  uint32_t generation = 0;
+  TimeNs origin_ns = 0;
+  double extent_ns = 0;
+  std::vector<UiProcess> processes;
+  std::vector<UiTrack> tracks;     // display order
+  std::vector<UiSeries> series;
+  std::vector<std::string> names;  // by string id; filled as view replies bring them
+  std::vector<uint32_t> name_colors;
+  ViewReply reply;
+
+  // Applies one protocol message. Returns false (and leaves the data as it was) when the
+  // message is malformed or belongs to an older trace generation.
+  bool apply(const uint8_t* data, size_t n);
+  const std::string& name(uint32_t id) const;
+};
+
+}  // namespace strata

@@ -1,0 +1,131 @@
+// The engine as the worker drives it: chunked load, summary JSON, a bad file that leaves the
+// previous trace in place, and the binary protocol read back by the UI's own parser.
+#include "engine/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "ui/trace_data.h"
+
+namespace strata {
+namespace {
+
+const char* kTrace = R"({"traceEvents":[
+ {"ph":"M","name":"process_name","pid":1,"args":{"name":"trainer"}},
+ {"ph":"M","name":"thread_name","pid":1,"tid":2,"args":{"name":"main"}},
+ {"ph":"X","name":"step","pid":1,"tid":2,"ts":100,"dur":50,"args":{"n":1}},
+ {"ph":"X","name":"forward","pid":1,"tid":2,"ts":110,"dur":20},
+ {"ph":"B","name":"load","pid":1,"tid":3,"ts":100},
+ {"ph":"E","pid":1,"tid":3,"ts":140},
+ {"ph":"i","name":"mark","pid":1,"tid":2,"ts":120,"s":"t"},
+ {"ph":"C","name":"mem","pid":1,"ts":100,"args":{"used":5,"free":7}},
+ {"ph":"C","name":"mem","pid":1,"ts":130,"args":{"used":6,"free":6}}
+]})";
+
+bool load(Engine* e, const std::string& name, const std::string& bytes, size_t chunk) {
+  e->load_begin(name, bytes.size());
+  for (size_t off = 0; off < bytes.size(); off += chunk) {
+    size_t n = std::min(chunk, bytes.size() - off);
+    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
+    e->load_commit(n);
+  }
+  return e->load_end();
+}
+
+TEST(Engine, LoadsInChunksAndSummarises) {
+  Engine e;
+  ASSERT_TRUE(load(&e, "t.json", kTrace, 7));
+  std::string s = e.summary_json();
+  EXPECT_NE(s.find("\"events\":4"), std::string::npos) << s;     // 2 X + 1 B/E + 1 i
+  EXPECT_NE(s.find("\"counters\":4"), std::string::npos) << s;   // 2 C × 2 args
+  EXPECT_NE(s.find("\"X\":2"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"M\":2"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"startNs\":100000"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"endNs\":150000"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"errors\":[]"), std::string::npos) << s;
+  EXPECT_EQ(e.generation(), 1u);
+}
+
+TEST(Engine, BadFileKeepsThePreviousTrace) {
+  Engine e;
+  ASSERT_TRUE(load(&e, "good.json", kTrace, 4096));
+  EXPECT_FALSE(load(&e, "bad.bin", std::string("\x89PNG\r\n\x1a\n", 8), 4096));
+  EXPECT_NE(e.last_error().find("bad.bin"), std::string::npos);
+  EXPECT_FALSE(load(&e, "empty.json", "", 4096));
+  std::string s = e.summary_json();
+  EXPECT_NE(s.find("good.json"), std::string::npos);
+  EXPECT_NE(s.find("\"events\":4"), std::string::npos);
+  EXPECT_NE(s.find("bad.bin"), std::string::npos) << "failed opens are listed in errors";
+  EXPECT_NE(s.find("empty"), std::string::npos);
+  EXPECT_EQ(e.generation(), 1u);
+}
+
+TEST(Engine, ProtocolRoundTripThroughTheUiParser) {
+  Engine e;
+  ASSERT_TRUE(load(&e, "t.json", kTrace, 4096));
+  TraceData d;
+  std::vector<uint8_t> tl = e.track_list();
+  ASSERT_TRUE(d.apply(tl.data(), tl.size()));
+  ASSERT_EQ(d.processes.size(), 1u);
+  EXPECT_EQ(d.processes[0].name, "trainer");
+  // Counter track first, then threads 2 ("main") and 3.
+  ASSERT_EQ(d.tracks.size(), 3u);
+  EXPECT_EQ(d.tracks[0].kind, 1u);
+  EXPECT_EQ(d.tracks[1].name, "main");
+  EXPECT_EQ(d.tracks[1].rows, 3u);  // step > forward > instant "mark"
+  EXPECT_EQ(d.series.size(), 2u);
+  EXPECT_EQ(d.origin_ns, 100000);
+
+  struct {
+    proto::Header h;
+    proto::ViewRequestBody b;
+  } rq{{proto::MsgType::kViewRequest, sizeof rq, d.generation, 42}, {0, 50000, 1000, 0}};
+  std::vector<uint8_t> reply = e.view(reinterpret_cast<const uint8_t*>(&rq), sizeof rq);
+  ASSERT_TRUE(d.apply(reply.data(), reply.size()));
+  EXPECT_EQ(d.reply.request_id, 42u);
+  ASSERT_EQ(d.reply.slices.size(), 4u);
+  bool saw_step = false;
+  for (const auto& s : d.reply.slices) {
+    EXPECT_NE(s.event, kNone);
+    if (d.name(s.name) == "step") {
+      saw_step = true;
+      EXPECT_DOUBLE_EQ(s.start, 0);
+      EXPECT_DOUBLE_EQ(s.end, 50000);
+      EXPECT_EQ(s.depth, 0u);
+    }
+  }
+  EXPECT_TRUE(saw_step);
+  EXPECT_EQ(d.reply.buckets.size(), 4u);
+  // Names are sent once: a second reply brings no new strings but still resolves them.
+  rq.h.request_id = 43;
+  reply = e.view(reinterpret_cast<const uint8_t*>(&rq), sizeof rq);
+  ASSERT_TRUE(d.apply(reply.data(), reply.size()));
+  for (const auto& s : d.reply.slices) EXPECT_FALSE(d.name(s.name).empty());
+  // A truncated message is rejected, not trusted.
+  EXPECT_FALSE(d.apply(reply.data(), reply.size() / 2));
+}
+
+TEST(Engine, FindLocateAndDetails) {
+  Engine e;
+  ASSERT_TRUE(load(&e, "t.json", kTrace, 4096));
+  std::string f = e.find_json("FOR", 100);
+  EXPECT_NE(f.find("\"count\":1"), std::string::npos) << f;
+  EXPECT_NE(f.find("\"name\":\"forward\",\"tsNs\":110000,\"durNs\":20000,\"pid\":1,\"tid\":2"), std::string::npos) << f;
+  int64_t ev = e.locate("step", 100000, "1", "2");
+  ASSERT_GE(ev, 0);
+  uint64_t off = 0;
+  uint32_t len = 0;
+  ASSERT_TRUE(e.event_source(static_cast<uint32_t>(ev), &off, &len));
+  std::string record = std::string(kTrace).substr(off, len);
+  EXPECT_EQ(record.front(), '{');
+  EXPECT_NE(record.find("\"step\""), std::string::npos);
+  std::string d = e.details_json(static_cast<uint32_t>(ev), record);
+  EXPECT_NE(d.find("\"name\":\"step\""), std::string::npos);
+  EXPECT_NE(d.find("\"args\":{\"n\":1}"), std::string::npos) << d;
+  EXPECT_EQ(e.locate("step", 999, "1", "2"), -1);
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,138 @@
+// Bad input: each failure gives a clear message in summary().errors, no page error, and leaves the
+// previously loaded trace loaded and usable.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import {
+  DIST_DIR, countTrace, dataPath, dataUrl, hasData, setupStrata, tempDir,
+} from './lib.mjs';
+
+const BASE_TRACE = 'chrome_trace/catapult/x_event_trace.json'; // loaded before the bad inputs
+const CUT_TRACE = 'chrome_trace/catapult/flow.json'; // object form, cut mid-event
+const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
+
+/** A real 2x2 RGB PNG (built here; the bytes look like a PNG image, not JSON). */
+function tinyPng() {
+  const chunk = (type, data) => {
+    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4); crc.writeUInt32BE(zlib.crc32 ? zlib.crc32(Buffer.concat([Buffer.from(type), data])) : 0);
+    return Buffer.concat([len, Buffer.from(type, 'latin1'), data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(2, 0); ihdr.writeUInt32BE(2, 4); ihdr[8] = 8; ihdr[9] = 2;
+  const raw = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0)),
+    Buffer.alloc(200, 0xa5)]);
+}
+
+/** A real trace cut in the middle of an event object, well inside the file. */
+function truncatedTrace() {
+  const src = hasData(CUT_TRACE) ? dataPath(CUT_TRACE) : DEMO_FILE;
+  const text = fs.readFileSync(src);
+  const at = text.indexOf('{"', Math.floor(text.length / 2)) + 1;
+  const nameAt = text.indexOf('"name"', at);
+  const cut = nameAt > 0 && nameAt < at + 400 ? nameAt + 9 : at + 12; // inside the event (ideally in its name)
+  return { bytes: text.subarray(0, cut), cut, src };
+}
+
+describe('bad input', () => {
+  let env, s, tmp, baseline, baseName, baseFind;
+  before(async () => {
+    tmp = tempDir();
+    env = await setupStrata({ mounts: { '/fixtures/': tmp.dir } });
+    s = env.session;
+    if (hasData(BASE_TRACE)) {
+      const sum = await s.open(dataUrl(BASE_TRACE));
+      assert.deepEqual(sum.errors, [], `loading ${BASE_TRACE}`);
+    }
+    baseline = await s.summary();
+    baseName = baseline.files[0] && baseline.files[0].name;
+    baseFind = await s.find('e');
+    assert.ok(baseline.events > 0, `a trace is loaded before the bad inputs: ${JSON.stringify(baseline)}`);
+  });
+  after(async () => {
+    if (env) await env.close();
+    if (tmp) tmp.cleanup();
+  });
+
+  /** After a failed open: same trace loaded, same counts, view still works, no page error. */
+  async function checkStillLoaded(sum, label) {
+    for (const x of [sum, await s.summary()]) {
+      assert.equal(x.events, baseline.events, `${label}: events changed after the failed open`);
+      assert.deepEqual(x.phases, baseline.phases, `${label}: phases changed after the failed open`);
+      assert.equal(x.files[0] && x.files[0].name, baseName, `${label}: files[0].name`);
+    }
+    const w = baseline.endNs - baseline.startNs;
+    const a = baseline.startNs + w * 0.3, b = baseline.startNs + w * 0.55;
+    await s.setView(a, b);
+    await s.frame();
+    const v = await s.view();
+    assert.ok(Math.abs(v.startNs - a) <= w * 1e-6 + 1 && Math.abs(v.endNs - b) <= w * 1e-6 + 1,
+      `${label}: setView(${a}, ${b}) after the failed open gave ${JSON.stringify(v)}`);
+    const found = await s.find('e');
+    assert.equal(found && found.count, baseFind.count, `${label}: find('e').count after the failed open`);
+    assert.deepEqual(s.log.pageErrors, [], `${label}: page errors`);
+    assert.deepEqual(s.log.crashes, [], `${label}: crashes`);
+  }
+
+  function expectError(sum, re, label) {
+    assert.ok(Array.isArray(sum.errors) && sum.errors.length > 0, `${label}: no error reported: ${JSON.stringify(sum.errors)}`);
+    assert.match(sum.errors.join('\n'), re, `${label}: error message is not clear: ${JSON.stringify(sum.errors)}`);
+  }
+
+  test('0-byte file → "empty"', async () => {
+    const sum = await s.openBytes(Buffer.alloc(0), 'empty.json');
+    expectError(sum, /empty|0 bytes|no data/i, '0-byte file');
+    await checkStillLoaded(sum, '0-byte file');
+  });
+
+  test('PNG-like binary → "not a Chrome trace"', async () => {
+    const sum = await s.openBytes(tinyPng()); // as an ArrayBuffer
+    expectError(sum, /not a (chrome|json)? ?trace|png|image|binary|not json|unrecogni[sz]ed|unsupported/i, 'PNG bytes');
+    await checkStillLoaded(sum, 'PNG bytes');
+  });
+
+  test('invalid UTF-8 inside a string → error naming UTF-8', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"traceEvents":[{"name":"bad'), Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('","ph":"X","ts":1,"dur":2,"pid":1,"tid":1}]}'),
+    ]);
+    const sum = await s.openBytes(bytes, 'bad-utf8.json');
+    expectError(sum, /utf-?8/i, 'invalid UTF-8');
+    await checkStillLoaded(sum, 'invalid UTF-8');
+  });
+
+  test('truncated trace (cut mid-event) → "cut off at byte N"', async () => {
+    const { bytes, cut, src } = truncatedTrace();
+    fs.writeFileSync(path.join(tmp.dir, 'truncated.json'), bytes);
+    const sum = await s.open('/fixtures/truncated.json');
+    const label = `${path.basename(src)} cut at byte ${cut}`;
+    expectError(sum, /cut off|truncated|unexpected end|incomplete/i, label);
+    await checkStillLoaded(sum, label);
+  });
+
+  test('{"traceEvents": 5} → "not a Chrome trace" / traceEvents', async () => {
+    const sum = await s.openBytes(Buffer.from('{"traceEvents": 5}'), 'five.json');
+    expectError(sum, /traceEvents|not a chrome trace/i, '{"traceEvents": 5}');
+    await checkStillLoaded(sum, '{"traceEvents": 5}');
+  });
+
+  test('missing URL → "404" / "not found"', async () => {
+    const sum = await s.open('/fixtures/no-such-file.json');
+    expectError(sum, /404|not found/i, 'missing URL');
+    await checkStillLoaded(sum, 'missing URL');
+  });
+
+  test('a valid file still opens after the failures, with no stale errors', async () => {
+    const file = hasData(BASE_TRACE) ? dataPath(BASE_TRACE) : DEMO_FILE;
+    const url = hasData(BASE_TRACE) ? dataUrl(BASE_TRACE) : '/demo/demo-trace.json';
+    if (!fs.existsSync(file)) return;
+    const sum = await s.open(url);
+    assert.deepEqual(sum.errors, [], 'errors after a good open');
+    assert.deepEqual(sum.phases, countTrace(file).phases, 'phases after a good open');
+    assert.deepEqual(s.log.pageErrors, [], 'page errors');
+  });
+});

@@ -1,0 +1,178 @@
+// The engine's Web Worker: streams files into the C++ engine (strata_engine.wasm) in chunks
+// and answers the UI's queries. It never holds a whole file: a File/Blob is read slice by
+// slice, a URL is streamed; the Blob is kept (as a handle) so args can be re-read on selection.
+'use strict';
+importScripts('strata_engine.js');
+
+const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, small for memory
+const PROGRESS_EVERY_MS = 100;
+let M = null;                    // the engine module
+let currentBlob = null;          // source of the current trace, for lazy args
+let currentLoadMs = 0;
+let queue = Promise.resolve();   // loads run one at a time; queries run between their chunks
+
+const ready = createStrataEngine().then((m) => { M = m; });
+
+function withString(s, fn) {
+  const n = M.lengthBytesUTF8(s) + 1;
+  const p = M._malloc(n);
+  M.stringToUTF8(s, p, n);
+  try { return fn(p); } finally { M._free(p); }
+}
+function outBytes(p) {
+  const n = M._engine_out_size();
+  const a = p >>> 0;
+  return M.HEAPU8.slice(a, a + n).buffer;  // a copy: wasm memory cannot be transferred
+}
+function summary() {
+  const s = JSON.parse(M.UTF8ToString(M._engine_summary()));
+  s.loadMs = currentLoadMs;
+  s.heapBytes = M.HEAPU8.buffer.byteLength;
+  return s;
+}
+function feed(bytes) {
+  let off = 0;
+  while (off < bytes.length) {
+    const n = Math.min(bytes.length - off, CHUNK);
+    const p = M._engine_load_buffer(n) >>> 0;  // re-read HEAPU8 after: memory may have grown
+    M.HEAPU8.set(bytes.subarray(off, off + n), p);
+    M._engine_load_commit(n);
+    off += n;
+  }
+}
+
+async function* blobChunks(blob) {
+  for (let off = 0; off < blob.size; off += CHUNK) {
+    yield new Uint8Array(await blob.slice(off, Math.min(blob.size, off + CHUNK)).arrayBuffer());
+  }
+}
+
+function describeFetchError(url, err) {
+  return `could not fetch ${url}: ${err && err.message ? err.message : err}. ` +
+    'If the file is on another server, that server must allow cross-origin requests (CORS).';
+}
+
+async function load(msg) {
+  const t0 = performance.now();
+  let name = msg.name || 'trace';
+  let total = 0;
+  let chunks;
+  let parts = null;  // URL sources: kept to make a Blob for lazy args
+  const src = msg.source;
+  try {
+    if (typeof src === 'string') {
+      let resp;
+      try { resp = await fetch(src); } catch (e) { throw new Error(describeFetchError(src, e)); }
+      if (!resp.ok) throw new Error(`could not fetch ${src}: HTTP ${resp.status} ${resp.statusText}`);
+      total = Number(resp.headers.get('content-length')) || 0;
+      parts = [];
+      const reader = resp.body.getReader();
+      chunks = (async function* () {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return;
+          parts.push(value);
+          yield value;
+        }
+      })();
+    } else {
+      const blob = src instanceof Blob ? src : new Blob([src]);
+      total = blob.size;
+      chunks = blobChunks(blob);
+      parts = null;
+      msg.blob = blob;
+    }
+  } catch (e) {
+    withString(`${e.message}`, (p) => M._engine_load_fail(p));
+    return { ok: false, error: `${name}: ${e.message}` };
+  }
+
+  withString(name, (p) => M._engine_load_begin(p, total));
+  let loaded = 0, lastPost = 0;
+  try {
+    for await (const bytes of chunks) {
+      feed(bytes);
+      loaded += bytes.length;
+      const now = performance.now();
+      if (now - lastPost > PROGRESS_EVERY_MS) {
+        lastPost = now;
+        const secs = Math.max(1e-3, (now - t0) / 1000);
+        postMessage({ type: 'progress', name, loaded, total: Math.max(total, loaded),
+                      mbps: loaded / 1e6 / secs, records: M._engine_load_records() });
+      }
+    }
+  } catch (e) {
+    withString(`reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) => M._engine_load_fail(p));
+  }
+  const ok = M._engine_load_end() === 1;
+  if (!ok) return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
+  currentBlob = msg.blob || new Blob(parts || []);
+  currentLoadMs = performance.now() - t0;
+  return { ok: true };
+}
+
+async function details(event) {
+  let record = new Uint8Array(0);
+  if (M._engine_event_source(event) && currentBlob) {
+    const off = M._engine_source_offset(), len = M._engine_source_length();
+    try { record = new Uint8Array(await currentBlob.slice(off, off + len).arrayBuffer()); } catch (e) { /* args unavailable */ }
+  }
+  const call = (bytes) => {
+    const p = M._malloc(bytes.length + 1);
+    M.HEAPU8.set(bytes, p >>> 0);
+    try { return M.UTF8ToString(M._engine_details(event, p, bytes.length)); } finally { M._free(p); }
+  };
+  let json = call(record);
+  try { JSON.parse(json); } catch (e) { json = call(new Uint8Array(0)); }  // file changed on disk?
+  return json;
+}
+
+onmessage = (e) => {
+  const msg = e.data;
+  ready.then(async () => {
+    switch (msg.type) {
+      case 'open': {
+        queue = queue.then(() => load(msg)).then((r) => {
+          const s = summary();
+          if (r.ok) {
+            const tl = outBytes(M._engine_track_list());
+            postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: tl }, [tl]);
+          } else {
+            postMessage({ type: 'loadFailed', id: msg.id, error: r.error, summary: s });
+          }
+        });
+        break;
+      }
+      case 'view': {
+        const req = new Uint8Array(msg.bytes);
+        const p = M._malloc(req.length);
+        M.HEAPU8.set(req, p >>> 0);
+        const out = outBytes(M._engine_view(p, req.length));
+        M._free(p);
+        if (out.byteLength) postMessage({ type: 'view', bytes: out }, [out]);
+        break;
+      }
+      case 'details':
+        postMessage({ type: 'details', event: msg.event, json: await details(msg.event) });
+        break;
+      case 'find': {
+        const json = withString(msg.text, (p) => M.UTF8ToString(M._engine_find(p, msg.limit)));
+        postMessage({ type: 'reply', id: msg.id, value: JSON.parse(json) });
+        break;
+      }
+      case 'locate': {
+        const ev = withString(msg.name, (n) => withString(String(msg.pid ?? ''), (pp) =>
+          withString(String(msg.tid ?? ''), (tp) => M._engine_locate(n, msg.tsNs, pp, tp))));
+        postMessage({ type: 'reply', id: msg.id, value: ev });
+        break;
+      }
+      case 'summary':
+        postMessage({ type: 'reply', id: msg.id, value: summary() });
+        break;
+    }
+  }).catch((err) => {
+    postMessage({ type: 'workerError', id: msg.id, error: String(err && err.stack || err) });
+  });
+};
+ready.then(() => postMessage({ type: 'ready' }), (err) =>
+  postMessage({ type: 'workerError', error: `the engine failed to start: ${err}` }));

@@ -1,0 +1,197 @@
+// Strata's page glue: starts the engine worker and the UI module, moves protocol messages
+// between them, opens files (picker, drop, ?url=, script API) and exposes window.strata.
+// The API is documented in README.md; later versions extend it, never break it.
+(function () {
+  'use strict';
+  const canvas = document.getElementById('canvas');
+  const fileInput = document.getElementById('file-input');
+  const worker = new Worker(new URL('engine-worker.js', document.baseURI));
+
+  let ui = null;                 // the UI wasm module
+  let lastSummary = emptySummary();
+  let lastDetails = null;
+  let selected = -1;
+  let nextId = 1;
+  const pending = new Map();     // id -> {resolve}
+  const uiQueue = [];            // engine messages that arrived before the UI was up
+
+  function emptySummary() {
+    return { files: [], phases: {}, events: 0, counters: 0, tracks: 0, processes: 0,
+             startNs: 0, endNs: 0, loadMs: 0, heapBytes: 0, errors: [], warnings: [] };
+  }
+  function fatal(message) {
+    const el = document.getElementById('fatal');
+    el.textContent = message;
+    el.style.display = 'flex';
+  }
+
+  // ---- UI module ------------------------------------------------------------------------------
+  let resolveUi;
+  const uiReady = new Promise((r) => { resolveUi = r; });
+  const host = {
+    postToEngine(buffer) { worker.postMessage({ type: 'view', bytes: buffer }, [buffer]); },
+    requestDetails(event) { worker.postMessage({ type: 'details', event }); },
+    openFilePicker() { fileInput.click(); },
+    selectionChanged(event) { selected = event; lastDetails = null; },
+    uiReady() { resolveUi(); },
+    fatal,
+  };
+  createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
+    .then((m) => { ui = m; return uiReady; })
+    .then(() => { for (const m of uiQueue.splice(0)) deliver(m); })
+    .catch((e) => fatal(`Strata could not start: ${e && e.message || e}`));
+
+  function withString(s, fn) {
+    const n = ui.lengthBytesUTF8(s) + 1;
+    const p = ui._malloc(n);
+    ui.stringToUTF8(s, p, n);
+    try { return fn(p); } finally { ui._free(p); }
+  }
+  function toUi(buffer) {
+    const bytes = new Uint8Array(buffer);
+    const p = ui._malloc(bytes.length);
+    ui.HEAPU8.set(bytes, p >>> 0);
+    ui._ui_receive(p, bytes.length);
+    ui._free(p);
+  }
+  function fileLabel(s) {
+    if (!s.files.length) return '';
+    const f = s.files[0];
+    const mb = f.bytes >= 1e6 ? `${(f.bytes / 1e6).toFixed(1)} MB` : `${(f.bytes / 1e3).toFixed(1)} KB`;
+    return `${f.name}  |  ${mb}  |  ${s.events.toLocaleString('en-US')} events  |  ${s.tracks} tracks`;
+  }
+
+  // ---- worker messages ------------------------------------------------------------------------
+  function deliver(m) {
+    switch (m.type) {
+      case 'progress':
+        withString(m.name, (p) => ui._ui_set_progress(p, m.loaded, m.total, m.mbps, m.records, 1));
+        break;
+      case 'loaded':
+        ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        toUi(m.trackList);
+        withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
+        if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
+        else withString('', (p) => ui._ui_show_error(p));
+        break;
+      case 'loadFailed':
+        ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        withString(m.error, (p) => ui._ui_show_error(p));
+        break;
+      case 'view':
+        toUi(m.bytes);
+        break;
+      case 'details':
+        if (m.event === selected) {
+          try {
+            const d = JSON.parse(m.json);
+            lastDetails = d && { name: d.name, cat: d.cat, startNs: d.startNs, durNs: d.durNs, pid: d.pid,
+              tid: d.tid, phase: d.phase, args: (d.record && d.record.args) || {} };
+          } catch (e) { lastDetails = null; }
+          withString(m.json, (p) => ui._ui_set_details(m.event, p));
+        }
+        break;
+    }
+  }
+  worker.onmessage = (e) => {
+    const m = e.data;
+    if (m.summary) lastSummary = m.summary;
+    if ((m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'reply') && pending.has(m.id)) {
+      const { resolve } = pending.get(m.id);
+      pending.delete(m.id);
+      resolve(m.type === 'reply' ? m.value : m.summary);
+    }
+    if (m.type === 'workerError') {
+      console.error('strata engine:', m.error);
+      if (pending.has(m.id)) { pending.get(m.id).resolve(null); pending.delete(m.id); }
+      return;
+    }
+    if (m.type === 'reply' || m.type === 'ready') return;
+    if (ui) deliver(m); else uiQueue.push(m);
+  };
+  worker.onerror = (e) => fatal(`Strata's engine stopped: ${e.message || e}`);
+
+  function request(msg, transfer) {
+    const id = nextId++;
+    return new Promise((resolve) => {
+      pending.set(id, { resolve });
+      worker.postMessage(Object.assign({ id }, msg), transfer || []);
+    });
+  }
+
+  // ---- opening files --------------------------------------------------------------------------
+  function open(source) {
+    if (Array.isArray(source)) source = source[0];
+    let name = 'trace', transfer = [];
+    if (typeof source === 'string') {
+      const url = new URL(source, document.baseURI);
+      name = decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
+      source = url.href;
+    } else if (source instanceof Blob) {
+      name = source.name || 'blob';
+    } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+      source = ArrayBuffer.isView(source)
+        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength) : source;
+      name = 'buffer';
+      transfer = [source];
+    } else {
+      lastSummary = Object.assign({}, lastSummary,
+        { errors: lastSummary.errors.concat([`open(): unsupported source ${Object.prototype.toString.call(source)}`]) });
+      return Promise.resolve(lastSummary);
+    }
+    return request({ type: 'open', name, source }, transfer);
+  }
+
+  fileInput.addEventListener('change', () => {
+    if (fileInput.files.length) open(fileInput.files[0]);
+    fileInput.value = '';
+  });
+  canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
+  canvas.addEventListener('drop', (e) => {
+    e.preventDefault();
+    if (e.dataTransfer.files.length) open(e.dataTransfer.files[0]);
+  });
+  canvas.addEventListener('contextmenu', (e) => e.preventDefault());
+  canvas.addEventListener('mousedown', () => canvas.focus());
+
+  function nextFrames(n) {
+    return new Promise((resolve) => {
+      const step = () => (n-- <= 0 ? resolve() : requestAnimationFrame(step));
+      requestAnimationFrame(step);
+    });
+  }
+  async function settled(timeoutMs) {
+    const until = performance.now() + timeoutMs;
+    await nextFrames(1);
+    while (!ui._ui_settled() && performance.now() < until) await nextFrames(1);
+    await nextFrames(1);
+  }
+
+  // ---- window.strata ---------------------------------------------------------------------------
+  const params = new URLSearchParams(location.search);
+  const startUrl = params.get('url') || 'demo/demo-trace.json';
+  const api = {
+    version: 1,
+    open,
+    summary: () => lastSummary,
+    view: () => (ui ? { startNs: ui._ui_view_start_ns(), endNs: ui._ui_view_end_ns() } : { startNs: 0, endNs: 0 }),
+    setView(startNs, endNs) {
+      if (ui && Number.isFinite(startNs) && Number.isFinite(endNs) && endNs > startNs) ui._ui_set_view_ns(startNs, endNs);
+      return api.view();
+    },
+    find: (text) => request({ type: 'find', text: String(text), limit: 100 }),
+    async locate(q) {
+      const ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
+      if (ev == null || ev < 0) return null;
+      await settled(5000);
+      if (!ui._ui_locate(ev)) return null;
+      const r = canvas.getBoundingClientRect();
+      return { x: r.left + ui._ui_locate_x(), y: r.top + ui._ui_locate_y() };
+    },
+    details: () => lastDetails,
+    frame: () => nextFrames(2),
+    ready: null,
+  };
+  api.ready = uiReady.then(() => open(startUrl)).then(() => settled(5000)).then(() => undefined);
+  window.strata = api;
+})();
