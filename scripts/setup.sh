@@ -15,6 +15,7 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (it installs D
 
 # ---- Debian packages --------------------------------------------------------------------
 PKGS=(emscripten protobuf-compiler libprotobuf-dev libgtest-dev cmake ninja-build g++ clang-format
+      clang libclang-rt-14-dev
       chromium zstd dpkg-dev xz-utils bzip2 ca-certificates)
 command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)

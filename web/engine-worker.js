@@ -1,13 +1,14 @@
 // The engine's Web Worker: streams files into the C++ engine (strata_engine.wasm) in chunks
 // and answers the UI's queries. It never holds a whole file: a File/Blob is read slice by
-// slice, a URL is streamed; the Blob is kept (as a handle) so args can be re-read on selection.
+// slice, a URL is streamed. Args are re-read from the source on selection: a File/Blob by
+// slicing its handle, a URL by a Range request.
 'use strict';
 importScripts('strata_engine.js');
 
 const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, small for memory
 const PROGRESS_EVERY_MS = 100;
 let M = null;                    // the engine module
-let currentBlob = null;          // source of the current trace, for lazy args
+let currentSource = null;        // {blob} or {url} of the current trace, for lazy args
 let currentLoadMs = 0;
 let queue = Promise.resolve();   // loads run one at a time; queries run between their chunks
 
@@ -41,6 +42,36 @@ function feed(bytes) {
   }
 }
 
+async function* streamChunks(resp) {
+  const reader = resp.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
+  }
+}
+
+// Bytes [off, off + len) of the current source. A server that ignores Range gets read through
+// to the range and cancelled there: slower, but memory stays bounded.
+async function readRange(off, len) {
+  if (currentSource.blob) return new Uint8Array(await currentSource.blob.slice(off, off + len).arrayBuffer());
+  const resp = await fetch(currentSource.url, { headers: { Range: `bytes=${off}-${off + len - 1}` } });
+  if (resp.status === 206) return new Uint8Array(await resp.arrayBuffer());
+  if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
+  const out = new Uint8Array(len);
+  let pos = 0, got = 0;
+  const reader = resp.body.getReader();
+  while (got < len) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const a = Math.max(off - pos, 0), b = Math.min(off + len - pos, value.length);
+    if (b > a) { out.set(value.subarray(a, b), pos + a - off); got += b - a; }
+    pos += value.length;
+  }
+  reader.cancel();
+  return out.subarray(0, got);
+}
+
 async function* blobChunks(blob) {
   for (let off = 0; off < blob.size; off += CHUNK) {
     yield new Uint8Array(await blob.slice(off, Math.min(blob.size, off + CHUNK)).arrayBuffer());
@@ -57,7 +88,7 @@ async function load(msg) {
   let name = msg.name || 'trace';
   let total = 0;
   let chunks;
-  let parts = null;  // URL sources: kept to make a Blob for lazy args
+  let source;
   const src = msg.source;
   try {
     if (typeof src === 'string') {
@@ -65,26 +96,18 @@ async function load(msg) {
       try { resp = await fetch(src); } catch (e) { throw new Error(describeFetchError(src, e)); }
       if (!resp.ok) throw new Error(`could not fetch ${src}: HTTP ${resp.status} ${resp.statusText}`);
       total = Number(resp.headers.get('content-length')) || 0;
-      parts = [];
-      const reader = resp.body.getReader();
-      chunks = (async function* () {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) return;
-          parts.push(value);
-          yield value;
-        }
-      })();
+      source = { url: src };
+      chunks = streamChunks(resp);
     } else {
       const blob = src instanceof Blob ? src : new Blob([src]);
       total = blob.size;
       chunks = blobChunks(blob);
-      parts = null;
-      msg.blob = blob;
+      source = { blob };
     }
   } catch (e) {
+    withString(name, (p) => M._engine_load_begin(p, 0));  // so the message names this file
     withString(`${e.message}`, (p) => M._engine_load_fail(p));
-    return { ok: false, error: `${name}: ${e.message}` };
+    return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
   }
 
   withString(name, (p) => M._engine_load_begin(p, total));
@@ -106,23 +129,55 @@ async function load(msg) {
   }
   const ok = M._engine_load_end() === 1;
   if (!ok) return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
-  currentBlob = msg.blob || new Blob(parts || []);
+  currentSource = source;
   currentLoadMs = performance.now() - t0;
   return { ok: true };
 }
 
-async function details(event) {
-  let record = new Uint8Array(0);
-  if (M._engine_event_source(event) && currentBlob) {
-    const off = M._engine_source_offset(), len = M._engine_source_length();
-    try { record = new Uint8Array(await currentBlob.slice(off, off + len).arrayBuffer()); } catch (e) { /* args unavailable */ }
+// Chunks of the current source from its start (to re-read a compressed file).
+function sourceChunks() {
+  if (currentSource.blob) return blobChunks(currentSource.blob);
+  return (async function* () {
+    const resp = await fetch(currentSource.url);
+    if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
+    yield* streamChunks(resp);
+  })();
+}
+
+// The event's record (its JSON object text) as bytes, re-read from the source.
+async function readRecord(event) {
+  const access = M._engine_record_access(event);
+  if (access === 0 || !currentSource) return null;
+  if (access === 1) return readRange(M._engine_source_offset(), M._engine_source_length());
+  if (access === 3) {
+    // Compressed: decompress from the start until the record has passed (the engine keeps a
+    // window around it, so nearby selections come from memory next time).
+    M._engine_extract_begin(event);
+    for await (const bytes of sourceChunks()) {
+      let done = false;
+      for (let off = 0; off < bytes.length && !done; off += CHUNK) {
+        const n = Math.min(CHUNK, bytes.length - off);
+        M.HEAPU8.set(bytes.subarray(off, off + n), M._engine_load_buffer(n) >>> 0);
+        done = M._engine_extract_commit(n) === 1;
+      }
+      if (done) break;
+    }
   }
+  return 'cached';
+}
+
+async function details(event) {
+  const generation = M._engine_generation();
+  let record = null;
+  try { record = await readRecord(event); } catch (e) { /* args unavailable: details without them */ }
+  if (M._engine_generation() !== generation) return null;  // a new trace replaced this one
   const call = (bytes) => {
+    if (bytes === 'cached') return M.UTF8ToString(M._engine_details_cached(event));
     const p = M._malloc(bytes.length + 1);
     M.HEAPU8.set(bytes, p >>> 0);
     try { return M.UTF8ToString(M._engine_details(event, p, bytes.length)); } finally { M._free(p); }
   };
-  let json = call(record);
+  let json = call(record || new Uint8Array(0));
   try { JSON.parse(json); } catch (e) { json = call(new Uint8Array(0)); }  // file changed on disk?
   return json;
 }
@@ -152,9 +207,11 @@ onmessage = (e) => {
         if (out.byteLength) postMessage({ type: 'view', bytes: out }, [out]);
         break;
       }
-      case 'details':
-        postMessage({ type: 'details', event: msg.event, json: await details(msg.event) });
+      case 'details': {
+        const json = await details(msg.event);
+        if (json) postMessage({ type: 'details', event: msg.event, json });
         break;
+      }
       case 'find': {
         const json = withString(msg.text, (p) => M.UTF8ToString(M._engine_find(p, msg.limit)));
         postMessage({ type: 'reply', id: msg.id, value: JSON.parse(json) });

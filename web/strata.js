@@ -184,6 +184,7 @@
       const ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
       if (ev == null || ev < 0) return null;
       await settled(5000);
+      if (ui._ui_reveal(ev)) await nextFrames(2);  // scroll its track into view if needed
       if (!ui._ui_locate(ev)) return null;
       const r = canvas.getBoundingClientRect();
       return { x: r.left + ui._ui_locate_x(), y: r.top + ui._ui_locate_y() };

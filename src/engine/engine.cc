@@ -7,6 +7,7 @@
 
 #include "core/base/json_writer.h"
 #include "core/formats/chrome_json/chrome_json_importer.h"
+#include "core/formats/compression/decompressing_importer.h"
 #include "core/query/find.h"
 #include "core/query/viewport.h"
 #include "engine/protocol.h"
@@ -19,7 +20,9 @@ Engine::~Engine() = default;
 void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   loading_ = std::make_unique<TraceStore>();
   loading_->files.push_back({std::string(name), total_bytes, "chrome-json"});
-  importer_ = make_chrome_json_importer(loading_.get());
+  // Every file enters through the decompressing importer: gzip/zstd are recognised by their
+  // magic bytes, anything else passes straight through to the format's importer.
+  importer_ = make_decompressing_importer(loading_.get(), make_chrome_json_importer(loading_.get()));
   loading_name_ = name;
   loading_total_ = total_bytes;
   loaded_bytes_ = 0;
@@ -46,6 +49,7 @@ void Engine::load_fail(std::string_view message) {
   last_error_ = loading_name_.empty() ? std::string(message)
                                       : loading_name_ + ": " + std::string(message);
   session_errors_.push_back(last_error_);
+  loading_name_.clear();
   importer_.reset();
   loading_.reset();
   std::vector<uint8_t>().swap(scratch_);
@@ -68,7 +72,10 @@ bool Engine::load_end() {
   importer_.reset();
   std::vector<uint8_t>().swap(scratch_);
   last_error_.clear();
+  session_errors_.clear();  // earlier failed opens are history once a new trace is in place
+  loading_name_.clear();
   ++generation_;
+  extractor_ = RecordExtractor();  // its window belonged to the previous file
   strings_sent_.assign(store_->strings.size(), 0);
   return true;
 }
@@ -94,6 +101,8 @@ std::string Engine::summary_json() const {
     json_append_int(&o, static_cast<int64_t>(s.files[i].bytes));
     o += ",\"format\":";
     json_append_string(&o, s.files[i].format);
+    o += ",\"compression\":";
+    json_append_string(&o, s.files[i].compression);
     o += '}';
   }
   o += "],\"phases\":{";
@@ -112,6 +121,7 @@ std::string Engine::summary_json() const {
   o += "},\"events\":" + std::to_string(s.events.size());
   o += ",\"counters\":" + std::to_string(s.samples.size());
   o += ",\"counterTracks\":" + std::to_string(counter_tracks);
+  o += ",\"flows\":" + std::to_string(s.flows.size());
   o += ",\"tracks\":" + std::to_string(s.tracks.size());
   o += ",\"processes\":" + std::to_string(s.processes.size());
   o += ",\"strings\":" + std::to_string(s.strings.size());
@@ -317,6 +327,32 @@ bool Engine::event_source(uint32_t event, uint64_t* offset, uint32_t* length) co
   *offset = s.events.src_offset[event];
   *length = s.events.src_len[event];
   return *length > 0;
+}
+
+bool Engine::source_compressed() const {
+  const TraceStore& s = *store_;
+  return !s.files.empty() && s.files[0].compression != "none";
+}
+
+static Compression compression_of(const TraceStore& s) {
+  if (s.files.empty()) return Compression::kNone;
+  if (s.files[0].compression == "gzip") return Compression::kGzip;
+  if (s.files[0].compression == "zstd") return Compression::kZstd;
+  return Compression::kNone;
+}
+
+std::string_view Engine::cached_record(uint32_t event) const {
+  uint64_t off = 0;
+  uint32_t len = 0;
+  if (!event_source(event, &off, &len)) return {};
+  return extractor_.cached(off, len);
+}
+
+void Engine::extract_begin(uint32_t event) {
+  uint64_t off = 0;
+  uint32_t len = 0;
+  if (!event_source(event, &off, &len)) return;
+  extractor_.begin(compression_of(*store_), off, len);
 }
 
 std::string Engine::details_json(uint32_t event, std::string_view record) const {

@@ -10,6 +10,7 @@
 
 #include "core/formats/importer.h"
 #include "core/store/trace_store.h"
+#include "engine/record_extractor.h"
 
 namespace strata {
 
@@ -44,8 +45,16 @@ class Engine {
   std::vector<uint8_t> view(const uint8_t* request, size_t n);
   // {"count":N,"matches":[{name,tsNs,durNs,pid,tid,event}]}
   std::string find_json(std::string_view text, size_t limit) const;
-  // Where the event's record is in the file, for lazy args.
+  // Where the event's record is in the file, for lazy args. For a compressed file the offset
+  // is in the decompressed stream: see record_available() / extract_*().
   bool event_source(uint32_t event, uint64_t* offset, uint32_t* length) const;
+  bool source_compressed() const;
+  // Compressed sources: the record when the last extraction's window holds it, else empty.
+  std::string_view cached_record(uint32_t event) const;
+  // Starts re-reading the source for `event`; then feed the file from its start in chunks to
+  // extract_feed() until it returns true, and take cached_record().
+  void extract_begin(uint32_t event);
+  bool extract_feed(const uint8_t* data, size_t n) { return extractor_.feed(data, n); }
   // {"event":i,"name":..,"cat":..,"startNs":..,"durNs":..,"pid":..,"tid":..,"record":{...}}
   // `record` is the event's JSON text re-read from the file (may be empty).
   std::string details_json(uint32_t event, std::string_view record) const;
@@ -64,6 +73,7 @@ class Engine {
   std::string last_error_;
   uint32_t generation_ = 0;
   std::vector<uint8_t> strings_sent_;        // per string id: already sent to the UI
+  RecordExtractor extractor_;
 };
 
 // JSON value of a pid/tid key: the number when the key is numeric, else the string.

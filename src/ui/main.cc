@@ -12,6 +12,7 @@
 #include "imgui_impl_opengl3.h"
 #include "platform/browser/host.h"
 #include "platform/browser/input.h"
+#include "platform/browser/redraw.h"
 #include "platform/gl/rect_renderer.h"
 #include "ui/app.h"
 #include "ui/timeline/colors.h"
@@ -39,7 +40,26 @@ void ensure_fonts(float dpr) {
   ImGui_ImplOpenGL3_CreateFontsTexture();
 }
 
+// Anything in flight that the next frames must show without new input.
+bool animating() {
+  const strata::App& a = *g_app;
+  const strata::NavKeys& k = a.keys;
+  return a.progress.active || a.timeline.in_flight_id != 0 || k.zoom_in || k.zoom_out || k.pan_left ||
+         k.pan_right || a.details.waiting;
+}
+
 void frame() {
+  if (animating()) strata::request_redraw();
+  int css_now_w = 0, css_now_h = 0;
+  {
+    double w = 0, h = 0;
+    emscripten_get_element_css_size(kCanvas, &w, &h);
+    css_now_w = static_cast<int>(w), css_now_h = static_cast<int>(h);
+    static int last_w = -1, last_h = -1;
+    if (css_now_w != last_w || css_now_h != last_h) strata::request_redraw();  // resized
+    last_w = css_now_w, last_h = css_now_h;
+  }
+  if (!strata::take_redraw()) return;
   double t0 = emscripten_get_now();
   double css_w = 0, css_h = 0;
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
@@ -71,6 +91,7 @@ void frame() {
   glClear(GL_COLOR_BUFFER_BIT);
   g_rects.draw(g_app->batch, static_cast<float>(css_w), static_cast<float>(css_h), dpr);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  strata::input_frame_done();
 }
 
 }  // namespace
@@ -78,7 +99,10 @@ void frame() {
 extern "C" {
 
 // A protocol message from the engine worker (copied into wasm memory by strata.js).
-EMSCRIPTEN_KEEPALIVE void ui_receive(const uint8_t* data, uint32_t n) { strata::app_receive(g_app, data, n); }
+EMSCRIPTEN_KEEPALIVE void ui_receive(const uint8_t* data, uint32_t n) {
+  strata::app_receive(g_app, data, n);
+  strata::request_redraw();
+}
 
 EMSCRIPTEN_KEEPALIVE void ui_set_progress(const char* name, double loaded, double total, double mbps,
                                           double records, int active) {
@@ -89,14 +113,22 @@ EMSCRIPTEN_KEEPALIVE void ui_set_progress(const char* name, double loaded, doubl
   p.total = total;
   p.mb_per_s = mbps;
   p.records = records;
+  strata::request_redraw();
 }
 
-EMSCRIPTEN_KEEPALIVE void ui_set_file_label(const char* text) { g_app->file_label = text; }
-EMSCRIPTEN_KEEPALIVE void ui_show_error(const char* text) { g_app->error_banner = text; }
+EMSCRIPTEN_KEEPALIVE void ui_set_file_label(const char* text) {
+  g_app->file_label = text;
+  strata::request_redraw();
+}
+EMSCRIPTEN_KEEPALIVE void ui_show_error(const char* text) {
+  g_app->error_banner = text;
+  strata::request_redraw();
+}
 
 EMSCRIPTEN_KEEPALIVE void ui_set_details(double event, const char* json) {
   if (static_cast<int64_t>(event) != g_app->details.event) return;  // selection moved on
   strata::details_set(&g_app->details, static_cast<int64_t>(event), json);
+  strata::request_redraw();
 }
 
 // View as absolute ns (doubles: exact to ~256 ns at epoch-scale timestamps).
@@ -109,6 +141,7 @@ EMSCRIPTEN_KEEPALIVE double ui_view_end_ns() {
 EMSCRIPTEN_KEEPALIVE void ui_set_view_ns(double start_ns, double end_ns) {
   double origin = static_cast<double>(g_app->data.origin_ns);
   strata::timeline_set_view(&g_app->timeline, start_ns - origin, end_ns - origin);
+  strata::request_redraw();
 }
 EMSCRIPTEN_KEEPALIVE int ui_settled() {
   return g_app->data.loaded && strata::timeline_settled(g_app->timeline, g_app->data) ? 1 : 0;
@@ -118,6 +151,10 @@ EMSCRIPTEN_KEEPALIVE double ui_frame_cpu_ms() { return g_app->frame_cpu_ms; }
 
 // Screen position (CSS px in the canvas) of an event's centre; x < 0 when it is not visible.
 static float g_locate_x = -1, g_locate_y = -1;
+EMSCRIPTEN_KEEPALIVE int ui_reveal(uint32_t event) {
+  strata::request_redraw();
+  return strata::timeline_reveal(&g_app->timeline, g_app->data, event) ? 1 : 0;
+}
 EMSCRIPTEN_KEEPALIVE int ui_locate(uint32_t event) {
   g_locate_x = g_locate_y = -1;
   return strata::timeline_locate(g_app->timeline, g_app->data, event, &g_locate_x, &g_locate_y) ? 1 : 0;

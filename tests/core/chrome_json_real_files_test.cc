@@ -105,7 +105,7 @@ TEST(ChromeJsonRealFiles, XprofTraceViewerDemo) {
   ASSERT_FALSE(r.failed) << r.failure;
   const TraceStore& s = *r.store;
   expect_phases(s, {{'B', 8}, {'E', 8}, {'I', 6}, {'C', 5}, {'X', 4}, {'P', 3}, {'M', 3}});
-  EXPECT_EQ(s.events.size(), 8u + 6u + 4u);
+  EXPECT_EQ(s.events.size(), 8u + 6u + 4u + 3u);  // B/E slices, I, X, P samples
   EXPECT_EQ(s.samples.size(), 5u);
   expect_valid_layout(s);
   expect_source_spans(s, data);
@@ -122,16 +122,31 @@ TEST(ChromeJsonRealFiles, CatapultTestData) {
       {"flow.json", {{'B', 1625}, {'E', 1622}, {'f', 886}, {'s', 866}, {'M', 18}}},
       {"main_thread_has_unclosed_slices.json", {{'B', 1684}, {'E', 1680}, {'M', 22}}},
       {"multiple_input_latency.json",
-       {{'X', 8011}, {'i', 2803}, {'t', 2188}, {'S', 1180}, {'F', 1149}, {'s', 902},
-        {'T', 902}, {'f', 871}, {'M', 17}}},
+       {{'X', 8011},
+        {'i', 2803},
+        {'t', 2188},
+        {'S', 1180},
+        {'F', 1149},
+        {'s', 902},
+        {'T', 902},
+        {'f', 871},
+        {'M', 17}}},
       {"nanoseconds.json", {{'B', 8}, {'E', 8}}},
       {"tcmalloc_trace.json", {{'B', 2639}, {'E', 2639}, {'O', 13}, {'M', 5}}},
       {"x_event_trace.json",
-       {{'X', 2799}, {'B', 442}, {'E', 442}, {'T', 124}, {'i', 59}, {'S', 53}, {'F', 53},
-        {'C', 42}, {'M', 9}, {'D', 2}, {'N', 2}}},
+       {{'X', 2799},
+        {'B', 442},
+        {'E', 442},
+        {'T', 124},
+        {'i', 59},
+        {'S', 53},
+        {'F', 53},
+        {'C', 42},
+        {'M', 9},
+        {'D', 2},
+        {'N', 2}}},
       {"instance_counters.json", {{'C', 8}, {'B', 2}, {'E', 2}}},
-      {"async_begin_end.json",
-       {{'S', 11}, {'F', 10}, {'T', 7}, {'B', 3}, {'E', 3}, {'b', 1}}},
+      {"async_begin_end.json", {{'S', 11}, {'F', 10}, {'T', 7}, {'B', 3}, {'E', 3}, {'b', 1}}},
       {"simple_trace.json", {{'B', 8}, {'E', 8}, {'I', 6}, {'C', 5}, {'X', 4}, {'P', 3}, {'M', 3}}},
   };
   int found = 0;

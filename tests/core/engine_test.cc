@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -125,6 +127,57 @@ TEST(Engine, FindLocateAndDetails) {
   EXPECT_NE(d.find("\"name\":\"step\""), std::string::npos);
   EXPECT_NE(d.find("\"args\":{\"n\":1}"), std::string::npos) << d;
   EXPECT_EQ(e.locate("step", 999, "1", "2"), -1);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+TEST(Engine, SuccessfulOpenClearsEarlierFailures) {
+  Engine e;
+  EXPECT_FALSE(load(&e, "bad.bin", "\x89PNG....", 4096));
+  ASSERT_TRUE(load(&e, "good.json", kTrace, 4096));
+  EXPECT_NE(e.summary_json().find("\"errors\":[]"), std::string::npos) << e.summary_json();
+}
+
+TEST(Engine, ArgsOfACompressedTraceAreReadByDecompressingAgain) {
+  std::string dir = ::testing::TempDir();
+  std::string plain = dir + "/strata_engine.json";
+  FILE* f = std::fopen(plain.c_str(), "wb");
+  ASSERT_TRUE(f);
+  std::fputs(kTrace, f);
+  std::fclose(f);
+  if (std::system(("gzip -c '" + plain + "' > '" + plain + ".gz' 2>/dev/null").c_str()) != 0)
+    GTEST_SKIP() << "gzip not installed";
+  std::string gz;
+  {
+    FILE* g = std::fopen((plain + ".gz").c_str(), "rb");
+    ASSERT_TRUE(g);
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, g)) > 0) gz.append(buf, n);
+    std::fclose(g);
+  }
+  Engine e;
+  ASSERT_TRUE(load(&e, "t.json.gz", gz, 16));
+  EXPECT_NE(e.summary_json().find("\"compression\":\"gzip\""), std::string::npos);
+  ASSERT_TRUE(e.source_compressed());
+  int64_t ev = e.locate("step", 100000, "1", "2");
+  ASSERT_GE(ev, 0);
+  EXPECT_TRUE(e.cached_record(static_cast<uint32_t>(ev)).empty());
+  e.extract_begin(static_cast<uint32_t>(ev));
+  bool done = false;
+  for (size_t off = 0; off < gz.size() && !done; off += 7)
+    done = e.extract_feed(reinterpret_cast<const uint8_t*>(gz.data()) + off, std::min<size_t>(7, gz.size() - off));
+  EXPECT_TRUE(done);
+  std::string_view rec = e.cached_record(static_cast<uint32_t>(ev));
+  ASSERT_FALSE(rec.empty());
+  EXPECT_NE(e.details_json(static_cast<uint32_t>(ev), rec).find("\"args\":{\"n\":1}"), std::string::npos);
+  // Its neighbour is in the same window: no second pass needed.
+  int64_t fwd = e.locate("forward", 110000, "1", "2");
+  EXPECT_FALSE(e.cached_record(static_cast<uint32_t>(fwd)).empty());
 }
 
 }  // namespace

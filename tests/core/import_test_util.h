@@ -27,7 +27,8 @@ inline ImportResult import_json(std::string_view data, size_t chunk = 0) {
   auto imp = make_chrome_json_importer(r.store.get());
   auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (chunk == 0) chunk = data.size() ? data.size() : 1;
-  for (size_t i = 0; i < data.size(); i += chunk) imp->feed(p + i, std::min(chunk, data.size() - i));
+  for (size_t i = 0; i < data.size(); i += chunk)
+    imp->feed(p + i, std::min(chunk, data.size() - i));
   imp->finish();
   r.failed = imp->failed();
   r.failure = imp->failure();

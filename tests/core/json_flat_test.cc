@@ -56,8 +56,8 @@ TEST(JsonFlat, ArrayAndScalarRoots) {
 TEST(JsonFlat, InvalidUtf8AndSurrogatesAreSanitized) {
   std::vector<JsonLine> lines;
   std::string err;
-  ASSERT_TRUE(json_flatten("{\"k\xFF\":\"v\xC3\",\"lone\":\"\\ud800x\",\"pair\":\"\\ud83d\\ude00\"}",
-                           &lines, &err))
+  ASSERT_TRUE(json_flatten(
+      "{\"k\xFF\":\"v\xC3\",\"lone\":\"\\ud800x\",\"pair\":\"\\ud83d\\ude00\"}", &lines, &err))
       << err;
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0].key, "k\xEF\xBF\xBD");

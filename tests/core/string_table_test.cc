@@ -52,23 +52,30 @@ TEST(StringTable, InvalidUtf8IsReplaced) {
   StrId ok = t.intern("caf\xC3\xA9 \xF0\x9F\x98\x80", &bad);
   EXPECT_FALSE(bad);
   EXPECT_EQ(t.get(ok), "caf\xC3\xA9 \xF0\x9F\x98\x80");
-  StrId id = t.intern("a\xFF" "b", &bad);
+  StrId id = t.intern(
+      "a\xFF"
+      "b",
+      &bad);
   EXPECT_TRUE(bad);
-  EXPECT_EQ(t.get(id), "a\xEF\xBF\xBD" "b");
+  EXPECT_EQ(t.get(id),
+            "a\xEF\xBF\xBD"
+            "b");
   // The repaired text interns to the same id as the clean spelling.
-  EXPECT_EQ(t.intern("a\xEF\xBF\xBD" "b"), id);
+  EXPECT_EQ(t.intern("a\xEF\xBF\xBD"
+                     "b"),
+            id);
 }
 
 TEST(StringTable, Utf8Validation) {
   EXPECT_TRUE(is_valid_utf8(""));
   EXPECT_TRUE(is_valid_utf8("plain ascii that is longer than eight bytes"));
-  EXPECT_TRUE(is_valid_utf8("\xF4\x8F\xBF\xBF"));    // U+10FFFF
-  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));   // above U+10FFFF
-  EXPECT_FALSE(is_valid_utf8("\xC0\xAF"));           // overlong '/'
-  EXPECT_FALSE(is_valid_utf8("\xE0\x80\xAF"));       // overlong
-  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));       // surrogate
-  EXPECT_FALSE(is_valid_utf8("abc\xE2\x82"));        // truncated
-  EXPECT_FALSE(is_valid_utf8("\x80"));               // lone continuation
+  EXPECT_TRUE(is_valid_utf8("\xF4\x8F\xBF\xBF"));   // U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // above U+10FFFF
+  EXPECT_FALSE(is_valid_utf8("\xC0\xAF"));          // overlong '/'
+  EXPECT_FALSE(is_valid_utf8("\xE0\x80\xAF"));      // overlong
+  EXPECT_FALSE(is_valid_utf8("\xED\xA0\x80"));      // surrogate
+  EXPECT_FALSE(is_valid_utf8("abc\xE2\x82"));       // truncated
+  EXPECT_FALSE(is_valid_utf8("\x80"));              // lone continuation
   EXPECT_EQ(utf8_valid_prefix("abc\xE2\x82"), 3u);
   EXPECT_EQ(utf8_valid_prefix("\xC3\xA9\xFF"), 2u);
   EXPECT_EQ(utf8_valid_prefix("ok"), 2u);
@@ -76,7 +83,10 @@ TEST(StringTable, Utf8Validation) {
 
 TEST(StringTable, SanitizeReplacesMaximalSubparts) {
   // One U+FFFD per maximal invalid subpart, as browsers' TextDecoder does.
-  EXPECT_EQ(sanitize_utf8("a\xE2\x82" "b"), "a\xEF\xBF\xBD" "b");  // truncated 3-byte seq
+  EXPECT_EQ(sanitize_utf8("a\xE2\x82"
+                          "b"),
+            "a\xEF\xBF\xBD"
+            "b");  // truncated 3-byte seq
   EXPECT_EQ(sanitize_utf8("\xF0\x9F\x98"), "\xEF\xBF\xBD");
   EXPECT_EQ(sanitize_utf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");
   EXPECT_EQ(sanitize_utf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");

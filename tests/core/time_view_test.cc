@@ -83,6 +83,8 @@ TEST(TimeView, Formatting) {
   EXPECT_EQ(format_duration(1500), "1.50 us");
   EXPECT_EQ(format_tick(1250000, 250000), "1.25 ms");
   EXPECT_EQ(format_tick(2e9, 1e9), "2 s");
+  EXPECT_EQ(format_tick(145833070, 1), "145.833070 ms");  // a 1 ns step shows every ns
+  EXPECT_EQ(format_tick(-1e-9, 1000), "0 us");             // no "-0"
 }
 
 }  // namespace

@@ -33,7 +33,7 @@ TEST(TraceBuilder, DepthByStackRule) {
   f.x(t, "child", 0, 5);
   f.x(t, "root", 0, 100);
   f.x(t, "grandchild", 1, 2);
-  f.x(t, "sibling", 5, 10);   // starts where "child" ends: same depth
+  f.x(t, "sibling", 5, 10);  // starts where "child" ends: same depth
   f.x(t, "zero", 20, 0);
   f.x(t, "after zero", 20, 3);  // longer one first, then the zero-length one nests
   f.x(t, "next root", 100, 1);
@@ -113,10 +113,10 @@ TEST(TraceBuilder, ProcessAndTrackOrder) {
   uint32_t tz = b.thread_track(p3, "z", 0);
   b.set_thread_sort_index(t5, -1);
   uint32_t cb = b.counter_track(p3, "b"), ca = b.counter_track(p3, "a");
-  EXPECT_EQ(b.process("3", 3), p3);                   // get, not create
+  EXPECT_EQ(b.process("3", 3), p3);  // get, not create
   EXPECT_EQ(b.thread_track(p3, "5", 5), t5);
   EXPECT_EQ(b.counter_track(p3, "a"), ca);
-  EXPECT_NE(b.thread_track(p9, "5", 5), t5);          // keys are per process
+  EXPECT_NE(b.thread_track(p9, "5", 5), t5);  // keys are per process
   b.add_counter(ca, b.strings().intern("v"), 1, 1.0);
   b.add_counter(cb, b.strings().intern("v"), 1, 1.0);
   (void)t1;
@@ -149,12 +149,12 @@ TEST(TraceBuilder, BeginEndMatching) {
   TraceBuilder& b = f.b;
   uint32_t t = f.track();
   StrId a = b.strings().intern("a"), c = b.strings().intern("c");
-  b.add_end(t, 1);             // no open B: dropped
+  b.add_end(t, 1);  // no open B: dropped
   b.add_begin(t, 10, a, 0, 7, 3);
   b.add_begin(t, 20, c, 0, 8, 3);
-  b.add_end(t, 30);            // closes c
-  b.add_end(t, 40);            // closes a
-  b.add_end(t, 50);            // dropped
+  b.add_end(t, 30);                // closes c
+  b.add_end(t, 40);                // closes a
+  b.add_end(t, 50);                // dropped
   b.add_begin(t, 60, c, 0, 9, 3);  // open: closed at the end of the trace
   f.x(t, "last", 70, 30);
   b.finish();

@@ -12,7 +12,8 @@ import { startServer } from '../../scripts/serve.mjs';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built site; STRATA_DIST overrides it (e.g. to test another build of the same site). */
 export const DIST_DIR = path.resolve(process.env.STRATA_DIST || path.join(REPO_ROOT, 'dist'));
-export const SHARED_DATA_DIR = path.resolve(REPO_ROOT, '../shared/data');
+/** Read-only sample traces (../shared/data); tests that need them skip when absent. */
+export const SHARED_DATA_DIR = path.resolve(process.env.STRATA_SHARED_DATA || path.join(REPO_ROOT, '../shared/data'));
 export const HAVE_SHARED_DATA = fs.existsSync(SHARED_DATA_DIR);
 export const SUB_PATH = '/some/dir/';
 export const CHROMIUM_PATH = process.env.STRATA_CHROMIUM || '/usr/bin/chromium';

@@ -21,6 +21,7 @@ const TRACES = [
 ];
 const GZ_TRACE = 'chrome_trace/catapult/webview.json.gz';
 const INPUT_TRACE = 'chrome_trace/catapult/trivial_trace.json';
+const DROP_TRACE = 'chrome_trace/catapult/nanoseconds.json';
 const FIND_TRACE = 'chrome_trace/catapult/x_event_trace.json';
 const FIND_TRACE_2 = 'ascend/msinsight/text_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json';
 
@@ -34,9 +35,9 @@ function checkSummary(sum, rel, what) {
   const file = dataPath(rel);
   const exp = countTrace(file);
   const ctx = `${rel} (${what})`;
-  assert.deepEqual(sum.errors, [], `${ctx}: summary.errors`);
-  assert.equal(sum.files.length, 1, `${ctx}: files ${JSON.stringify(sum.files)}`);
-  assert.ok(sum.files[0].name.includes(path.basename(rel)), `${ctx}: files[0].name = ${sum.files[0].name}`);
+  const state = `files ${JSON.stringify(sum.files)}, errors ${JSON.stringify(sum.errors)}`;
+  assert.equal(sum.files.length, 1, `${ctx}: one file loaded: ${state}`);
+  assert.ok(sum.files[0].name.includes(path.basename(rel)), `${ctx}: ${path.basename(rel)} is not loaded: ${state}`);
   assert.equal(sum.files[0].bytes, fs.statSync(file).size, `${ctx}: files[0].bytes`);
   assert.equal(sum.files[0].format, 'chrome-json', `${ctx}: files[0].format`);
   assert.deepEqual(sum.phases, exp.phases, `${ctx}: summary.phases vs independent JSON.parse count`);
@@ -47,6 +48,8 @@ function checkSummary(sum, rel, what) {
   assert.ok(Math.abs(sum.endNs - exp.endNs) <= 1000,
     `${ctx}: endNs ${sum.endNs} vs max ts+dur ${exp.endNs} (diff ${sum.endNs - exp.endNs} ns)`);
   if (sum.events > 0) assert.ok(sum.tracks > 0 && sum.processes > 0, `${ctx}: tracks ${sum.tracks} processes ${sum.processes}`);
+  // Last, so that count mismatches are reported first.
+  assert.deepEqual(sum.errors, [], `${ctx}: summary.errors after a successful open`);
   return exp;
 }
 
@@ -71,12 +74,6 @@ describe('real traces', () => {
     });
   }
 
-  test('gzip-compressed trace (served as application/gzip, no Content-Encoding)', { skip: skipUnlessData(GZ_TRACE) }, async () => {
-    const sum = await s.open(dataUrl(GZ_TRACE));
-    checkSummary(sum, GZ_TRACE, 'strata.open(url) of .json.gz');
-    s.assertNoErrors({ what: `opening ${GZ_TRACE}` });
-  });
-
   test('open through the hidden file input (setInputFiles)', { skip: skipUnlessData(INPUT_TRACE, TRACES[1]) }, async () => {
     // Load something else first so the change is observable.
     await s.open(dataUrl(TRACES[1]));
@@ -88,6 +85,26 @@ describe('real traces', () => {
     }, { timeout: 30_000, message: `summary().files[0].name to become ${path.basename(INPUT_TRACE)}` });
     checkSummary(sum, INPUT_TRACE, 'input[type=file]');
     s.assertNoErrors({ what: 'opening via the file input' });
+  });
+
+  test('open by dropping a file on the canvas', { skip: skipUnlessData(DROP_TRACE, TRACES[1]) }, async () => {
+    await s.open(dataUrl(TRACES[1]));
+    const text = fs.readFileSync(dataPath(DROP_TRACE), 'utf8');
+    const dt = await s.page.evaluateHandle(({ text, name }) => {
+      const d = new DataTransfer();
+      d.items.add(new File([text], name, { type: 'application/json' }));
+      return d;
+    }, { text, name: path.basename(DROP_TRACE) });
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      await s.page.dispatchEvent('#canvas', type, { dataTransfer: dt });
+    }
+    const sum = await poll(async () => {
+      const x = await s.summary();
+      return x.files.length && x.files[0].name.includes(path.basename(DROP_TRACE)) &&
+        Object.keys(x.phases).length ? x : null;
+    }, { timeout: 30_000, message: `summary().files[0].name to become ${path.basename(DROP_TRACE)} after the drop` });
+    checkSummary(sum, DROP_TRACE, 'drop on #canvas');
+    s.assertNoErrors({ what: 'opening by drop' });
   });
 
   test('open(ArrayBuffer) and open(Blob) give the same counts as open(url)', { skip: skipUnlessData(TRACES[0]) }, async () => {
@@ -136,4 +153,11 @@ describe('real traces', () => {
         s.assertNoErrors();
       });
   }
+
+  // Last: a failure here must not leave state that other tests see.
+  test('gzip-compressed trace (served as application/gzip, no Content-Encoding)', { skip: skipUnlessData(GZ_TRACE) }, async () => {
+    const sum = await s.open(dataUrl(GZ_TRACE));
+    checkSummary(sum, GZ_TRACE, 'strata.open(url) of .json.gz');
+    s.assertNoErrors({ what: `opening ${GZ_TRACE}` });
+  });
 });

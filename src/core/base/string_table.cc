@@ -169,9 +169,8 @@ StrId StringTable::find(std::string_view s) const {
 size_t StringTable::memory_bytes() const {
   // Hash node: next pointer + key view + id + cached hash, plus one bucket pointer per bucket.
   size_t node = sizeof(void*) + sizeof(std::string_view) + sizeof(StrId) + sizeof(size_t);
-  return arena_bytes_ + views_.capacity() * sizeof(std::string_view) +
-         index_.size() * node + index_.bucket_count() * sizeof(void*) +
-         blocks_.capacity() * sizeof(void*);
+  return arena_bytes_ + views_.capacity() * sizeof(std::string_view) + index_.size() * node +
+         index_.bucket_count() * sizeof(void*) + blocks_.capacity() * sizeof(void*);
 }
 
 }  // namespace strata

@@ -7,6 +7,7 @@
 // staging vectors, so memory while loading is close to the final store's; finish() reorders
 // one column at a time to keep the peak low.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -32,6 +33,12 @@ class TraceBuilder {
   uint32_t thread_track(uint32_t process, std::string_view tid_key, int64_t tid);
   // A counter track of `process`; `key` is the C event's name, plus " " + id when it has one.
   uint32_t counter_track(uint32_t process, std::string_view key);
+  // The instant track of the synthetic "Global" process (shown first): s="g" instants, R marks.
+  uint32_t global_track();
+  // The instant track of `process` (s="p" instants).
+  uint32_t process_instant_track(uint32_t process);
+  // The sample track (P events) of thread `tid_key` of `process`; shown right after the thread.
+  uint32_t sample_track(uint32_t process, std::string_view tid_key, int64_t tid);
 
   // ---- events (any order; timestamps in ns) --------------------------------------------------
   // src_offset/src_len: where the event's JSON object is in the file (len 0 = unknown).
@@ -45,8 +52,49 @@ class TraceBuilder {
   void add_end(uint32_t track, TimeNs ts);
   void add_instant(uint32_t track, TimeNs ts, StrId name, StrId cat, uint64_t src_offset,
                    uint32_t src_len);
+  // A zero-length marker of any instant phase (see is_instant_phase): R marks, P samples, ...
+  // Returns its event index (stable until finish()).
+  uint32_t add_marker(uint32_t track, char phase, TimeNs ts, StrId name, StrId cat,
+                      uint64_t src_offset, uint32_t src_len);
   // One sample of series `series_name` (an arg key) of a counter track.
   void add_counter(uint32_t counter_track, StrId series_name, TimeNs ts, double value);
+  // A timed record that is not stored as an event (a flow step, an unpaired E, a phase not
+  // imported yet): it still belongs to the trace's time range.
+  void note_time(TimeNs ts) {
+    noted_lo_ = std::min(noted_lo_, ts);
+    noted_hi_ = std::max(noted_hi_, ts);
+  }
+
+  // ---- async slices and objects (paired and laid out at finish(), see async_layout.cc) ------
+  // A group is what pairs begins with ends: (cat, id[, scope]) for async, (pid, id, name) for
+  // objects. `key` is the importer's composite key; `object` groups draw on the Objects track.
+  uint32_t async_group(std::string_view key, bool object);
+  // ph: begin 'b' / 'S' / 'N', end 'e' / 'F' / 'D', instant 'n' / 'T' / 'p' / 'O'. `process`
+  // is the record's; a slice tree is drawn in its root's process.
+  void add_async(uint32_t group, uint32_t process, char ph, TimeNs ts, StrId name, StrId cat,
+                 uint64_t src_offset, uint32_t src_len);
+
+  // ---- flows (bound to slices at finish(), see flow_binding.cc) --------------------------------
+  // A flow's identity is a 64-bit hash of the importer's key (cat + name + id): flows are
+  // numerous (Kineto writes one per kernel launch) and almost all ids are distinct, so a map
+  // of keys would cost more than the rest of the flow; a collision merely merges two chains.
+  static uint64_t flow_key(std::string_view key);
+  // ph 's' / 't' / 'f' on a thread track. `next_slice`: an f without bp="e" binds to the next
+  // slice that starts at or after ts; every other step binds to the slice enclosing ts.
+  void add_flow(uint64_t key, uint32_t thread_track, char ph, bool next_slice, TimeNs ts,
+                StrId name, StrId cat);
+
+  // ---- stack frames and samples --------------------------------------------------------------
+  // One stackFrames entry; parent_key 0 = a root frame. Keys are the id texts, interned.
+  void add_frame(StrId key, StrId name, StrId parent_key);
+  // Sample `event` (from add_marker) refers to frame `frame_key` (its sf): finish() names the
+  // sample after that frame.
+  void set_sample_frame(uint32_t event, StrId frame_key);
+
+  // ---- other tables --------------------------------------------------------------------------
+  void add_clock_sync(const ClockSync& c) { store_->clock_syncs.push_back(c); }
+  void add_memory_dump(TimeNs ts) { store_->memory_dumps.push_back(ts); }
+  void add_device() { ++store_->device_count; }
 
   // ---- metadata -----------------------------------------------------------------------------
   void set_process_name(uint32_t process, StrId name);
@@ -88,7 +136,30 @@ class TraceBuilder {
   };
   using KeyMap = std::unordered_map<std::string, uint32_t, KeyHash, KeyEq>;
 
+  // A b/e/n, S/F/T/p or N/D/O record waiting to be paired.
+  struct AsyncMark {
+    TimeNs ts;
+    uint64_t src_offset;
+    StrId name, cat;
+    uint32_t group, process, src_len;
+    char ph;
+  };
+  struct FlowMark {
+    TimeNs ts;
+    uint64_t key;
+    uint32_t track, kind;  // kind: index into store.flows.kinds
+    char ph;
+    bool next_slice;
+  };
+  struct FrameEntry {
+    StrId key, name, parent_key;
+  };
+
   void match_begin_end();
+  void build_async();  // async_layout.cc
+  void bind_flows(const std::vector<uint32_t>& new_track);  // flow_binding.cc
+  void resolve_frames();
+  uint32_t async_track(uint32_t process, StrId name, bool object);
   void compute_time_range();
   void close_open_begins();
   void assign_default_names();
@@ -96,16 +167,33 @@ class TraceBuilder {
   void layout_events(const std::vector<uint32_t>& new_track);
   void layout_counters(const std::vector<uint32_t>& new_track);
   void report_repairs();
+  uint32_t make_track(uint32_t process, TrackKind kind, char tag, std::string_view key);
 
   TraceStore* store_;
   KeyMap process_index_;
-  KeyMap track_index_;    // process index (4 bytes) + kind byte + key
-  std::string key_tmp_;   // reused composite-key buffer
+  KeyMap track_index_;   // process index (4 bytes) + kind byte + key
+  std::string key_tmp_;  // reused composite-key buffer
   std::unordered_map<uint64_t, uint32_t> series_index_;  // (track << 32 | name) → series
   std::vector<uint32_t> sample_series_;                  // series of each staged sample
   std::vector<Mark> marks_;
   std::vector<Mark> open_begins_;  // left open after matching; closed at the trace's end
   uint64_t dropped_ends_ = 0, negative_durs_ = 0;
+
+  KeyMap async_group_index_;
+  std::vector<uint8_t> async_group_object_;  // per async group: 1 = object group
+  std::vector<AsyncMark> async_marks_;
+  std::vector<FlowMark> flow_marks_;
+  std::vector<FrameEntry> frames_;
+  std::vector<std::pair<uint32_t, StrId>> sample_frames_;  // (event, frame key)
+  // Depths chosen by build_async for async/object events: (event index, depth), by event.
+  std::vector<std::pair<uint32_t, uint32_t>> given_depth_;
+  uint32_t global_process_ = kNone;
+  uint32_t last_flow_kind_ = 0;
+  std::unordered_map<uint64_t, uint32_t> flow_kind_index_;  // (name << 32 | cat) → kind
+  uint64_t async_dropped_ends_ = 0, async_misnested_ = 0, async_unclosed_ = 0;
+  uint64_t objects_recreated_ = 0, flow_unbound_ = 0, flow_orphans_ = 0;
+  uint64_t frame_cycles_ = 0;
+  TimeNs noted_lo_ = INT64_MAX, noted_hi_ = INT64_MIN;
   bool finished_ = false;
 };
 

@@ -8,11 +8,15 @@
 //   * Track::rows[d] is the index of the first event of depth d; the row ends where row d+1
 //     begins (rows has max_depth + 2 entries: the last is the track's end).
 // Args are not parsed at load: each event keeps the byte span of its record in the source file
-// and the details pane re-reads and parses that span on selection.
+// and the details pane re-reads and parses that span on selection (also for `sf`/`stack`, which
+// it resolves with TraceStore::frames).
+// Async slices and object lifetimes are laid out by TraceBuilder (async_layout.cc) into the same
+// rows; flows, stack frames, clock syncs and memory dumps live in their own small tables.
 #pragma once
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/string_table.h"
@@ -23,8 +27,17 @@ namespace strata {
 enum class TrackKind : uint8_t {
   kThread = 0,   // slices and instants of one (pid, tid)
   kCounter = 1,  // one C-event name (+ id) in one process; values in CounterColumns
-  kAsync = 2,    // reserved for async slices (issue 3)
+  kAsync = 2,    // async slices (b/n/e, S/T/p/F) of one process, one track per root name
+  kInstant = 3,  // instants of a whole process (i with s="p") or of the trace (s="g", R marks)
+  kObject = 4,   // object lifetimes (N..D) and snapshots (O) of one process: the "Objects" track
+  kSample = 5,   // CPU samples (P events, the `samples` container) of one thread
 };
+
+// Phases stored as zero-length markers (dur 0) rather than slices: instants (i, I stored as i),
+// async instants and steps (n, T, p), object snapshots (O), samples (P) and marks (R).
+inline bool is_instant_phase(char ph) {
+  return ph == 'i' || ph == 'n' || ph == 'T' || ph == 'p' || ph == 'O' || ph == 'P' || ph == 'R';
+}
 
 struct Process {
   std::string key;          // pid as written in the file: `123` or the string's text
@@ -33,13 +46,16 @@ struct Process {
   int64_t sort_index = 0;   // from M process_sort_index; 0 when absent
   bool has_sort_index = false;
   std::vector<StrId> labels;  // from M process_labels
+  bool global = false;        // the synthetic "Global" process of s="g" instants and R marks
   std::vector<uint32_t> tracks;  // indices into TraceStore::tracks, in display order
 };
 
 struct Track {
   uint32_t process = 0;     // index into TraceStore::processes
   TrackKind kind = TrackKind::kThread;
-  std::string key;          // tid as written (threads) or counter name (counters)
+  // tid as written (threads, samples), counter name (counters), root slice name (async),
+  // "" (instant and object tracks)
+  std::string key;
   int64_t tid = 0;          // numeric tid (threads; 0 when non-numeric)
   StrId name = 0;           // display name (M thread_name, or counter name)
   int64_t sort_index = 0;   // from M thread_sort_index
@@ -61,7 +77,9 @@ struct EventColumns {
   std::vector<StrId> cat;
   std::vector<uint32_t> track;
   std::vector<uint32_t> depth;
-  std::vector<char> phase;          // 'X', 'B' (closed by E), 'i' (also for 'I')
+  // 'X', 'B' (closed by E), 'i' (also for 'I'); async 'b' (closed by e), 'S' (closed by F),
+  // 'n', 'T', 'p'; objects 'N' (closed by D), 'O'; samples 'P'; marks 'R'.
+  std::vector<char> phase;
   std::vector<uint64_t> src_offset; // byte offset of the event's JSON object in the file
   std::vector<uint32_t> src_len;    // its length in bytes (0 = not available)
   size_t size() const { return start.size(); }
@@ -82,10 +100,46 @@ struct CounterSamples {
   size_t size() const { return ts.size(); }
 };
 
+// Flow arrows (s/t/f), one entry per edge between two consecutive bound steps of a flow, after
+// TraceBuilder::finish(): from/to are event indices in the final layout; edges are sorted by
+// `from`, and `by_to` lists edge indices sorted by `to`, so both directions are binary searches
+// (see core/query/flows.h). 16 bytes per edge: the flows' (name, cat) pairs are few ("ac2g",
+// "fwdbwd", ...), so each edge keeps an index into `kinds`.
+struct FlowColumns {
+  struct Kind {
+    StrId name = 0, cat = 0;
+  };
+  std::vector<uint32_t> from, to;
+  std::vector<uint32_t> kind;  // index into kinds
+  std::vector<uint32_t> by_to;
+  std::vector<Kind> kinds;
+  size_t size() const { return from.size(); }
+};
+
+// The stackFrames container: frame id text → (name, parent). Sorted by `key` (the id's StrId)
+// so a lookup is strings.find(id) + a binary search; parent is an index here (kNone = root).
+struct StackFrames {
+  std::vector<StrId> key;
+  std::vector<StrId> name;
+  std::vector<uint32_t> parent;
+  size_t size() const { return key.size(); }
+  // Index of the frame whose id is `id_text`, or kNone.
+  uint32_t find(const StringTable& strings, std::string_view id_text) const;
+};
+
+// One c (clock sync) record: args.sync_id and args.issue_ts (when present).
+struct ClockSync {
+  TimeNs ts = 0;
+  TimeNs issue_ts = 0;
+  bool has_issue_ts = false;
+  StrId sync_id = 0;
+};
+
 struct SourceFile {
   std::string name;
   uint64_t bytes = 0;
   std::string format;  // "chrome-json", ...
+  std::string compression = "none";  // "gzip", "zstd": detected by magic bytes
 };
 
 struct TraceStore {
@@ -96,6 +150,12 @@ struct TraceStore {
   EventColumns events;
   std::vector<CounterSeries> series;
   CounterSamples samples;
+
+  FlowColumns flows;
+  StackFrames frames;
+  std::vector<ClockSync> clock_syncs;
+  std::vector<TimeNs> memory_dumps;  // ts of V (global) and v (process) memory dumps, sorted
+  uint32_t device_count = 0;         // entries of Kineto's top-level deviceProperties
 
   // Chrome JSON "displayTimeUnit" ("ms" or "ns") as written; empty when the file has none.
   std::string display_time_unit;

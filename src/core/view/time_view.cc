@@ -100,11 +100,14 @@ std::string format_duration(double ns) {
 }
 
 std::string format_tick(double t_ns, double step_ns) {
+  if (std::fabs(t_ns) < step_ns * 1e-6) t_ns = 0;  // no "-0 us" from rounding
   const Unit& u = unit_for(std::max(std::fabs(t_ns), step_ns));
   // Enough decimals to write the step exactly, so consecutive ticks differ (0.25 ms → 2).
   int decimals = 0;
   double s = step_ns / u.ns;
-  while (std::fabs(s - std::round(s)) > 1e-6 * std::max(1.0, s) && decimals < 9) {
+  while (decimals < 9) {
+    double r = std::round(s);
+    if (r >= 1 && std::fabs(s - r) <= 1e-6 * r) break;
     s *= 10;
     ++decimals;
   }

@@ -53,6 +53,20 @@ EMSCRIPTEN_KEEPALIVE double engine_locate(const char* name, double start_ns, con
 EMSCRIPTEN_KEEPALIVE int engine_event_source(uint32_t event) {
   return engine().event_source(event, &g_src_offset, &g_src_length) ? 1 : 0;
 }
+// 1: the record can be read from the file at offset/length; 2: the file is compressed and the
+// record is cached (engine_details_cached); 3: compressed, run an extraction pass first.
+EMSCRIPTEN_KEEPALIVE int engine_record_access(uint32_t event) {
+  if (!engine().event_source(event, &g_src_offset, &g_src_length)) return 0;
+  if (!engine().source_compressed()) return 1;
+  return engine().cached_record(event).empty() ? 3 : 2;
+}
+EMSCRIPTEN_KEEPALIVE void engine_extract_begin(uint32_t event) { engine().extract_begin(event); }
+EMSCRIPTEN_KEEPALIVE int engine_extract_commit(uint32_t n) {
+  return engine().extract_feed(engine().load_buffer(n), n) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE const char* engine_details_cached(uint32_t event) {
+  return keep(engine().details_json(event, engine().cached_record(event)));
+}
 EMSCRIPTEN_KEEPALIVE double engine_source_offset() { return static_cast<double>(g_src_offset); }
 EMSCRIPTEN_KEEPALIVE uint32_t engine_source_length() { return g_src_length; }
 

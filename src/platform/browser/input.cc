@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "imgui.h"
+#include "platform/browser/redraw.h"
 #include "ui/timeline/timeline.h"
 
 namespace strata {
@@ -12,6 +13,11 @@ namespace strata {
 namespace {
 
 NavKeys* g_keys = nullptr;
+// Dear ImGui 1.86 samples button state once per frame, so a press and release inside one frame
+// (a quick click, or a scripted one) would be lost: a release is held back until the frame
+// after the press has been seen.
+bool g_pressed_this_frame[3] = {false, false, false};
+bool g_release_pending[3] = {false, false, false};
 
 // Our key indices for ImGui 1.86's io.KeysDown[] / io.KeyMap.
 enum Key {
@@ -50,6 +56,7 @@ bool nav_key(const char* code, bool down, bool repeat) {
 }
 
 EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
+  request_redraw();
   ImGuiIO& io = ImGui::GetIO();
   const bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
   io.KeyCtrl = e->ctrlKey;
@@ -70,6 +77,7 @@ EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
 }
 
 EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
+  request_redraw();
   // Keys released while the page had no focus never send keyup: forget them all.
   ImGuiIO& io = ImGui::GetIO();
   std::memset(io.KeysDown, 0, sizeof io.KeysDown);
@@ -78,6 +86,7 @@ EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
 }
 
 EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
+  request_redraw();
   ImGuiIO& io = ImGui::GetIO();
   // A release is heard on the window (its coordinates are not the canvas's): buttons only.
   if (type != EMSCRIPTEN_EVENT_MOUSEUP)
@@ -85,13 +94,23 @@ EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
   io.KeyCtrl = e->ctrlKey;
   io.KeyShift = e->shiftKey;
   int b = e->button == 0 ? 0 : e->button == 2 ? 1 : e->button == 1 ? 2 : -1;
-  if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEDOWN) io.MouseDown[b] = true;
-  if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEUP) io.MouseDown[b] = false;
+  if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEDOWN) {
+    io.MouseDown[b] = true;
+    g_pressed_this_frame[b] = true;
+    g_release_pending[b] = false;
+  }
+  if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEUP) {
+    if (g_pressed_this_frame[b])
+      g_release_pending[b] = true;
+    else
+      io.MouseDown[b] = false;
+  }
   if (type == EMSCRIPTEN_EVENT_MOUSELEAVE) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   return type == EMSCRIPTEN_EVENT_MOUSEDOWN ? EM_TRUE : EM_FALSE;
 }
 
 EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
+  request_redraw();
   ImGuiIO& io = ImGui::GetIO();
   // Normalise: a mouse notch is ~100 px in pixel mode, 3 lines in line mode, 1 in page mode.
   double scale = e->deltaMode == DOM_DELTA_PIXEL ? 1.0 / 100 : e->deltaMode == DOM_DELTA_LINE ? 1.0 / 3 : 1.0;
@@ -103,6 +122,15 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
 }
 
 }  // namespace
+
+void input_frame_done() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int b = 0; b < 3; ++b) {
+    g_pressed_this_frame[b] = false;
+    if (g_release_pending[b]) io.MouseDown[b] = false;
+    g_release_pending[b] = false;
+  }
+}
 
 void input_install(const char* canvas, NavKeys* keys) {
   g_keys = keys;

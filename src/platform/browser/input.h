@@ -9,5 +9,7 @@ struct NavKeys;
 
 // Installs the callbacks on `canvas_selector` (mouse, wheel) and the window (keys).
 void input_install(const char* canvas_selector, NavKeys* keys);
+// Call once at the end of every frame (applies releases held back for quick clicks).
+void input_frame_done();
 
 }  // namespace strata

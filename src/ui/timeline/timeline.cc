@@ -282,7 +282,9 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   ImGui::InvisibleButton("##events", ImVec2(L.w, L.h));
   const bool hovered = ImGui::IsItemHovered();
   ImGuiIO& io = ImGui::GetIO();
-  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) {
+  // Pan by the mouse's motion while held, but not on the press frame itself: the motion that
+  // brought the cursor to the press point is not a drag.
+  if (ImGui::IsItemActive() && !ImGui::IsItemActivated()) {
     ImVec2 dd = io.MouseDelta;
     t->drag_moved += std::fabs(dd.x) + std::fabs(dd.y);
     if (dd.x != 0) t->view = pan_by(t->view, -dd.x * ns_per_px(t->view, L.w), t->limits);
@@ -324,8 +326,11 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
     float mx = io.MousePos.x;
     dl->AddLine(ImVec2(mx, L.y0), ImVec2(mx, L.y0 + L.h), 0x60FFFFFF);
     double tm = px_to_time(t->view, mx - L.x0, L.w);
-    std::string label = format_tick(tm, ns_per_px(t->view, L.w));
-    dl->AddText(ImVec2(mx + 4, y + 2), theme::kText, label.c_str());
+    std::string label = format_tick(tm, tick_step(t->view.span(), L.w, 2));
+    ImVec2 sz = ImGui::CalcTextSize(label.c_str());
+    ImVec2 at(mx + 4, L.y0 + 2);
+    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1), 0xE0202020);
+    dl->AddText(at, theme::kText, label.c_str());
   }
   ImGui::End();
 }
@@ -359,6 +364,17 @@ bool timeline_settled(const Timeline& t, const TraceData& d) {
 
 void timeline_reply_arrived(Timeline* t, uint32_t request_id) {
   if (request_id == t->in_flight_id) t->in_flight_id = 0;
+}
+
+bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event) {
+  for (const proto::SliceEntry& s : d.reply.slices) {
+    if (s.event != event) continue;
+    float y = t->layout.track_y[s.track] + static_cast<float>(s.depth) * kRowH;
+    float top = t->scroll_y, bottom = t->scroll_y + t->layout.h - kRowH;
+    if (y < top || y > bottom) t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
+    return true;
+  }
+  return false;
 }
 
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y) {

@@ -63,6 +63,9 @@ void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const v
 bool timeline_settled(const Timeline& t, const TraceData& d);
 // Marks a reply as arrived.
 void timeline_reply_arrived(Timeline* t, uint32_t request_id);
+// Scrolls the tracks so that `event` (present in the latest reply) is on screen; false when
+// the reply does not hold it.
+bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event);
 // Centre of a visible, unfolded event on screen (CSS px), or false.
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y);
 void timeline_set_view(Timeline* t, double start_rel, double end_rel);

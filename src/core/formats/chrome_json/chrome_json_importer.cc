@@ -13,24 +13,13 @@
 #include <cstring>
 #include <string>
 
-#include "core/formats/chrome_json/json_scan.h"
-#include "core/formats/chrome_json/record_parser.h"
-#include "core/store/trace_builder.h"
+#include "core/formats/chrome_json/chrome_json_importer_impl.h"
 
-namespace strata {
+namespace strata::chrome_json {
 
 namespace {
 
-using chrome_json::EventRecord;
-using chrome_json::FieldState;
-using chrome_json::ObjectReader;
 using json::Scan;
-
-// A single event larger than this is dropped (as malformed) instead of being buffered: it
-// bounds the importer's memory against hostile input such as a 1 GB name.
-constexpr size_t kMaxRecordBytes = 64u << 20;
-// Top-level keys longer than this cannot be one we look for; only a prefix is kept.
-constexpr size_t kMaxKeyBytes = 64;
 
 std::string hex_bytes(const uint8_t* b, size_t n) {
   std::string s;
@@ -52,89 +41,7 @@ std::string describe_byte(char c) {
   return buf;
 }
 
-class ChromeJsonImporter final : public Importer {
- public:
-  explicit ChromeJsonImporter(TraceStore* store) : store_(store), builder_(store) {
-    builder_.reserve_events(1 << 16);
-  }
-  void feed(const uint8_t* data, size_t n) override;
-  void finish() override;
-  bool failed() const override { return failed_; }
-  const std::string& failure() const override { return failure_; }
-  uint64_t records() const override { return records_; }
-
- private:
-  enum class State : uint8_t {
-    kHead,         // collecting the first 4 bytes to recognise BOMs and other encodings
-    kStart,        // expect '{' or '[' after blanks
-    kObjKeyOrEnd,  // top-level object: expect a key (or '}')
-    kObjKey,       // inside a top-level key
-    kObjColon,     // expect ':'
-    kObjValue,     // expect a top-level member's value
-    kObjSkip,      // skipping a member's value
-    kObjUnit,      // reading displayTimeUnit's string
-    kObjNext,      // expect ',' or '}'
-    kArrValue,     // event array: expect an element or ']'
-    kArrNext,      // event array: expect ',' or ']'
-    kArrSkip,      // skipping an element that is not an object
-    kRecord,       // inside an event object that started in an earlier chunk
-    kDone,         // the container is closed; only blanks may follow
-    kStopped,      // failed, or the top level is broken: ignore the rest
-  };
-
-  void decide_head();
-  void process(const char* b, const char* e, uint64_t base);
-  const char* start_record(const char* b, const char* p, const char* e, uint64_t base);
-  const char* continue_record(const char* p, const char* e);
-  void handle_record(const char* b, const char* e, uint64_t offset);
-  void handle_counter(const EventRecord& r, uint64_t offset);
-  void handle_metadata(const EventRecord& r, uint64_t offset);
-  uint32_t process_of(const EventRecord& r);
-  uint32_t thread_of(const EventRecord& r);
-  StrId intern(std::string_view s, bool raw, uint64_t pos);
-  void malformed(uint64_t at, const char* reason);
-  void fail(std::string message);
-  void top_level_error(uint64_t at, char c, const char* expected);
-
-  TraceStore* store_;
-  TraceBuilder builder_;
-  chrome_json::RecordParser parser_;
-  EventRecord rec_;
-  ObjectReader args_;
-  json::ValueSkipper skipper_;
-
-  State state_ = State::kHead;
-  bool object_form_ = false;
-  bool saw_events_member_ = false;
-  bool saw_ph_ = false;
-  bool finished_ = false;
-  bool failed_ = false;
-  std::string failure_;
-
-  uint8_t head_[4];
-  size_t head_len_ = 0;
-  uint64_t total_ = 0;       // bytes fed so far
-  uint64_t records_ = 0;
-
-  std::string key_;          // current top-level key (prefix)
-  std::string unit_;         // displayTimeUnit being read
-  std::string carry_;        // the one record split across chunks
-  bool carry_keep_ = false;  // false: the split record is already known bad, just skip it
-  uint64_t record_start_ = 0;
-
-  // Track lookup cache: consecutive events are usually on the same thread.
-  std::string cache_pid_, cache_tid_;
-  bool cache_valid_ = false;
-  uint32_t cache_track_ = 0;
-  std::string scratch_;
-
-  // Aggregated problems (one message each at finish()).
-  uint64_t malformed_ = 0, malformed_at_ = 0;
-  std::string malformed_reason_;
-  uint64_t bad_ts_ = 0, bad_ts_at_ = 0;
-  uint64_t bad_utf8_ = 0, bad_utf8_at_ = 0;
-  uint64_t trailing_at_ = 0;  // where ignored bytes after the JSON start (0 = none)
-};
+}  // namespace
 
 void ChromeJsonImporter::fail(std::string message) {
   if (!failed_) {
@@ -155,7 +62,8 @@ void ChromeJsonImporter::malformed(uint64_t at, const char* reason) {
 // be trusted, so keep what was loaded and stop.
 void ChromeJsonImporter::top_level_error(uint64_t at, char c, const char* expected) {
   builder_.error("the JSON is broken at byte " + std::to_string(at) + ": found " +
-                 describe_byte(c) + ", expected " + expected + "; the rest of the file was ignored");
+                 describe_byte(c) + ", expected " + expected +
+                 "; the rest of the file was ignored");
   state_ = State::kStopped;
 }
 
@@ -278,11 +186,23 @@ void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
         if (p >= e) return;
         if (key_ == "traceEvents" && *p == '[') {
           saw_events_member_ = true;
+          section_ = Section::kEvents;
           state_ = State::kArrValue;
           ++p;
+        } else if ((key_ == "samples" || key_ == "deviceProperties") && *p == '[') {
+          // Sample entries become P-like samples; device entries are only counted.
+          section_ = key_ == "samples" ? Section::kSamples : Section::kDevices;
+          state_ = State::kArrValue;
+          ++p;
+        } else if (key_ == "stackFrames" && *p == '{') {
+          section_ = Section::kFrames;
+          state_ = State::kFrameKeyOrEnd;
+          ++p;
         } else if (key_ == "traceEvents" && records_ == 0) {
-          return fail("not a Chrome trace: \"traceEvents\" is not an array (its value starts "
-                      "with " + describe_byte(*p) + " at byte " + std::to_string(off(p)) + ")");
+          return fail(
+              "not a Chrome trace: \"traceEvents\" is not an array (its value starts "
+              "with " +
+              describe_byte(*p) + " at byte " + std::to_string(off(p)) + ")");
         } else if (key_ == "displayTimeUnit" && *p == '"') {
           unit_.clear();
           skipper_.start_in_string();
@@ -324,6 +244,7 @@ void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
           p = start_record(b, p, e, base);
         } else if (*p == ']') {
           state_ = object_form_ ? State::kObjNext : State::kDone;
+          section_ = Section::kEvents;
           ++p;
         } else if (*p == ',') {
           ++p;  // a stray comma: tolerated
@@ -341,6 +262,7 @@ void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
           state_ = State::kArrValue;
         } else if (*p == ']') {
           state_ = object_form_ ? State::kObjNext : State::kDone;
+          section_ = Section::kEvents;
         } else {
           return top_level_error(off(p), *p, "',' or ']' after an event");
         }
@@ -349,6 +271,79 @@ void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
 
       case State::kRecord:
         p = continue_record(p, e);
+        break;
+
+      // ---- stackFrames: {"id": {"name": ..., "parent": ...}, ...} --------------------------
+      case State::kFrameKeyOrEnd:
+        p = json::skip_ws(p, e);
+        if (p >= e) return;
+        if (*p == '}') {
+          section_ = Section::kEvents;
+          state_ = State::kObjNext;
+        } else if (*p == '"') {
+          frame_key_.clear();
+          skipper_.start_in_string();
+          state_ = State::kFrameKey;
+        } else if (*p == ',') {
+          // a stray comma: tolerated
+        } else {
+          return top_level_error(off(p), *p, "a frame id or '}' in stackFrames");
+        }
+        ++p;
+        break;
+
+      case State::kFrameKey: {
+        const char* q = skipper_.feed(p, e);
+        const char* stop = q ? q - 1 : e;
+        if (p < stop && frame_key_.size() < kMaxFrameKeyBytes)
+          frame_key_.append(p, std::min<size_t>(static_cast<size_t>(stop - p),
+                                                kMaxFrameKeyBytes - frame_key_.size()));
+        if (!q) return;
+        p = q;
+        state_ = State::kFrameColon;
+        break;
+      }
+
+      case State::kFrameColon:
+        p = json::skip_ws(p, e);
+        if (p >= e) return;
+        if (*p != ':') return top_level_error(off(p), *p, "':' after a frame id");
+        ++p;
+        state_ = State::kFrameValue;
+        break;
+
+      case State::kFrameValue:
+        p = json::skip_ws(p, e);
+        if (p >= e) return;
+        if (*p == '{') {
+          p = start_record(b, p, e, base);
+        } else {
+          malformed(off(p), "a stackFrames entry is not an object");
+          skipper_.start(*p);
+          state_ = State::kFrameSkip;
+        }
+        break;
+
+      case State::kFrameSkip: {
+        const char* q = skipper_.feed(p, e);
+        if (!q) return;
+        p = q;
+        state_ = State::kFrameNext;
+        break;
+      }
+
+      case State::kFrameNext:
+        p = json::skip_ws(p, e);
+        if (p >= e) return;
+        if (*p == ',') {
+          state_ = State::kFrameKeyOrEnd;
+        } else if (*p == '}') {
+          section_ = Section::kEvents;
+          state_ = State::kObjNext;
+        } else {
+          return top_level_error(off(p), *p, "',' or '}' after a stackFrames entry");
+        }
+        ++p;
         break;
 
       case State::kDone:
@@ -370,8 +365,8 @@ const char* ChromeJsonImporter::start_record(const char* b, const char* p, const
   uint64_t start = base + static_cast<uint64_t>(p - b);
   Scan s = parser_.parse(p, e, &rec_, &end, &reason, &err_at);
   if (s == Scan::kOk) {
-    handle_record(p, end, start);
-    state_ = State::kArrNext;
+    state_ = after_record();
+    record_done(p, end, start);
     return end;
   }
   // Find where the object ends without trusting its contents (braces and strings only).
@@ -383,7 +378,7 @@ const char* ChromeJsonImporter::start_record(const char* b, const char* p, const
     else
       malformed(base + static_cast<uint64_t>(q - 1 - b), "unbalanced brackets in the event");
     if (q) {
-      state_ = State::kArrNext;
+      state_ = after_record();
       return q;
     }
     carry_keep_ = false;  // already counted as malformed: skip the rest without keeping it
@@ -397,6 +392,20 @@ const char* ChromeJsonImporter::start_record(const char* b, const char* p, const
   record_start_ = start;
   state_ = State::kRecord;
   return e;
+}
+
+// A complete object of the current section was parsed into rec_.
+void ChromeJsonImporter::record_done(const char* b, const char* e, uint64_t offset) {
+  switch (section_) {
+    case Section::kEvents:
+      return handle_record(b, e, offset);
+    case Section::kSamples:
+      return handle_sample_entry(rec_, offset, static_cast<uint32_t>(e - b));
+    case Section::kFrames:
+      return handle_frame(rec_, offset);
+    case Section::kDevices:
+      return builder_.add_device();
+  }
 }
 
 // Continues an event object that started in an earlier chunk.
@@ -413,7 +422,7 @@ const char* ChromeJsonImporter::continue_record(const char* p, const char* e) {
     }
   }
   if (!q) return e;
-  state_ = State::kArrNext;
+  state_ = after_record();
   if (carry_keep_) {
     const char* cb = carry_.data();
     const char* ce = cb + carry_.size();
@@ -422,7 +431,7 @@ const char* ChromeJsonImporter::continue_record(const char* p, const char* e) {
     const char* err_at = cb;
     Scan s = parser_.parse(cb, ce, &rec_, &end, &reason, &err_at);
     if (s == Scan::kOk)
-      handle_record(cb, end, record_start_);
+      record_done(cb, end, record_start_);
     else if (s == Scan::kError)
       malformed(record_start_ + static_cast<uint64_t>(err_at - cb), reason);
     else
@@ -432,138 +441,6 @@ const char* ChromeJsonImporter::continue_record(const char* p, const char* e) {
     carry_keep_ = false;
   }
   return q;
-}
-
-StrId ChromeJsonImporter::intern(std::string_view s, bool raw, uint64_t pos) {
-  bool bad = false;
-  StrId id = builder_.strings().intern(s, &bad);
-  if (bad && bad_utf8_++ == 0) bad_utf8_at_ = raw ? pos + utf8_valid_prefix(s) : pos;
-  return id;
-}
-
-uint32_t ChromeJsonImporter::process_of(const EventRecord& r) {
-  int64_t pid = 0;
-  json::parse_int64(r.pid, &pid);
-  return builder_.process(r.pid, pid);
-}
-
-uint32_t ChromeJsonImporter::thread_of(const EventRecord& r) {
-  if (cache_valid_ && r.pid == cache_pid_ && r.tid == cache_tid_) return cache_track_;
-  uint32_t proc = process_of(r);
-  int64_t tid = 0;
-  json::parse_int64(r.tid, &tid);
-  cache_track_ = builder_.thread_track(proc, r.tid, tid);
-  cache_pid_.assign(r.pid);
-  cache_tid_.assign(r.tid);
-  cache_valid_ = true;
-  return cache_track_;
-}
-
-void ChromeJsonImporter::handle_record(const char* b, const char* e, uint64_t offset) {
-  const EventRecord& r = rec_;
-  ++records_;
-  builder_.count_phase(static_cast<uint8_t>(r.ph));
-  if (r.ph) saw_ph_ = true;
-  switch (r.ph) {
-    case 'X': case 'B': case 'E': case 'i': case 'I': case 'C':
-      if (r.ts_state != FieldState::kOk) {
-        if (bad_ts_++ == 0) bad_ts_at_ = offset;
-        return;
-      }
-      break;
-    case 'M':
-      return handle_metadata(r, offset);
-    default:
-      return;  // phases not imported yet are only counted
-  }
-  auto len = static_cast<uint32_t>(e - b);
-  switch (r.ph) {
-    case 'X': {
-      TimeNs dur = r.dur_state == FieldState::kOk ? r.dur_ns : 0;
-      builder_.add_complete(thread_of(r), r.ts_ns, dur, intern(r.name, r.name_raw, offset + r.name_pos),
-                            intern(r.cat, r.cat_raw, offset + r.cat_pos), offset, len);
-      break;
-    }
-    case 'B':
-      builder_.add_begin(thread_of(r), r.ts_ns, intern(r.name, r.name_raw, offset + r.name_pos),
-                         intern(r.cat, r.cat_raw, offset + r.cat_pos), offset, len);
-      break;
-    case 'E':
-      builder_.add_end(thread_of(r), r.ts_ns);
-      break;
-    case 'i':
-    case 'I':
-      // TODO(issue: instant scopes): s = "g" / "p" should go on a global / process track.
-      builder_.add_instant(thread_of(r), r.ts_ns, intern(r.name, r.name_raw, offset + r.name_pos),
-                           intern(r.cat, r.cat_raw, offset + r.cat_pos), offset, len);
-      break;
-    case 'C':
-      handle_counter(r, offset);
-      break;
-  }
-}
-
-// One counter track per (pid, name[, id]); one series per numeric arg.
-void ChromeJsonImporter::handle_counter(const EventRecord& r, uint64_t offset) {
-  if (r.args.empty()) return;
-  uint32_t track = kNone;
-  args_.reset(r.args);
-  while (args_.next()) {
-    double v;
-    if (args_.kind() == ObjectReader::Kind::kOther || !json::parse_double(args_.value(), &v))
-      continue;
-    StrId series = intern(args_.key(), false, offset);
-    if (track == kNone) {
-      scratch_.assign(r.name);
-      if (r.has_id) {
-        scratch_ += ' ';
-        scratch_.append(r.id);
-      }
-      intern(scratch_, r.name_raw, offset + r.name_pos);  // reports bad UTF-8 in the name
-      track = builder_.counter_track(process_of(r), scratch_);
-    }
-    builder_.add_counter(track, series, r.ts_ns, v);
-  }
-}
-
-void ChromeJsonImporter::handle_metadata(const EventRecord& r, uint64_t offset) {
-  if (r.args.empty()) return;
-  std::string_view n = r.name;
-  bool is_name = n == "process_name" || n == "thread_name";
-  bool is_sort = n == "process_sort_index" || n == "thread_sort_index";
-  bool is_labels = n == "process_labels";
-  if (!is_name && !is_sort && !is_labels) return;
-  std::string_view want = is_name ? "name" : is_sort ? "sort_index" : "labels";
-  bool thread = n[0] == 't';
-  args_.reset(r.args);
-  while (args_.next()) {
-    if (args_.key() != want || args_.kind() == ObjectReader::Kind::kOther) continue;
-    std::string_view v = args_.value();
-    if (is_name) {
-      StrId id = intern(v, false, offset);
-      if (thread)
-        builder_.set_thread_name(thread_of(r), id);
-      else
-        builder_.set_process_name(process_of(r), id);
-    } else if (is_sort) {
-      int64_t index;
-      if (!json::parse_int64(v, &index)) continue;
-      if (thread)
-        builder_.set_thread_sort_index(thread_of(r), index);
-      else
-        builder_.set_process_sort_index(process_of(r), index);
-    } else {
-      uint32_t proc = process_of(r);
-      while (!v.empty()) {
-        size_t comma = v.find(',');
-        std::string_view label = v.substr(0, comma);
-        v = comma == std::string_view::npos ? std::string_view() : v.substr(comma + 1);
-        while (!label.empty() && json::is_ws(label.front())) label.remove_prefix(1);
-        while (!label.empty() && json::is_ws(label.back())) label.remove_suffix(1);
-        if (!label.empty()) builder_.add_process_label(proc, intern(label, false, offset));
-      }
-    }
-  }
 }
 
 void ChromeJsonImporter::finish() {
@@ -594,9 +471,21 @@ void ChromeJsonImporter::finish() {
     case State::kArrNext:
     case State::kArrSkip:
       // A missing ']' is legal in the array form (tracing may stop at any event).
-      if (object_form_)
+      if (object_form_ && section_ == Section::kEvents)
         builder_.warning("the file ends inside the traceEvents array (after " + events +
                          " events); the closing ']' and '}' are missing");
+      else if (object_form_)
+        builder_.warning(std::string("the file ends inside the ") +
+                         (section_ == Section::kSamples ? "samples" : "deviceProperties") +
+                         " array; the closing ']' and '}' are missing");
+      break;
+    case State::kFrameKeyOrEnd:
+    case State::kFrameKey:
+    case State::kFrameColon:
+    case State::kFrameValue:
+    case State::kFrameSkip:
+    case State::kFrameNext:
+      builder_.warning("the file ends inside the stackFrames object; the closing braces are missing");
       break;
     case State::kObjKeyOrEnd:
     case State::kObjKey:
@@ -632,10 +521,21 @@ void ChromeJsonImporter::finish() {
     builder_.error(std::to_string(malformed_) + " malformed events skipped (first at byte " +
                    std::to_string(malformed_at_) + ": " + malformed_reason_ + ")");
   if (bad_ts_)
-    builder_.error(std::to_string(bad_ts_) + " events without a valid \"ts\" skipped (first at byte " +
+    builder_.error(std::to_string(bad_ts_) +
+                   " events without a valid \"ts\" skipped (first at byte " +
                    std::to_string(bad_ts_at_) + ")");
+  // An error, not a warning: the names shown are not what the file says (issue 2: invalid
+  // UTF-8 gets a clear message in summary().errors).
+  if (bad_dur_)
+    builder_.warning(std::to_string(bad_dur_) +
+                     " X events without a valid \"dur\" were given duration 0 (first at byte " +
+                     std::to_string(bad_dur_at_) + ")");
+  if (unknown_phase_)
+    builder_.warning(std::to_string(unknown_phase_) + " records of unknown phases (" +
+                     unknown_phases_ + ") were ignored (first at byte " +
+                     std::to_string(unknown_phase_at_) + ")");
   if (bad_utf8_)
-    builder_.warning("invalid UTF-8 in " + std::to_string(bad_utf8_) +
+    builder_.error("invalid UTF-8 in " + std::to_string(bad_utf8_) +
                      " strings was replaced by U+FFFD (first at byte " +
                      std::to_string(bad_utf8_at_) + ")");
   if (trailing_at_)
@@ -650,10 +550,12 @@ void ChromeJsonImporter::finish() {
   builder_.finish();
 }
 
-}  // namespace
+}  // namespace strata::chrome_json
+
+namespace strata {
 
 std::unique_ptr<Importer> make_chrome_json_importer(TraceStore* store) {
-  return std::make_unique<ChromeJsonImporter>(store);
+  return std::make_unique<chrome_json::ChromeJsonImporter>(store);
 }
 
 }  // namespace strata

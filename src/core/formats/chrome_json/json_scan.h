@@ -49,6 +49,11 @@ Scan scan_number(const char* p, const char* e, const char** out);
 // be the number. kError on bad syntax or when the result does not fit int64.
 Scan us_text_to_ns(std::string_view text, int64_t* ns);
 
+// scan_number + us_text_to_ns in one pass for the common spellings: scans the number token at
+// p (same results as scan_number) and converts it; *valid is false when the conversion fails
+// (NaN, out of range).
+Scan scan_us_number(const char* p, const char* e, const char** out, int64_t* ns, bool* valid);
+
 // Decimal text → double (counter values). Accepts JSON numbers and NaN/Infinity/-Infinity.
 bool parse_double(std::string_view text, double* out);
 

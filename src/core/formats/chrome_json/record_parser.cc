@@ -11,7 +11,23 @@ using json::Scan;
 
 namespace {
 
-enum class Field : uint8_t { kOther, kPh, kName, kCat, kScope, kTs, kDur, kPid, kTid, kId, kArgs };
+enum class Field : uint8_t {
+  kOther,
+  kPh,
+  kName,
+  kCat,
+  kScope,
+  kTs,
+  kDur,
+  kPid,
+  kTid,
+  kId,
+  kArgs,
+  kBp,
+  kSf,
+  kParent,
+  kId2,
+};
 
 // Keys are compared by length first: the hot keys are 1-4 bytes long.
 Field classify(std::string_view k) {
@@ -22,17 +38,22 @@ Field classify(std::string_view k) {
       if (k[0] == 'p' && k[1] == 'h') return Field::kPh;
       if (k[0] == 't' && k[1] == 's') return Field::kTs;
       if (k[0] == 'i' && k[1] == 'd') return Field::kId;
+      if (k[0] == 's' && k[1] == 'f') return Field::kSf;
+      if (k[0] == 'b' && k[1] == 'p') return Field::kBp;
       return Field::kOther;
     case 3:
       if (std::memcmp(k.data(), "pid", 3) == 0) return Field::kPid;
       if (std::memcmp(k.data(), "tid", 3) == 0) return Field::kTid;
       if (std::memcmp(k.data(), "dur", 3) == 0) return Field::kDur;
       if (std::memcmp(k.data(), "cat", 3) == 0) return Field::kCat;
+      if (std::memcmp(k.data(), "id2", 3) == 0) return Field::kId2;
       return Field::kOther;
     case 4:
       if (std::memcmp(k.data(), "name", 4) == 0) return Field::kName;
       if (std::memcmp(k.data(), "args", 4) == 0) return Field::kArgs;
       return Field::kOther;
+    case 6:
+      return std::memcmp(k.data(), "parent", 6) == 0 ? Field::kParent : Field::kOther;
     default:
       return Field::kOther;
   }
@@ -74,7 +95,7 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
 
     Field f = classify(key);
     const char* vb = p;
-    if (f != Field::kOther && f != Field::kArgs && *p == '"') {
+    if (f != Field::kOther && f != Field::kArgs && f != Field::kId2 && *p == '"') {
       // A string value for a field we use: locate it, unescape only when needed.
       const char* sb = p + 1;
       if (json::find_string_end(sb, e, &close, &esc) != Scan::kOk) return Scan::kIncomplete;
@@ -86,14 +107,18 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
                            : f == Field::kPid ? &pid_buf_
                            : f == Field::kTid ? &tid_buf_
                            : f == Field::kId  ? &id_buf_
-                                              : &tmp_buf_;
+                           : f == Field::kSf  ? &sf_buf_
+                           : f == Field::kParent ? &parent_buf_
+                                                 : &tmp_buf_;
         buf->clear();
         if (!json::unescape(sb, close, buf, reason)) return fail(sb, *reason);
         text = *buf;
       }
       uint32_t pos = static_cast<uint32_t>(sb - b);
       switch (f) {
-        case Field::kPh: rec->ph = text.empty() ? 0 : text[0]; break;
+        case Field::kPh:
+          rec->ph = text.empty() ? 0 : text[0];
+          break;
         case Field::kName:
           rec->has_name = true;
           rec->name = text;
@@ -105,43 +130,77 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
           rec->cat_pos = pos;
           rec->cat_raw = !esc;
           break;
-        case Field::kScope: rec->scope = text.empty() ? 0 : text[0]; break;
+        case Field::kScope:
+          rec->scope = text.empty() ? 0 : text[0];
+          break;
         case Field::kTs:
-          rec->ts_state = json::us_text_to_ns(text, &rec->ts_ns) == Scan::kOk ? FieldState::kOk
-                                                                              : FieldState::kInvalid;
+          rec->ts_state = json::us_text_to_ns(text, &rec->ts_ns) == Scan::kOk
+                              ? FieldState::kOk
+                              : FieldState::kInvalid;
           break;
         case Field::kDur:
           rec->dur_state = json::us_text_to_ns(text, &rec->dur_ns) == Scan::kOk
                                ? FieldState::kOk
                                : FieldState::kInvalid;
           break;
-        case Field::kPid: rec->has_pid = true, rec->pid = text; break;
-        case Field::kTid: rec->has_tid = true, rec->tid = text; break;
-        case Field::kId: rec->has_id = true, rec->id = text; break;
-        default: break;
+        case Field::kPid:
+          rec->has_pid = true, rec->pid = text;
+          break;
+        case Field::kTid:
+          rec->has_tid = true, rec->tid = text;
+          break;
+        case Field::kId:
+          rec->has_id = true, rec->id = text;
+          break;
+        case Field::kBp:
+          rec->bp = text.empty() ? 0 : text[0];
+          break;
+        case Field::kSf:
+          rec->has_sf = true, rec->sf = text;
+          break;
+        case Field::kParent:
+          rec->has_parent = true, rec->parent = text;
+          break;
+        default:
+          break;
       }
     } else if ((f == Field::kTs || f == Field::kDur || f == Field::kPid || f == Field::kTid ||
-                f == Field::kId) &&
+                f == Field::kId || f == Field::kSf || f == Field::kParent) &&
                (*p == '-' || (*p >= '0' && *p <= '9'))) {
       const char* q;
-      Scan s = json::scan_number(p, e, &q);
+      Scan s;
+      if (f == Field::kTs || f == Field::kDur) {
+        bool valid = false;
+        int64_t* dst = f == Field::kTs ? &rec->ts_ns : &rec->dur_ns;
+        s = json::scan_us_number(p, e, &q, dst, &valid);
+        FieldState st = valid ? FieldState::kOk : FieldState::kInvalid;
+        (f == Field::kTs ? rec->ts_state : rec->dur_state) = st;
+      } else {
+        s = json::scan_number(p, e, &q);
+      }
       if (s == Scan::kIncomplete) return s;
       if (s == Scan::kError) return fail(p, "an invalid number");
       std::string_view text(p, static_cast<size_t>(q - p));
       p = q;
       switch (f) {
         case Field::kTs:
-          rec->ts_state = json::us_text_to_ns(text, &rec->ts_ns) == Scan::kOk ? FieldState::kOk
-                                                                              : FieldState::kInvalid;
-          break;
         case Field::kDur:
-          rec->dur_state = json::us_text_to_ns(text, &rec->dur_ns) == Scan::kOk
-                               ? FieldState::kOk
-                               : FieldState::kInvalid;
           break;
-        case Field::kPid: rec->has_pid = true, rec->pid = text; break;
-        case Field::kTid: rec->has_tid = true, rec->tid = text; break;
-        default: rec->has_id = true, rec->id = text; break;
+        case Field::kPid:
+          rec->has_pid = true, rec->pid = text;
+          break;
+        case Field::kTid:
+          rec->has_tid = true, rec->tid = text;
+          break;
+        case Field::kSf:
+          rec->has_sf = true, rec->sf = text;
+          break;
+        case Field::kParent:
+          rec->has_parent = true, rec->parent = text;
+          break;
+        default:
+          rec->has_id = true, rec->id = text;
+          break;
       }
     } else {
       // Anything else (unknown keys, args, or a used key with an odd value type) is skipped
@@ -153,6 +212,9 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
       p = q;
       if (f == Field::kArgs && *vb == '{') {
         rec->args = std::string_view(vb, static_cast<size_t>(p - vb));
+      } else if (f == Field::kId2 && *vb == '{') {
+        if (!parse_id2(std::string_view(vb, static_cast<size_t>(p - vb)), rec))
+          return fail(vb, "an invalid string in \"id2\"");
       } else if (f == Field::kTs && *vb != 'n') {
         rec->ts_state = FieldState::kInvalid;
       } else if (f == Field::kDur && *vb != 'n') {
@@ -169,6 +231,44 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
     if (*p != ',') return fail(p, "expected ',' or '}' after a value");
     p = json::skip_ws(p + 1, e);
     if (p >= e) return Scan::kIncomplete;
+  }
+}
+
+// {"local": x} / {"global": x}: the first member whose key is one of those wins; x is a string
+// or a number, kept as text like "id". The object was validated by skip_value.
+bool RecordParser::parse_id2(std::string_view object, EventRecord* rec) {
+  const char* p = object.data() + 1;
+  const char* e = object.data() + object.size();
+  const char* reason;
+  for (;;) {
+    p = json::skip_ws(p, e);
+    if (p < e && *p == ',') p = json::skip_ws(p + 1, e);
+    if (p >= e || *p != '"') return true;
+    const char* close;
+    bool esc;
+    if (json::find_string_end(p + 1, e, &close, &esc) != Scan::kOk) return true;
+    std::string_view key(p + 1, static_cast<size_t>(close - p - 1));
+    p = json::skip_ws(close + 1, e);
+    if (p >= e || *p != ':') return true;
+    p = json::skip_ws(p + 1, e);
+    const char* q;
+    if (json::skip_value(p, e, &q, &reason) != Scan::kOk) return true;
+    char scope = key == "local" ? 'l' : key == "global" ? 'g' : 0;
+    if (scope) {
+      std::string_view v(p, static_cast<size_t>(q - p));
+      if (!v.empty() && v[0] == '"') {
+        v = v.substr(1, v.size() - 2);
+        if (v.find('\\') != std::string_view::npos) {
+          id2_buf_.clear();
+          if (!json::unescape(v.data(), v.data() + v.size(), &id2_buf_, &reason)) return false;
+          v = id2_buf_;
+        }
+      }
+      rec->id2_scope = scope;
+      rec->id2 = v;
+      return true;
+    }
+    p = q;
   }
 }
 

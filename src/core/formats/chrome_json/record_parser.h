@@ -27,7 +27,15 @@ struct EventRecord {
   bool has_pid = false, has_tid = false, has_id = false;
   std::string_view pid, tid, id;
   char scope = 0;         // "s" of instants: g / p / t
+  char bp = 0;            // "bp" of flow events: 'e' = bind to the enclosing slice
   std::string_view args;  // the raw "args" value, `{...}` (empty when absent)
+  // "id2": {"local": x} or {"global": x}; id2_scope is 'l' / 'g' (0 when absent) and id2 is x.
+  char id2_scope = 0;
+  std::string_view id2;
+  // "sf" (stack frame id of samples and other events) and "parent" (of stackFrames entries),
+  // as text like pid/tid.
+  bool has_sf = false, has_parent = false;
+  std::string_view sf, parent;
 };
 
 class RecordParser {
@@ -40,7 +48,9 @@ class RecordParser {
                    const char** reason, const char** err_at);
 
  private:
-  std::string name_buf_, cat_buf_, pid_buf_, tid_buf_, id_buf_, key_buf_, tmp_buf_;
+  bool parse_id2(std::string_view object, EventRecord* rec);
+  std::string name_buf_, cat_buf_, pid_buf_, tid_buf_, id_buf_, key_buf_, tmp_buf_, sf_buf_,
+      parent_buf_, id2_buf_;
 };
 
 // Iterates the members of a complete, already validated JSON object such as an event's args.

@@ -1,0 +1,158 @@
+// The Chrome JSON importer's class, shared by its source files (private to chrome_json/):
+//   chrome_json_importer.cc  the container: top-level object/array walk, record framing across
+//                            chunks, end-of-input checks;
+//   chrome_json_events.cc    per-record dispatch and the common phases (X B E i I C M);
+//   chrome_json_phases.cc    async, objects, flows, samples, marks, clock syncs, memory dumps
+//                            and the stackFrames / samples / deviceProperties containers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/formats/chrome_json/json_scan.h"
+#include "core/formats/chrome_json/record_parser.h"
+#include "core/formats/importer.h"
+#include "core/store/trace_builder.h"
+
+namespace strata::chrome_json {
+
+// A single event larger than this is dropped (as malformed) instead of being buffered: it
+// bounds the importer's memory against hostile input such as a 1 GB name.
+constexpr size_t kMaxRecordBytes = 64u << 20;
+// Top-level keys longer than this cannot be one we look for; only a prefix is kept.
+constexpr size_t kMaxKeyBytes = 64;
+// stackFrames ids longer than this are truncated (they are numbers or short strings).
+constexpr size_t kMaxFrameKeyBytes = 256;
+
+class ChromeJsonImporter final : public Importer {
+ public:
+  explicit ChromeJsonImporter(TraceStore* store) : store_(store), builder_(store) {
+    builder_.reserve_events(1 << 16);
+  }
+  void feed(const uint8_t* data, size_t n) override;
+  void finish() override;
+  bool failed() const override { return failed_; }
+  const std::string& failure() const override { return failure_; }
+  uint64_t records() const override { return records_; }
+
+ private:
+  enum class State : uint8_t {
+    kHead,         // collecting the first 4 bytes to recognise BOMs and other encodings
+    kStart,        // expect '{' or '[' after blanks
+    kObjKeyOrEnd,  // top-level object: expect a key (or '}')
+    kObjKey,       // inside a top-level key
+    kObjColon,     // expect ':'
+    kObjValue,     // expect a top-level member's value
+    kObjSkip,      // skipping a member's value
+    kObjUnit,      // reading displayTimeUnit's string
+    kObjNext,      // expect ',' or '}'
+    kArrValue,     // event array: expect an element or ']'
+    kArrNext,      // event array: expect ',' or ']'
+    kArrSkip,      // skipping an element that is not an object
+    kRecord,       // inside an event object that started in an earlier chunk
+    kFrameKeyOrEnd,  // stackFrames: expect a frame id (or '}')
+    kFrameKey,       // inside a frame id
+    kFrameColon,     // expect ':'
+    kFrameValue,     // expect the frame's object
+    kFrameSkip,      // skipping a frame value that is not an object
+    kFrameNext,      // expect ',' or '}'
+    kDone,         // the container is closed; only blanks may follow
+    kStopped,      // failed, or the top level is broken: ignore the rest
+  };
+  // What the objects being read are: traceEvents entries, `samples` entries, `stackFrames`
+  // values or `deviceProperties` entries.
+  enum class Section : uint8_t { kEvents, kSamples, kFrames, kDevices };
+
+  // chrome_json_importer.cc
+  void decide_head();
+  void process(const char* b, const char* e, uint64_t base);
+  const char* start_record(const char* b, const char* p, const char* e, uint64_t base);
+  const char* continue_record(const char* p, const char* e);
+  void record_done(const char* b, const char* e, uint64_t offset);
+  void malformed(uint64_t at, const char* reason);
+  void fail(std::string message);
+  void top_level_error(uint64_t at, char c, const char* expected);
+  State after_record() const {
+    return section_ == Section::kFrames ? State::kFrameNext : State::kArrNext;
+  }
+
+  // chrome_json_events.cc
+  void handle_record(const char* b, const char* e, uint64_t offset);
+  void handle_counter(const EventRecord& r, uint64_t offset);
+  void handle_metadata(const EventRecord& r, uint64_t offset);
+  uint32_t process_of(const EventRecord& r);
+  uint32_t thread_of(const EventRecord& r);
+  StrId intern(std::string_view s, bool raw, uint64_t pos);
+  StrId name_of(const EventRecord& r, uint64_t offset) {
+    return intern(r.name, r.name_raw, offset + r.name_pos);
+  }
+  StrId cat_of(const EventRecord& r, uint64_t offset) {
+    return intern(r.cat, r.cat_raw, offset + r.cat_pos);
+  }
+
+  // chrome_json_phases.cc
+  void handle_other_phase(const EventRecord& r, uint64_t offset, uint32_t len);
+  void handle_async(const EventRecord& r, uint64_t offset, uint32_t len);
+  void handle_object(const EventRecord& r, uint64_t offset, uint32_t len);
+  void handle_flow(const EventRecord& r, uint64_t offset);
+  void handle_sample(const EventRecord& r, uint64_t offset, uint32_t len);
+  void handle_clock_sync(const EventRecord& r);
+  void handle_sample_entry(const EventRecord& r, uint64_t offset, uint32_t len);
+  void handle_frame(const EventRecord& r, uint64_t offset);
+
+  TraceStore* store_;
+  TraceBuilder builder_;
+  RecordParser parser_;
+  EventRecord rec_;
+  ObjectReader args_;
+  json::ValueSkipper skipper_;
+
+  State state_ = State::kHead;
+  Section section_ = Section::kEvents;
+  bool object_form_ = false;
+  bool saw_events_member_ = false;
+  bool saw_ph_ = false;
+  bool finished_ = false;
+  bool failed_ = false;
+  std::string failure_;
+
+  uint8_t head_[4];
+  size_t head_len_ = 0;
+  uint64_t total_ = 0;  // bytes fed so far
+  uint64_t records_ = 0;
+
+  std::string key_;          // current top-level key (prefix)
+  std::string unit_;         // displayTimeUnit being read
+  std::string frame_key_;    // current stackFrames id (prefix)
+  std::string carry_;        // the one record split across chunks
+  bool carry_keep_ = false;  // false: the split record is already known bad, just skip it
+  uint64_t record_start_ = 0;
+
+  // Track lookup cache: events come in runs on a few threads (e.g. a CPU thread and the GPU
+  // stream its kernels go to), so a handful of recent (pid, tid) keys catch almost all.
+  struct TrackSlot {
+    std::string pid, tid;
+    uint32_t track = kNone;
+  };
+  static constexpr size_t kTrackSlots = 4;
+  TrackSlot track_cache_[kTrackSlots];
+  size_t track_cache_next_ = 0;
+  std::string scratch_;
+  struct InternSlot {
+    StrId id = kNone;
+  };
+  static constexpr size_t kInternSlots = 1024;
+  InternSlot intern_cache_[kInternSlots];
+
+  // Aggregated problems (one message each at finish()).
+  uint64_t malformed_ = 0, malformed_at_ = 0;
+  std::string malformed_reason_;
+  uint64_t bad_ts_ = 0, bad_ts_at_ = 0;
+  uint64_t bad_dur_ = 0, bad_dur_at_ = 0;
+  uint64_t bad_utf8_ = 0, bad_utf8_at_ = 0;
+  uint64_t unknown_phase_ = 0, unknown_phase_at_ = 0;
+  std::string unknown_phases_;  // distinct unknown ph bytes, in order of appearance
+  uint64_t trailing_at_ = 0;    // where ignored bytes after the JSON start (0 = none)
+};
+
+}  // namespace strata::chrome_json

@@ -1,0 +1,30 @@
+// Multi-selection: the events under a dragged rectangle (rows × time range), and the summary
+// table of any set of events (count, total / average / min / max duration by name), as the
+// seed trace viewer shows for a ctrl-click or drag selection.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/store/trace_store.h"
+
+namespace strata {
+
+struct RowSpan {
+  uint32_t track;            // store track index
+  uint32_t depth_lo, depth_hi;  // inclusive
+};
+
+struct SummaryRow {
+  StrId name = 0;
+  uint64_t count = 0;
+  TimeNs total = 0, min = 0, max = 0;
+};
+
+// Appends the events of `rows` intersecting [t0, t1] (absolute ns), at most `limit`; returns
+// how many there are in all.
+uint64_t select_region(const TraceStore& s, TimeNs t0, TimeNs t1, const std::vector<RowSpan>& rows,
+                       size_t limit, std::vector<uint32_t>* out);
+// Summary by name, largest total first.
+std::vector<SummaryRow> summarize(const TraceStore& s, const std::vector<uint32_t>& events);
+
+}  // namespace strata

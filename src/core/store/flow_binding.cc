@@ -1,0 +1,303 @@
+// TraceBuilder::bind_flows: turns flow records (s/t/f) into edges between slices, after the
+// final layout (it searches the rows of the step's thread track).
+//
+// Rules (the Trace Event Format's, as chrome://tracing and Perfetto apply them):
+//  * Steps of one flow share the importer's key (cat + name + id, global across processes;
+//    compared by a 64-bit hash, see TraceBuilder::flow_key) and are taken in time order (file order for ties). An s starts a chain (ending any chain of
+//    the same key still open), t continues it, f ends it. A t or f with no open chain is
+//    ignored (counted).
+//  * s and t bind to the deepest slice of their thread enclosing ts (start <= ts <= end); f
+//    binds the same way with bp="e", otherwise to the next slice that starts at or after ts
+//    (earliest start, then the outermost). A step that finds no slice is skipped (counted).
+//    Zero-length markers (instants, samples) are never bound to.
+//  * Each pair of consecutive bound steps of a chain is one edge (self-edges are dropped).
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "core/store/trace_builder.h"
+
+namespace strata {
+
+namespace {
+
+TimeNs end_of(TimeNs start, TimeNs dur) {
+  TimeNs end;
+  if (__builtin_add_overflow(start, dur, &end)) return INT64_MAX;
+  return end;
+}
+
+// Searches one track's rows for steps visited in time order.
+//  * Shallow tracks (the common case): per row, two cursors that only move forward (first
+//    event starting at or after ts, first starting after ts), so binding all steps of a track
+//    costs O(events of the track + steps × depth at the step), with sequential memory access.
+//  * Deep tracks (hostile nesting): binary searches, and a binary search over depths for the
+//    deepest enclosing slice (an enclosing slice's parent encloses too), so a step costs
+//    O(log depth × log events) however deep the nesting.
+class RowSearch {
+ public:
+  static constexpr uint32_t kDeep = 32;
+
+  RowSearch(const EventColumns& ev, const Track& tr) : ev_(ev), tr_(tr) {
+    rows_ = tr.rows.empty() ? 0 : static_cast<uint32_t>(tr.rows.size() - 1);
+    if (rows_ <= kDeep) {
+      lower_.assign(tr.rows.begin(), tr.rows.begin() + rows_);
+      upper_ = lower_;
+    }
+  }
+
+  // The deepest slice enclosing ts (start <= ts <= end).
+  uint32_t enclosing(TimeNs ts) {
+    if (rows_ > kDeep) {
+      uint32_t d = deepest(ts, false);
+      return d == kNone ? kNone : cover(d, ts, false);
+    }
+    uint32_t best = kNone;
+    for (uint32_t d = 0; d < rows_; ++d) {
+      uint32_t i = last_slice_before(d, advance_upper(d, ts));
+      if (i == kNone || end_of(ev_.start[i], ev_.dur[i]) < ts) break;
+      best = i;
+    }
+    return best;
+  }
+
+  // The first slice that starts at or after ts (outermost on ties). It is a child of the
+  // deepest slice strictly enclosing ts, or a later sibling of it or of one of its ancestors:
+  // rows are tried from one below that slice upwards until a candidate starts inside the
+  // enclosing slice of the row above (nothing shallower can start earlier).
+  uint32_t next(TimeNs ts) {
+    if (rows_ <= kDeep) {
+      uint32_t best = kNone;
+      for (uint32_t d = 0; d < rows_; ++d) {
+        uint32_t l = advance_lower(d, ts);
+        uint32_t c = first_slice_from(d, l);
+        if (c != kNone && (best == kNone || ev_.start[c] < ev_.start[best])) best = c;
+        uint32_t e = last_slice_before(d, l);
+        if (e == kNone || end_of(ev_.start[e], ev_.dur[e]) <= ts) break;
+      }
+      return best;
+    }
+    uint32_t dd = deepest(ts, true);
+    uint32_t d = dd == kNone ? 0 : std::min(dd + 1, rows_ - 1);
+    uint32_t best = kNone;
+    for (;;) {
+      auto b = ev_.start.begin() + tr_.rows[d], e = ev_.start.begin() + tr_.rows[d + 1];
+      auto l = static_cast<uint32_t>(std::lower_bound(b, e, ts) - ev_.start.begin());
+      uint32_t c = first_slice_from(d, l);
+      if (c != kNone && (best == kNone || ev_.start[c] <= ev_.start[best])) best = c;
+      if (d == 0) break;
+      uint32_t parent = cover(d - 1, ts, true);
+      if (best != kNone && parent != kNone &&
+          ev_.start[best] < end_of(ev_.start[parent], ev_.dur[parent]))
+        break;
+      --d;
+    }
+    return best;
+  }
+
+ private:
+  uint32_t advance_upper(uint32_t d, TimeNs ts) {
+    uint32_t& u = upper_[d];
+    const uint32_t b = tr_.rows[d + 1];
+    while (u < b && ev_.start[u] <= ts) ++u;
+    return u;
+  }
+  uint32_t advance_lower(uint32_t d, TimeNs ts) {
+    uint32_t& l = lower_[d];
+    const uint32_t b = tr_.rows[d + 1];
+    while (l < b && ev_.start[l] < ts) ++l;
+    return l;
+  }
+  // The last slice (not a marker) of row d before index `pos`. Markers share rows; the slice
+  // they sit on is at most a few entries back (further back cannot reach past them anyway).
+  uint32_t last_slice_before(uint32_t d, uint32_t pos) const {
+    const uint32_t a = tr_.rows[d];
+    for (int back = 0; pos > a && back < 8; ++back) {
+      --pos;
+      if (!is_instant_phase(ev_.phase[pos])) return pos;
+    }
+    return kNone;
+  }
+  // The first slice of row d at or after index `pos` (a few markers may come first).
+  uint32_t first_slice_from(uint32_t d, uint32_t pos) const {
+    const uint32_t b = tr_.rows[d + 1];
+    for (int scan = 0; pos < b && scan < 64; ++pos, ++scan)
+      if (!is_instant_phase(ev_.phase[pos])) return pos;
+    return kNone;
+  }
+  // Binary-search form: the slice of row d covering ts; `strict`: start < ts < end, else
+  // start <= ts <= end.
+  uint32_t cover(uint32_t d, TimeNs ts, bool strict) const {
+    auto b = ev_.start.begin() + tr_.rows[d], e = ev_.start.begin() + tr_.rows[d + 1];
+    auto it = strict ? std::lower_bound(b, e, ts) : std::upper_bound(b, e, ts);
+    uint32_t i = last_slice_before(d, static_cast<uint32_t>(it - ev_.start.begin()));
+    if (i == kNone) return kNone;
+    TimeNs end = end_of(ev_.start[i], ev_.dur[i]);
+    return (strict ? end > ts : end >= ts) ? i : kNone;
+  }
+  // The deepest row with a slice covering ts, or kNone.
+  uint32_t deepest(TimeNs ts, bool strict) const {
+    if (rows_ == 0 || cover(0, ts, strict) == kNone) return kNone;
+    uint32_t lo = 0, hi = rows_;  // cover(lo) holds; answer in [lo, hi)
+    while (hi - lo > 1) {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (cover(mid, ts, strict) != kNone)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    return lo;
+  }
+
+  const EventColumns& ev_;
+  const Track& tr_;
+  uint32_t rows_ = 0;
+  std::vector<uint32_t> lower_, upper_;
+};
+
+// Stable counting sort of [0, n) by key(i) < range: the order used for grouping steps by
+// track and edges by event, in O(n + range) without comparisons.
+template <class Key>
+std::vector<uint32_t> counting_order(size_t n, size_t range, Key key) {
+  std::vector<uint32_t> first(range + 1, 0);
+  for (size_t i = 0; i < n; ++i) ++first[key(i) + 1];
+  for (size_t k = 0; k < range; ++k) first[k + 1] += first[k];
+  std::vector<uint32_t> order(n);
+  for (size_t i = 0; i < n; ++i) order[first[key(i)]++] = static_cast<uint32_t>(i);
+  return order;
+}
+
+// The same order when the key range may dwarf n (edges keyed by event index): counting only
+// pays off when there are many edges per event.
+template <class Key>
+std::vector<uint32_t> stable_order(size_t n, size_t range, Key key) {
+  if (n * 8 >= range) return counting_order(n, range, key);
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return key(a) < key(b); });
+  return order;
+}
+
+}  // namespace
+
+void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
+  if (flow_marks_.empty()) return;
+  TraceStore& s = *store_;
+  const std::vector<FlowMark>& marks = flow_marks_;
+  const auto n = static_cast<uint32_t>(marks.size());
+
+  // 1. Bind every step, track by track in time order (see RowSearch).
+  std::vector<uint32_t> bound(n, kNone);
+  {
+    std::vector<uint32_t> by_track =
+        counting_order(n, s.tracks.size(), [&](size_t i) { return new_track[marks[i].track]; });
+    auto ts_less = [&](uint32_t a, uint32_t b) { return marks[a].ts < marks[b].ts; };
+    for (size_t k = 0; k < n;) {
+      const uint32_t t = new_track[marks[by_track[k]].track];
+      size_t e = k;
+      while (e < n && new_track[marks[by_track[e]].track] == t) ++e;
+      auto first = by_track.begin() + static_cast<std::ptrdiff_t>(k);
+      auto last = by_track.begin() + static_cast<std::ptrdiff_t>(e);
+      if (!std::is_sorted(first, last, ts_less)) std::stable_sort(first, last, ts_less);
+      RowSearch rs(s.events, s.tracks[t]);
+      for (; k < e; ++k) {
+        const FlowMark& m = marks[by_track[k]];
+        bound[by_track[k]] = m.next_slice ? rs.next(m.ts) : rs.enclosing(m.ts);
+      }
+    }
+  }
+
+  // 2. Walk each flow's steps in time order (file order for ties) and emit edges.
+  struct ChainKey {
+    uint64_t key;
+    TimeNs ts;
+    uint32_t mark;
+    bool operator<(const ChainKey& o) const {
+      return std::tie(key, ts, mark) < std::tie(o.key, o.ts, o.mark);
+    }
+  };
+  // Keys are uniform hashes: a counting pass on their top bits leaves buckets of a few steps,
+  // which are then sorted (near O(n) instead of a full comparison sort).
+  int bits = 8;
+  while (bits < 20 && (size_t{1} << bits) < n / 4) ++bits;
+  const int shift = 64 - bits;
+  std::vector<uint32_t> by_bucket = counting_order(
+      n, size_t{1} << bits, [&](size_t i) { return static_cast<size_t>(marks[i].key >> shift); });
+  std::vector<ChainKey> ckeys(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    uint32_t i = by_bucket[k];
+    ckeys[k] = ChainKey{marks[i].key, marks[i].ts, i};
+  }
+  std::vector<uint32_t>().swap(by_bucket);
+  for (size_t k = 0; k < n;) {
+    size_t e = k + 1;
+    while (e < n && (ckeys[e].key >> shift) == (ckeys[k].key >> shift)) ++e;
+    if (e - k > 1) std::sort(ckeys.begin() + static_cast<std::ptrdiff_t>(k),
+                             ckeys.begin() + static_cast<std::ptrdiff_t>(e));
+    k = e;
+  }
+  struct Edge {
+    uint32_t from, to, kind;
+  };
+  std::vector<Edge> edges;
+  uint64_t key = 0;
+  bool chain_open = false;
+  uint32_t prev = kNone;
+  for (size_t i = 0; i < ckeys.size(); ++i) {
+    const FlowMark& m = marks[ckeys[i].mark];
+    if (i == 0 || ckeys[i].key != key) {
+      key = ckeys[i].key;
+      chain_open = false;
+    }
+    if (m.ph != 's' && !chain_open) {
+      ++flow_orphans_;
+      continue;
+    }
+    uint32_t at = bound[ckeys[i].mark];
+    if (at == kNone) ++flow_unbound_;
+    if (m.ph == 's') {
+      chain_open = true;
+      prev = at;
+    } else {
+      if (prev != kNone && at != kNone && prev != at) edges.push_back(Edge{prev, at, m.kind});
+      if (at != kNone) prev = at;
+      if (m.ph == 'f') chain_open = false;
+    }
+  }
+  std::vector<ChainKey>().swap(ckeys);
+  std::vector<uint32_t>().swap(bound);
+  std::vector<FlowMark>().swap(flow_marks_);
+
+  // Edges by (from, to): counting by `from`, then the rare runs of one source sorted by `to`.
+  const size_t nev = s.events.size();
+  std::vector<uint32_t> order =
+      stable_order(edges.size(), nev, [&](size_t i) { return edges[i].from; });
+  FlowColumns& f = s.flows;
+  const size_t ne = edges.size();
+  f.from.resize(ne);
+  f.to.resize(ne);
+  f.kind.resize(ne);
+  for (size_t k = 0; k < ne; ++k) {
+    const Edge& e = edges[order[k]];
+    f.from[k] = e.from;
+    f.to[k] = e.to;
+    f.kind[k] = e.kind;
+  }
+  std::vector<Edge>().swap(edges);
+  for (size_t k = 0; k < ne;) {
+    size_t e = k + 1;
+    while (e < ne && f.from[e] == f.from[k]) ++e;
+    if (e - k > 1) {
+      std::vector<std::pair<uint32_t, uint32_t>> run;
+      for (size_t q = k; q < e; ++q) run.emplace_back(f.to[q], f.kind[q]);
+      std::sort(run.begin(), run.end());
+      for (size_t q = k; q < e; ++q) f.to[q] = run[q - k].first, f.kind[q] = run[q - k].second;
+    }
+    k = e;
+  }
+  // by_to: stable by `to`, so edges into one event stay ordered by source.
+  f.by_to = stable_order(ne, nev, [&](size_t i) { return f.to[i]; });
+}
+
+}  // namespace strata

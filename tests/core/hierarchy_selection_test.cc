@@ -1,0 +1,76 @@
+// Parent / children / self time from the rows, region selection and the summary table.
+#include <gtest/gtest.h>
+
+#include "core/query/hierarchy.h"
+#include "core/query/selection.h"
+#include "core/store/trace_builder.h"
+
+namespace strata {
+namespace {
+
+struct Fixture {
+  TraceStore s;
+  uint32_t track = 0;
+  StrId a, b, c;
+  Fixture() {
+    TraceBuilder bld(&s);
+    uint32_t p = bld.process("1", 1);
+    track = bld.thread_track(p, "1", 1);
+    a = bld.strings().intern("outer");
+    b = bld.strings().intern("inner");
+    c = bld.strings().intern("leaf");
+    bld.add_complete(track, 0, 100, a, 0, 0, 0);     // outer [0,100]
+    bld.add_complete(track, 10, 20, b, 0, 0, 0);     //   inner [10,30]
+    bld.add_complete(track, 12, 5, c, 0, 0, 0);      //     leaf [12,17]
+    bld.add_complete(track, 50, 40, b, 0, 0, 0);     //   inner [50,90]
+    bld.add_complete(track, 200, 10, a, 0, 0, 0);    // outer [200,210]
+    bld.finish();
+  }
+  uint32_t find(StrId name, TimeNs start) const {
+    for (uint32_t i = 0; i < s.events.size(); ++i)
+      if (s.events.name[i] == name && s.events.start[i] == start) return i;
+    return kNone;
+  }
+};
+
+TEST(Hierarchy, ParentChildrenSelf) {
+  Fixture f;
+  uint32_t outer = f.find(f.a, 0), in1 = f.find(f.b, 10), leaf = f.find(f.c, 12), in2 = f.find(f.b, 50);
+  EXPECT_EQ(parent_of(f.s, leaf), in1);
+  EXPECT_EQ(parent_of(f.s, in2), outer);
+  EXPECT_EQ(parent_of(f.s, outer), kNone);
+  uint64_t n = 0;
+  auto kids = children_of(f.s, outer, 10, &n);
+  ASSERT_EQ(n, 2u);
+  EXPECT_EQ(kids[0], in1);
+  EXPECT_EQ(kids[1], in2);
+  EXPECT_EQ(self_time(f.s, outer), 100 - 20 - 40);
+  EXPECT_EQ(self_time(f.s, in1), 20 - 5);
+  EXPECT_EQ(self_time(f.s, leaf), 5);
+  EXPECT_EQ(children_of(f.s, f.find(f.a, 200), 10, &n).size(), 0u);
+}
+
+TEST(Selection, RegionAndSummary) {
+  Fixture f;
+  std::vector<uint32_t> ev;
+  // Depths 0-1 over [20, 60]: outer, inner[10,30], inner[50,90].
+  uint64_t n = select_region(f.s, 20, 60, {{f.track, 0, 1}}, 100, &ev);
+  EXPECT_EQ(n, 3u);
+  ASSERT_EQ(ev.size(), 3u);
+  auto rows = summarize(f.s, ev);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].name, f.a);  // largest total first
+  EXPECT_EQ(rows[0].total, 100);
+  EXPECT_EQ(rows[1].name, f.b);
+  EXPECT_EQ(rows[1].count, 2u);
+  EXPECT_EQ(rows[1].total, 60);
+  EXPECT_EQ(rows[1].min, 20);
+  EXPECT_EQ(rows[1].max, 40);
+  // The limit caps the list, not the count.
+  ev.clear();
+  EXPECT_EQ(select_region(f.s, 0, 1000, {{f.track, 0, 5}}, 2, &ev), 5u);
+  EXPECT_EQ(ev.size(), 2u);
+}
+
+}  // namespace
+}  // namespace strata
