@@ -223,6 +223,11 @@ onmessage = (e) => {
         postMessage({ type: 'reply', id: msg.id, value: ev });
         break;
       }
+      case 'query': {
+        const json = withString(msg.kind, (k) => withString(msg.args, (a) => M.UTF8ToString(M._engine_query(k, a))));
+        postMessage({ type: msg.forUi ? 'queryResult' : 'reply', id: msg.id, json, value: msg.forUi ? undefined : JSON.parse(json) });
+        break;
+      }
       case 'summary':
         postMessage({ type: 'reply', id: msg.id, value: summary() });
         break;

@@ -32,6 +32,7 @@
     postToEngine(buffer) { worker.postMessage({ type: 'view', bytes: buffer }, [buffer]); },
     requestDetails(event) { worker.postMessage({ type: 'details', event }); },
     openFilePicker() { fileInput.click(); },
+    query(id, kind, args) { worker.postMessage({ type: 'query', forUi: true, id, kind, args }); },
     selectionChanged(event) { selected = event; lastDetails = null; },
     uiReady() { resolveUi(); },
     fatal,
@@ -80,6 +81,9 @@
         break;
       case 'view':
         toUi(m.bytes);
+        break;
+      case 'queryResult':
+        withString(m.json, (p) => ui._ui_query_result(m.id, p));
         break;
       case 'details':
         if (m.event === selected) {
@@ -191,8 +195,67 @@
     },
     details: () => lastDetails,
     frame: () => nextFrames(2),
+    // Selects one event: {event} (an index from find/selection) or {name, tsNs, pid, tid}.
+    // Resolves to the selection, or null when no such event exists.
+    async select(q) {
+      let ev = q && Number.isInteger(q.event) ? q.event : null;
+      if (ev === null && q) ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
+      if (ev === null || ev < 0) { ui._ui_clear_selection(); return null; }
+      const r = await request({ type: 'query', kind: 'select', args: JSON.stringify({ events: [ev] }) });
+      if (!r || !r.events || !r.events.length) return null;
+      ui._ui_select_event(ev, r.events[0].start, r.events[0].end, 1);
+      await settled(5000);
+      return api.selection();
+    },
+    // The current selection: {count, events:[{event, name, tsNs, durNs, pid, tid}]} (first 1000).
+    async selection() {
+      const n = ui._ui_selection_count();
+      const events = [];
+      for (let i = 0; i < Math.min(n, 1000); ++i) events.push(ui._ui_selection_event(i));
+      if (!events.length) return { count: 0, events: [] };
+      const r = await request({ type: 'query', kind: 'select', args: JSON.stringify({ events }) });
+      return { count: n, events: r.events.map((e) => ({ event: e.event, name: e.name, tsNs: e.tsNs, durNs: e.durNs, pid: e.pid, tid: e.tid })) };
+    },
+    // UI state: {tool, grid, help, flows, marks:[[startNs,endNs]], timing, collapsedSections, hiddenTracks, ...}
+    state: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_state_json())) : null),
+    // CPU time of building frames (not GPU time): {frames, medianMs, p99Ms}; reset starts anew.
+    frameStats(reset) {
+      const p = ui._malloc(24);
+      ui._ui_frame_stats(p, reset ? 1 : 0);
+      const v = new Float64Array(ui.HEAPU8.buffer, p, 3);
+      const out = { frames: v[0], medianMs: v[1], p99Ms: v[2] };
+      ui._free(p);
+      return out;
+    },
     ready: null,
   };
-  api.ready = uiReady.then(() => open(startUrl)).then(() => settled(5000)).then(() => undefined);
+  // ---- deep links: the view and the selection live in the URL hash --------------------------
+  // #view=<startNs>,<endNs>&sel=<event>. With the same ?url=, a link reopens the same place.
+  function readHash() {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const view = (h.get('view') || '').split(',').map(Number);
+    return { view: view.length === 2 && view.every(Number.isFinite) ? view : null, sel: h.has('sel') ? Number(h.get('sel')) : null };
+  }
+  async function applyHash() {
+    const { view, sel } = readHash();
+    if (sel !== null && Number.isInteger(sel) && sel >= 0) await api.select({ event: sel });
+    if (view) api.setView(view[0], view[1]);
+  }
+  let lastHash = '';
+  function writeHash() {
+    if (!ui || !lastSummary.files.length) return;
+    const v = api.view();
+    const sel = ui._ui_selected_event();
+    let h = `view=${Math.round(v.startNs)},${Math.round(v.endNs)}`;
+    if (sel >= 0) h += `&sel=${sel}`;
+    if (h !== lastHash) {
+      lastHash = h;
+      history.replaceState(null, '', `#${h}`);
+    }
+  }
+  window.addEventListener('hashchange', () => { if (location.hash.slice(1) !== lastHash) applyHash(); });
+
+  api.ready = uiReady.then(() => open(startUrl)).then(() => settled(5000)).then(applyHash)
+    .then(() => { setInterval(writeHash, 300); }).then(() => undefined);
   window.strata = api;
 })();

@@ -9,6 +9,7 @@
 #include "core/formats/chrome_json/chrome_json_importer.h"
 #include "core/formats/compression/decompressing_importer.h"
 #include "core/query/find.h"
+#include "core/query/hierarchy.h"
 #include "core/query/viewport.h"
 #include "engine/protocol.h"
 
@@ -76,8 +77,17 @@ bool Engine::load_end() {
   loading_name_.clear();
   ++generation_;
   extractor_ = RecordExtractor();  // its window belonged to the previous file
+  index_display_order();
   strings_sent_.assign(store_->strings.size(), 0);
   return true;
+}
+
+void Engine::index_display_order() {
+  const TraceStore& s = *store_;
+  display_tracks_.clear();
+  for (const Process& p : s.processes) display_tracks_.insert(display_tracks_.end(), p.tracks.begin(), p.tracks.end());
+  store_to_display_.assign(s.tracks.size(), 0);
+  for (uint32_t i = 0; i < display_tracks_.size(); ++i) store_to_display_[display_tracks_[i]] = i;
 }
 
 void append_id_json(std::string* out, const std::string& key) {
@@ -204,8 +214,6 @@ std::vector<uint8_t> Engine::track_list() const {
     order.insert(order.end(), p.tracks.begin(), p.tracks.end());
     put(&out, pe);
   }
-  std::vector<uint32_t> display_index(s.tracks.size(), 0);
-  for (uint32_t i = 0; i < order.size(); ++i) display_index[order[i]] = i;
   for (uint32_t ti : order) {
     const Track& t = s.tracks[ti];
     proto::TrackEntry te{};
@@ -229,7 +237,7 @@ std::vector<uint8_t> Engine::track_list() const {
       if (i == 0 || v < e.min) e.min = v;
       if (i == 0 || v > e.max) e.max = v;
     }
-    e.track = display_index[se.track];
+    e.track = store_to_display_[se.track];
     std::string_view nm = s.strings.get(se.name);
     e.name_len = static_cast<uint32_t>(nm.size());
     e.name_off = chars.add(nm);
@@ -261,12 +269,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   query_counters(s, q, &buckets);
 
   // Track ids go out in display order, as in the track list.
-  std::vector<uint32_t> display_index(s.tracks.size(), 0);
-  {
-    uint32_t i = 0;
-    for (const Process& p : s.processes)
-      for (uint32_t t : p.tracks) display_index[t] = i++;
-  }
+  const std::vector<uint32_t>& display_index = store_to_display_;
   Chars chars;
   std::vector<proto::NewString> fresh;
   if (strings_sent_.size() != s.strings.size()) strings_sent_.assign(s.strings.size(), 0);
@@ -335,10 +338,10 @@ bool Engine::source_compressed() const {
 }
 
 static Compression compression_of(const TraceStore& s) {
-  if (s.files.empty()) return Compression::kNone;
+  if (s.files.empty()) return Compression::kPlain;
   if (s.files[0].compression == "gzip") return Compression::kGzip;
   if (s.files[0].compression == "zstd") return Compression::kZstd;
-  return Compression::kNone;
+  return Compression::kPlain;
 }
 
 std::string_view Engine::cached_record(uint32_t event) const {
@@ -379,6 +382,27 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
   json_append_string(&o, s.strings.get(p.name));
   o += ",\"thread\":";
   json_append_string(&o, s.strings.get(t.name));
+  // Self time and the stack around the event (parent, children), for the details pane.
+  if (s.events.phase[event] != 'i') {
+    o += ",\"selfNs\":";
+    json_append_int(&o, self_time(s, event));
+  }
+  auto related = [&](uint32_t e) {
+    std::string r = "{\"event\":" + std::to_string(e) + ",\"name\":";
+    json_append_string(&r, s.strings.get(s.events.name[e]));
+    r += ",\"startNs\":";
+    json_append_int(&r, s.events.start[e]);
+    r += ",\"durNs\":";
+    json_append_int(&r, s.events.dur[e]);
+    return r + "}";
+  };
+  uint32_t parent = parent_of(s, event);
+  o += ",\"parent\":" + (parent == kNone ? std::string("null") : related(parent));
+  uint64_t child_count = 0;
+  std::vector<uint32_t> kids = children_of(s, event, 20, &child_count);
+  o += ",\"childCount\":" + std::to_string(child_count) + ",\"children\":[";
+  for (size_t i = 0; i < kids.size(); ++i) o += (i ? "," : "") + related(kids[i]);
+  o += "]";
   o += ",\"record\":";
   // The record was valid JSON when it was imported (malformed ones are skipped), but the file
   // may have changed on disk since: the reader validates before trusting it.

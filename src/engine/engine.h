@@ -58,6 +58,14 @@ class Engine {
   // {"event":i,"name":..,"cat":..,"startNs":..,"durNs":..,"pid":..,"tid":..,"record":{...}}
   // `record` is the event's JSON text re-read from the file (may be empty).
   std::string details_json(uint32_t event, std::string_view record) const;
+  // Panel queries from the UI and the script API, JSON in and out (engine_queries.cc):
+  //   "find"   {"text", "regex", "limit"} → {count, matches:[{event,name,tsNs,durNs,track,depth}], nameIds}
+  //   "select" {"events":[...]} or {"t0","t1","rows":[[track,depthLo,depthHi],...]} (relative ns,
+  //            display track indices) → {count, events:[{event,start,end}], summary:[{name,count,
+  //            totalNs,minNs,maxNs,avgNs}]}
+  std::string query_json(std::string_view kind, std::string_view args) const;
+  // Display order of tracks (as in the track list): display index → store index, and back.
+  const std::vector<uint32_t>& display_tracks() const { return display_tracks_; }
   // Event with this name, start and pid/tid keys (as text), or -1.
   int64_t locate(std::string_view name, double start_ns, std::string_view pid,
                  std::string_view tid) const;
@@ -74,6 +82,8 @@ class Engine {
   uint32_t generation_ = 0;
   std::vector<uint8_t> strings_sent_;        // per string id: already sent to the UI
   RecordExtractor extractor_;
+  std::vector<uint32_t> display_tracks_, store_to_display_;
+  void index_display_order();
 };
 
 // JSON value of a pid/tid key: the number when the key is numeric, else the string.

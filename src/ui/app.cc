@@ -13,6 +13,8 @@ namespace strata {
 namespace {
 
 constexpr float kTopBarH = 34.0f;
+constexpr float kToolBarH = 32.0f;
+App* g_app = nullptr;  // for query callbacks (one App per UI module)
 
 std::string human_bytes(double b) {
   char buf[32];
@@ -25,6 +27,13 @@ std::string human_bytes(double b) {
   else
     std::snprintf(buf, sizeof buf, "%.0f B", b);
   return buf;
+}
+
+uint32_t send_query(const char* kind, const std::string& args) {
+  uint32_t id = g_app->next_query_id++;
+  g_app->queries[id] = kind;
+  host_query(id, kind, args.c_str());
+  return id;
 }
 
 void top_bar(App* app, float w) {
@@ -58,10 +67,76 @@ void top_bar(App* app, float w) {
   ImGui::End();
 }
 
+void tool_bar(App* app, float w, double now_ms) {
+  ImGui::SetNextWindowPos(ImVec2(0, kTopBarH));
+  ImGui::SetNextWindowSize(ImVec2(w, kToolBarH));
+  ImGui::Begin("##toolbar", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse);
+  timeline_toolbar(&app->timeline, app->data, 0, kTopBarH, w);
+  ImGui::SameLine();
+  ImGui::TextDisabled("|");
+  ImGui::SameLine();
+  search_panel_draw(&app->search, &app->timeline, app->data, now_ms, send_query);
+  ImGui::End();
+}
+
 void empty_state(float w, float h) {
-  const char* msg = "Drop a trace here, or click Open...  (Chrome Trace Event JSON)";
+  const char* msg = "Drop a trace here, or click Open...  (Chrome Trace Event JSON, .gz, .zst)";
   ImVec2 sz = ImGui::CalcTextSize(msg);
   ImGui::GetBackgroundDrawList()->AddText(ImVec2((w - sz.x) / 2, h / 2), theme::kTextDim, msg);
+}
+
+// Search keys go to the search panel; everything else to the timeline.
+void route_search_commands(App* app) {
+  auto& cmds = app->keys.commands;
+  for (auto it = cmds.begin(); it != cmds.end();) {
+    if (*it == Command::kFocusSearch) {
+      app->search.focus_request = true;
+    } else if (*it == Command::kNextResult || *it == Command::kPrevResult) {
+      if (app->timeline.search_active)
+        search_panel_step(&app->search, &app->timeline, app->data, *it == Command::kNextResult ? 1 : -1);
+    } else {
+      ++it;
+      continue;
+    }
+    it = cmds.erase(it);
+  }
+}
+
+// Selection changed: one event → its details; several → the engine's summary.
+void selection_changed(App* app) {
+  Timeline& t = app->timeline;
+  t.selection_changed = false;
+  app->details = DetailsPane{};
+  if (t.selection.size() == 1) {
+    app->details.event = t.selection[0].event;
+    app->details.waiting = true;
+    host_request_details(t.selection[0].event);
+  } else if (t.selection.size() > 1) {
+    std::string args = "{\"events\":[";
+    for (size_t i = 0; i < t.selection.size(); ++i) args += (i ? "," : "") + std::to_string(t.selection[i].event);
+    app->details.multi = true;
+    app->details.summary_waiting = true;
+    app->details.selection_count = t.selection.size();
+    app->selection_query = send_query("select", args + "]}");
+  }
+  host_selection_changed(t.selection.empty() ? -1 : static_cast<int64_t>(t.selection[0].event));
+}
+
+void region_requested(App* app) {
+  Timeline& t = app->timeline;
+  t.region_pending = false;
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "{\"t0\":%.17g,\"t1\":%.17g,\"limit\":100000,\"rows\":[", t.region_t0, t.region_t1);
+  std::string args = buf;
+  for (size_t i = 0; i + 2 < t.region_rows.size(); i += 3)
+    args += (i ? ",[" : "[") + std::to_string(t.region_rows[i]) + "," + std::to_string(t.region_rows[i + 1]) + "," +
+            std::to_string(t.region_rows[i + 2]) + "]";
+  app->details = DetailsPane{};
+  app->details.multi = true;
+  app->details.summary_waiting = true;
+  app->selection_query = send_query("select", args + "]}");
 }
 
 }  // namespace
@@ -75,33 +150,55 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
   if (is_track_list) {
     timeline_reset(&app->timeline, app->data);
     app->details = DetailsPane{};
+    app->search.sent.clear();  // search again in the new trace
+    app->queries.clear();
   } else {
     timeline_reply_arrived(&app->timeline, h.request_id);
   }
 }
 
+void app_query_result(App* app, uint32_t id, const char* json) {
+  auto it = app->queries.find(id);
+  if (it == app->queries.end()) return;  // from a previous trace
+  std::string kind = it->second;
+  app->queries.erase(it);
+  if (kind == "find") {
+    search_panel_result(&app->search, &app->timeline, app->data, id, json);
+  } else if (kind == "select" && id == app->selection_query) {
+    std::vector<uint32_t> events;
+    std::vector<double> starts, ends;
+    details_set_summary(&app->details, json, &events, &starts, &ends);
+    Timeline& t = app->timeline;
+    t.selection.clear();
+    for (size_t i = 0; i < events.size() && i < starts.size() && i < ends.size(); ++i)
+      t.selection.push_back({events[i], starts[i], ends[i]});
+    if (t.selection.size() == 1) {  // a rectangle around one event is a click on it
+      t.selection_changed = true;
+    } else {
+      host_selection_changed(t.selection.empty() ? -1 : static_cast<int64_t>(t.selection[0].event));
+    }
+  }
+}
+
 void app_frame(App* app, float w, float h, double now_ms) {
+  g_app = app;
   app->batch.clear();
   top_bar(app, w);
-  const float details_h = std::clamp(h * 0.28f, 120.0f, 320.0f);
-  const float tl_h = h - kTopBarH - details_h;
   if (app->data.loaded) {
-    timeline_frame(&app->timeline, app->data, &app->keys, 0, kTopBarH, w, tl_h, now_ms, &app->batch);
+    tool_bar(app, w, now_ms);
+    const float top = kTopBarH + kToolBarH;
+    const float details_h = std::clamp(h * 0.28f, 120.0f, 320.0f);
+    const float tl_h = h - top - details_h;
+    route_search_commands(app);
+    timeline_frame(&app->timeline, app->data, &app->keys, 0, top, w, tl_h, now_ms, &app->batch);
     timeline_request_data(&app->timeline, app->data, host_post_to_engine);
-    Timeline& t = app->timeline;
-    if (t.selection_changed) {
-      t.selection_changed = false;
-      app->details = DetailsPane{};
-      app->details.event = t.selected_event;
-      if (t.selected_event >= 0) {
-        app->details.waiting = true;
-        host_request_details(static_cast<uint32_t>(t.selected_event));
-      }
-      host_selection_changed(t.selected_event);
-    }
-    details_draw(app->details, app->data.origin_ns, 0, kTopBarH + tl_h, w, details_h);
-  } else if (!app->progress.active) {
-    empty_state(w, h);
+    if (app->timeline.selection_changed) selection_changed(app);
+    if (app->timeline.region_pending) region_requested(app);
+    details_draw(&app->details, &app->timeline, app->data.origin_ns, 0, top + tl_h, w, details_h);
+    timeline_help(&app->timeline, w, h);
+  } else {
+    app->keys.commands.clear();
+    if (!app->progress.active) empty_state(w, h);
   }
 }
 

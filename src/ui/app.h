@@ -1,11 +1,13 @@
-// The UI application state and its frame: top bar (open, file, progress, errors), the timeline
-// and the details pane. One instance lives in the UI module; web/strata.js feeds it engine
-// messages and load progress through the exports in src/ui/main.cc.
+// The UI application state and its frame: top bar (open, file, progress, errors), toolbar and
+// search, the timeline and the details pane. One instance lives in the UI module; web/strata.js
+// feeds it engine messages, query answers and load progress through src/ui/main.cc's exports.
 #pragma once
+#include <map>
 #include <string>
 
 #include "platform/gl/rect_renderer.h"
 #include "ui/details/details_pane.h"
+#include "ui/search/search_panel.h"
 #include "ui/timeline/timeline.h"
 #include "ui/trace_data.h"
 
@@ -19,22 +21,35 @@ struct LoadProgress {
   double records = 0;
 };
 
+// CPU time of building frames, for strata.frameStats() and scripts/bench-frame.
+struct FrameStats {
+  static constexpr int kRing = 4096;
+  float ms[kRing] = {};
+  uint64_t frames = 0;
+};
+
 struct App {
   TraceData data;
   Timeline timeline;
   NavKeys keys;
   DetailsPane details;
+  SearchPanel search;
   LoadProgress progress;
-  std::string file_label;    // "name · 12.3 MB · 45,678 events"
+  std::string file_label;    // "name | 12.3 MB | 45,678 events"
   std::string error_banner;  // the last load error, until dismissed
   RectBatch batch;
   double last_frame_ms = 0;
-  double frame_cpu_ms = 0;   // CPU time spent building the last frame
+  FrameStats frame_stats;
+  uint32_t next_query_id = 1;
+  std::map<uint32_t, std::string> queries;  // query id → kind, until answered
+  uint32_t selection_query = 0;             // the "select" query whose answer is awaited
 };
 
 // Builds one frame: ImGui widgets, and the timeline geometry in app->batch.
 void app_frame(App* app, float width, float height, double now_ms);
 // A protocol message from the engine.
 void app_receive(App* app, const uint8_t* data, size_t n);
+// The engine's answer to a panel query.
+void app_query_result(App* app, uint32_t id, const char* json);
 
 }  // namespace strata

@@ -4,7 +4,9 @@
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <cstdio>
 #include <string>
 
@@ -45,7 +47,8 @@ bool animating() {
   const strata::App& a = *g_app;
   const strata::NavKeys& k = a.keys;
   return a.progress.active || a.timeline.in_flight_id != 0 || k.zoom_in || k.zoom_out || k.pan_left ||
-         k.pan_right || a.details.waiting;
+         k.pan_right || a.details.waiting || !k.commands.empty() || a.search.pending_id != 0 ||
+         (a.search.sent != std::string(a.search.regex ? "r:" : "s:") + a.search.text);
 }
 
 void frame() {
@@ -83,7 +86,11 @@ void frame() {
   ImGui::NewFrame();
   strata::app_frame(g_app, static_cast<float>(css_w), static_cast<float>(css_h), now);
   ImGui::Render();
-  g_app->frame_cpu_ms = emscripten_get_now() - t0;
+  {
+    strata::FrameStats& fs = g_app->frame_stats;
+    fs.ms[fs.frames % strata::FrameStats::kRing] = static_cast<float>(emscripten_get_now() - t0);
+    ++fs.frames;
+  }
 
   glViewport(0, 0, fb_w, fb_h);
   const uint32_t bg = strata::theme::kBackground;
@@ -146,8 +153,79 @@ EMSCRIPTEN_KEEPALIVE void ui_set_view_ns(double start_ns, double end_ns) {
 EMSCRIPTEN_KEEPALIVE int ui_settled() {
   return g_app->data.loaded && strata::timeline_settled(g_app->timeline, g_app->data) ? 1 : 0;
 }
-EMSCRIPTEN_KEEPALIVE double ui_selected_event() { return static_cast<double>(g_app->timeline.selected_event); }
-EMSCRIPTEN_KEEPALIVE double ui_frame_cpu_ms() { return g_app->frame_cpu_ms; }
+EMSCRIPTEN_KEEPALIVE double ui_selected_event() {
+  const auto& sel = g_app->timeline.selection;
+  return sel.empty() ? -1 : static_cast<double>(sel[0].event);
+}
+// Frame CPU time statistics over the last frames drawn (up to FrameStats::kRing):
+// ui_frame_stats(p) writes frames, median ms, p99 ms to p[0..2]. `reset` starts a new window.
+EMSCRIPTEN_KEEPALIVE void ui_frame_stats(double* out, int reset) {
+  strata::FrameStats& fs = g_app->frame_stats;
+  uint64_t n = std::min<uint64_t>(fs.frames, strata::FrameStats::kRing);
+  std::vector<float> v(fs.ms, fs.ms + n);
+  std::sort(v.begin(), v.end());
+  out[0] = static_cast<double>(fs.frames);
+  out[1] = n ? v[n / 2] : 0;
+  out[2] = n ? v[std::min<uint64_t>(n - 1, (n * 99) / 100)] : 0;
+  if (reset) fs.frames = 0;
+}
+
+EMSCRIPTEN_KEEPALIVE void ui_query_result(uint32_t id, const char* json) {
+  strata::app_query_result(g_app, id, json);
+  strata::request_redraw();
+}
+
+// Selection for the script API: count, and the i-th selected event index.
+EMSCRIPTEN_KEEPALIVE int ui_selection_count() { return static_cast<int>(g_app->timeline.selection.size()); }
+EMSCRIPTEN_KEEPALIVE double ui_selection_event(int i) {
+  const auto& sel = g_app->timeline.selection;
+  return i >= 0 && i < static_cast<int>(sel.size()) ? sel[i].event : -1;
+}
+// Selects one event (start/end in ns relative to the trace start) and brings it into view.
+EMSCRIPTEN_KEEPALIVE void ui_select_event(uint32_t event, double start_rel, double end_rel, int reveal) {
+  strata::timeline_select(&g_app->timeline, {event, start_rel, end_rel}, reveal != 0);
+  strata::request_redraw();
+}
+// UI state for scripts and tests: tool, toggles, marks, timing interval, collapsed sections,
+// hidden tracks (ns absolute as doubles). Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
+  static std::string out;
+  const strata::Timeline& t = g_app->timeline;
+  const double o = static_cast<double>(g_app->data.origin_ns);
+  static const char* kTools[] = {"", "select", "pan", "zoom", "timing"};
+  char buf[160];
+  out = std::string("{\"tool\":\"") + kTools[static_cast<int>(t.tool)] + "\"";
+  out += std::string(",\"grid\":") + (t.show_grid ? "true" : "false");
+  out += std::string(",\"help\":") + (t.show_help ? "true" : "false");
+  out += std::string(",\"flows\":") + (t.show_flows ? "true" : "false");
+  out += ",\"marks\":[";
+  for (size_t i = 0; i < t.marks.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s[%.17g,%.17g]", i ? "," : "", o + t.marks[i].first, o + t.marks[i].second);
+    out += buf;
+  }
+  out += "],\"timing\":";
+  if (t.has_timing) {
+    std::snprintf(buf, sizeof buf, "[%.17g,%.17g]", o + std::min(t.timing_t0, t.timing_t1), o + std::max(t.timing_t0, t.timing_t1));
+    out += buf;
+  } else {
+    out += "null";
+  }
+  int collapsed = 0, hidden = 0;
+  for (uint8_t c : t.collapsed) collapsed += c;
+  for (uint8_t h : t.hidden) hidden += h;
+  std::snprintf(buf, sizeof buf,
+                ",\"collapsedSections\":%d,\"hiddenTracks\":%d,\"searchActive\":%s,\"typing\":%s,\"scrollY\":%.1f}",
+                collapsed, hidden, t.search_active ? "true" : "false", ImGui::GetIO().WantTextInput ? "true" : "false",
+                t.scroll_y);
+  out += buf;
+  return out.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE void ui_clear_selection() {
+  g_app->timeline.selection.clear();
+  g_app->timeline.selection_changed = true;
+  strata::request_redraw();
+}
 
 // Screen position (CSS px in the canvas) of an event's centre; x < 0 when it is not visible.
 static float g_locate_x = -1, g_locate_y = -1;

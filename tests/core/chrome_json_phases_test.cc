@@ -99,7 +99,7 @@ TEST(ChromeJsonPhases, NestableAsyncPairsNestsAndGroupsByRootName) {
   auto r = import_json(doc);
   ASSERT_FALSE(r.failed) << r.failure;
   const TraceStore& s = *r.store;
-  ASSERT_EQ(s.events.size(), 6u);  // 4 slices of pid 1 (two cats), 1 of pid 2, 1 instant
+  ASSERT_EQ(s.events.size(), 5u);  // 3 slices of pid 1 (two cats), 1 of pid 2, 1 instant
   int64_t req = -1, other = -1;
   for (size_t i = 0; i < s.events.size(); ++i) {
     if (name_of(s, s.events.name[i]) != "Request") continue;
@@ -142,7 +142,7 @@ TEST(ChromeJsonPhases, Id2LocalAndGlobal) {
 {"ph":"e","cat":"c","id2":{"local":"0x9"},"name":"Local","pid":2,"tid":1,"ts":5}])");
   const TraceStore& s = *r.store;
   int64_t cross = find_event(s, "Cross"), local = find_event(s, "Local");
-  EXPECT_EQ(s.events.dur[cross], 4000);  // global ids pair across processes
+  EXPECT_EQ(s.events.dur[cross], 4000);                         // global ids pair across processes
   EXPECT_EQ(s.processes[track_of(s, cross).process].key, "1");  // drawn in the root's process
   // The local end in pid 2 has no begin there; the local begin in pid 1 never ends.
   EXPECT_TRUE(has_warning(s, "1 async or object end (e/F/D) without an open begin was dropped"));
@@ -170,7 +170,8 @@ TEST(ChromeJsonPhases, AsyncOverlappingOperationsStackSequentialOnesShareARow) {
   ASSERT_EQ(s.tracks.size(), 1u);
   std::vector<std::pair<TimeNs, uint32_t>> loads;  // (start, depth) of each Load
   for (size_t i = 0; i < s.events.size(); ++i)
-    if (name_of(s, s.events.name[i]) == "Load") loads.emplace_back(s.events.start[i], s.events.depth[i]);
+    if (name_of(s, s.events.name[i]) == "Load")
+      loads.emplace_back(s.events.start[i], s.events.depth[i]);
   std::sort(loads.begin(), loads.end());
   ASSERT_EQ(loads.size(), 5u);
   EXPECT_EQ(loads[0].second, 0u);  // id 1 [0, 10]
@@ -335,7 +336,7 @@ TEST(ChromeJsonPhases, SamplesAndStackFrames) {
   EXPECT_EQ(st.kind, TrackKind::kSample);
   EXPECT_EQ(name_of(s, st.name), "Thread 1 samples");
   const Process& p = s.processes[st.process];
-  ASSERT_EQ(p.tracks.size(), 2u + 1u);  // thread 1, its samples, and the pid-less entry's
+  ASSERT_EQ(p.tracks.size(), 2u);  // thread 1 and its samples (the pid-less entry: own process)
   EXPECT_EQ(s.tracks[p.tracks[0]].kind, TrackKind::kThread);
   EXPECT_EQ(p.tracks[1], s.events.track[sample]);
   EXPECT_GE(find_event(s, "cpu"), 0);     // unknown frame: keeps its own name

@@ -52,8 +52,8 @@ TEST(Compression, SniffsMagicBytes) {
   const uint8_t gz[] = {0x1F, 0x8B, 8, 0}, zs[] = {0x28, 0xB5, 0x2F, 0xFD}, js[] = {'{', '"', 't', 'r'};
   EXPECT_EQ(sniff_compression(gz, 4), Compression::kGzip);
   EXPECT_EQ(sniff_compression(zs, 4), Compression::kZstd);
-  EXPECT_EQ(sniff_compression(js, 4), Compression::kNone);
-  EXPECT_EQ(sniff_compression(zs, 3), Compression::kNone);
+  EXPECT_EQ(sniff_compression(js, 4), Compression::kPlain);
+  EXPECT_EQ(sniff_compression(zs, 3), Compression::kPlain);
 }
 
 TEST(Compression, PlainInputPassesThrough) {

@@ -36,8 +36,11 @@ void check(const TraceStore& s) {
   for (size_t i = 0; i < s.events.size() && i < 64; ++i)
     for (const FlowNeighbour& f : flows_of(s, static_cast<uint32_t>(i)))
       ASSERT_LT(f.event, s.events.size());
-  for (uint32_t parent : s.frames.parent)
-    if (parent != kNone) ASSERT_LT(parent, s.frames.size());
+  for (uint32_t parent : s.frames.parent) {
+    if (parent != kNone) {
+      ASSERT_LT(parent, s.frames.size());
+    }
+  }
 }
 
 TEST(FuzzRegressions, EveryInputImportsWithoutCrashing) {

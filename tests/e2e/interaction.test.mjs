@@ -120,23 +120,37 @@ describe('navigation and selection', () => {
     s.assertNoErrors();
   });
 
-  test('dragging the timeline pans it', async () => {
+  /** Drags from a to b (canvas fractions) with `button`, a few frames per step. */
+  async function drag(a, b, button = 'left') {
+    await page.mouse.move(a.x, a.y);
+    await s.frame();
+    await page.mouse.down({ button });
+    await s.frame();
+    for (let i = 1; i <= 4; i++) {
+      await page.mouse.move(a.x + (b.x - a.x) * i / 4, a.y + (b.y - a.y) * i / 4, { steps: 2 });
+      await s.frame();
+    }
+    await page.mouse.up({ button });
+    await s.frame();
+  }
+
+  test('dragging with the pan tool (2), or with the right button in any tool, pans', async () => {
     await viewFraction(0.25, 0.75);
     const a = await canvasPoint(0.7, 0.5), b = await canvasPoint(0.4, 0.5);
     await page.mouse.move(a.x, a.y);
+    await page.keyboard.press('Digit2');  // pan tool
     await s.frame();
-    const v0 = await s.view();
-    await page.mouse.down();
-    await s.frame();
-    for (let i = 1; i <= 4; i++) {
-      await page.mouse.move(a.x + (b.x - a.x) * i / 4, a.y, { steps: 2 });
-      await s.frame();
-    }
-    await page.mouse.up();
-    await s.frame();
-    const v1 = await s.view();
+    let v0 = await s.view();
+    await drag(a, b);
+    let v1 = await s.view();
     assert.ok(v1.startNs > v0.startNs, `dragging left did not move the view later: ${fmt(v0)} → ${fmt(v1)}`);
     assert.ok(Math.abs(width(v1) - width(v0)) <= width(v0) * 0.02, `drag changed the width: ${fmt(v0)} → ${fmt(v1)}`);
+    await page.keyboard.press('Digit1');  // back to the select tool: a right-drag still pans
+    await s.frame();
+    v0 = await s.view();
+    await drag(b, a, 'right');
+    v1 = await s.view();
+    assert.ok(v1.startNs < v0.startNs, `right-dragging right did not move the view earlier: ${fmt(v0)} → ${fmt(v1)}`);
     s.assertNoErrors();
   });
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  countTrace, dataPath, dataUrl, matchNames, poll, setupStrata, skipUnlessData,
+  countTrace, dataPath, dataUrl, matchNames, parseTrace, poll, readTraceText, setupStrata, skipUnlessData,
 } from './lib.mjs';
 
 const TRACES = [
@@ -25,8 +25,14 @@ const DROP_TRACE = 'chrome_trace/catapult/nanoseconds.json';
 const FIND_TRACE = 'chrome_trace/catapult/x_event_trace.json';
 const FIND_TRACE_2 = 'ascend/msinsight/text_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json';
 
-/** Timeline events per the contract: X, B (matched or unclosed), i, I. */
-const expectedEvents = (phases) => ['X', 'B', 'i', 'I'].reduce((n, ph) => n + (phases[ph] || 0), 0);
+/**
+ * Timeline events per the contract: every slice and marker drawn. Slices: X, B (matched or left
+ * open), async b and S (one slice per start), object lifetimes N. Markers: i/I, async n, steps
+ * T/p, snapshots O, samples P, marks R, and the entries of a top-level "samples" array.
+ */
+const TIMELINE_PHASES = ['X', 'B', 'i', 'I', 'n', 'b', 'S', 'T', 'p', 'N', 'O', 'P', 'R'];
+const expectedEvents = (phases, json) => TIMELINE_PHASES.reduce((n, ph) => n + (phases[ph] || 0), 0) +
+  (json && Array.isArray(json.samples) ? json.samples.length : 0);
 /** Counter samples: one per (C record, numeric arg). */
 const expectedCounters = (records) => records.filter((r) => r.ph === 'C')
   .reduce((n, r) => n + Object.values(r.args || {}).filter((v) => typeof v === 'number').length, 0);
@@ -41,7 +47,7 @@ function checkSummary(sum, rel, what) {
   assert.equal(sum.files[0].bytes, fs.statSync(file).size, `${ctx}: files[0].bytes`);
   assert.equal(sum.files[0].format, 'chrome-json', `${ctx}: files[0].format`);
   assert.deepEqual(sum.phases, exp.phases, `${ctx}: summary.phases vs independent JSON.parse count`);
-  assert.equal(sum.events, expectedEvents(exp.phases), `${ctx}: summary.events (X + B + i + I records)`);
+  assert.equal(sum.events, expectedEvents(exp.phases, parseTrace(readTraceText(file)).json), `${ctx}: summary.events (slices and markers)`);
   assert.equal(sum.counters, expectedCounters(exp.records), `${ctx}: summary.counters`);
   assert.ok(Math.abs(sum.startNs - exp.startNs) <= 1000,
     `${ctx}: startNs ${sum.startNs} vs min ts ${exp.startNs} (diff ${sum.startNs - exp.startNs} ns)`);

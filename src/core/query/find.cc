@@ -29,12 +29,18 @@ FindResult find_events(const TraceStore& s, std::string_view text, size_t limit)
     if (contains_ignore_case(s.strings.get(id), text)) name_matches[id] = 1, any = true;
   }
   if (!any) return r;
+  return find_matching(s, name_matches, limit);
+}
+
+FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_matches, size_t limit) {
+  FindResult r;
   // Keep the `limit` earliest matches in a max-heap keyed by (start, index).
   using Key = std::pair<TimeNs, uint32_t>;
   std::priority_queue<Key> heap;
   const size_t n = s.events.size();
   for (uint32_t i = 0; i < n; ++i) {
-    if (!name_matches[s.events.name[i]]) continue;
+    const StrId n = s.events.name[i];
+    if (n >= name_matches.size() || !name_matches[n]) continue;
     ++r.count;
     if (limit == 0) continue;
     Key k{s.events.start[i], i};

@@ -8,9 +8,9 @@
 namespace strata {
 
 struct FlowNeighbour {
-  uint32_t event;     // the slice at the other end of the arrow
-  uint32_t flow;      // index into TraceStore::flows
-  bool incoming;      // true: the arrow comes from `event` into the queried one
+  uint32_t event;  // the slice at the other end of the arrow
+  uint32_t flow;   // index into TraceStore::flows
+  bool incoming;   // true: the arrow comes from `event` into the queried one
 };
 
 // Incoming edges first (by source event), then outgoing (by target event). O(log F + k).

@@ -3,9 +3,9 @@
 //
 // Rules (the Trace Event Format's, as chrome://tracing and Perfetto apply them):
 //  * Steps of one flow share the importer's key (cat + name + id, global across processes;
-//    compared by a 64-bit hash, see TraceBuilder::flow_key) and are taken in time order (file order for ties). An s starts a chain (ending any chain of
-//    the same key still open), t continues it, f ends it. A t or f with no open chain is
-//    ignored (counted).
+//    compared by a 64-bit hash, see TraceBuilder::flow_key) and are taken in time order (file order
+//    for ties). An s starts a chain (ending any chain of the same key still open), t continues it,
+//    f ends it. A t or f with no open chain is ignored (counted).
 //  * s and t bind to the deepest slice of their thread enclosing ts (start <= ts <= end); f
 //    binds the same way with bp="e", otherwise to the next slice that starts at or after ts
 //    (earliest start, then the outermost). A step that finds no slice is skipped (counted).
@@ -233,8 +233,9 @@ void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
   for (size_t k = 0; k < n;) {
     size_t e = k + 1;
     while (e < n && (ckeys[e].key >> shift) == (ckeys[k].key >> shift)) ++e;
-    if (e - k > 1) std::sort(ckeys.begin() + static_cast<std::ptrdiff_t>(k),
-                             ckeys.begin() + static_cast<std::ptrdiff_t>(e));
+    if (e - k > 1)
+      std::sort(ckeys.begin() + static_cast<std::ptrdiff_t>(k),
+                ckeys.begin() + static_cast<std::ptrdiff_t>(e));
     k = e;
   }
   struct Edge {

@@ -395,9 +395,10 @@ void TraceBuilder::resolve_frames() {
   if (!frames_.empty()) {
     std::stable_sort(frames_.begin(), frames_.end(),
                      [](const FrameEntry& a, const FrameEntry& b) { return a.key < b.key; });
-    frames_.erase(std::unique(frames_.begin(), frames_.end(),
-                              [](const FrameEntry& a, const FrameEntry& b) { return a.key == b.key; }),
-                  frames_.end());
+    frames_.erase(
+        std::unique(frames_.begin(), frames_.end(),
+                    [](const FrameEntry& a, const FrameEntry& b) { return a.key == b.key; }),
+        frames_.end());
     const size_t n = frames_.size();
     fr.key.resize(n);
     fr.name.resize(n);
@@ -410,7 +411,8 @@ void TraceBuilder::resolve_frames() {
       StrId pk = frames_[i].parent_key;
       if (pk == 0) continue;
       auto it = std::lower_bound(fr.key.begin(), fr.key.end(), pk);
-      if (it != fr.key.end() && *it == pk) fr.parent[i] = static_cast<uint32_t>(it - fr.key.begin());
+      if (it != fr.key.end() && *it == pk)
+        fr.parent[i] = static_cast<uint32_t>(it - fr.key.begin());
     }
     std::vector<FrameEntry>().swap(frames_);
     // Iterative colouring: 1 = on the current walk, 2 = known to reach a root.
@@ -599,8 +601,8 @@ void TraceBuilder::layout_events(const std::vector<uint32_t>& new_track) {
     if (tr.kind == TrackKind::kAsync || tr.kind == TrackKind::kObject) {
       // build_async chose these depths (slice trees packed into lanes).
       for (uint32_t k = a; k < b; ++k) {
-        auto it = std::lower_bound(given_depth_.begin(), given_depth_.end(),
-                                   std::make_pair(idx[k], 0u));
+        auto it =
+            std::lower_bound(given_depth_.begin(), given_depth_.end(), std::make_pair(idx[k], 0u));
         uint32_t d = it != given_depth_.end() && it->first == idx[k] ? it->second : 0;
         tdepth[k - a] = d;
         max_depth = std::max(max_depth, d);

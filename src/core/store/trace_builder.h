@@ -156,7 +156,7 @@ class TraceBuilder {
   };
 
   void match_begin_end();
-  void build_async();  // async_layout.cc
+  void build_async();                                       // async_layout.cc
   void bind_flows(const std::vector<uint32_t>& new_track);  // flow_binding.cc
   void resolve_frames();
   uint32_t async_track(uint32_t process, StrId name, bool object);

@@ -40,29 +40,29 @@ inline bool is_instant_phase(char ph) {
 }
 
 struct Process {
-  std::string key;          // pid as written in the file: `123` or the string's text
-  int64_t pid = 0;          // numeric pid (0 when the pid was a non-numeric string)
-  StrId name = 0;           // from M process_name; 0 = unnamed
-  int64_t sort_index = 0;   // from M process_sort_index; 0 when absent
+  std::string key;         // pid as written in the file: `123` or the string's text
+  int64_t pid = 0;         // numeric pid (0 when the pid was a non-numeric string)
+  StrId name = 0;          // from M process_name; 0 = unnamed
+  int64_t sort_index = 0;  // from M process_sort_index; 0 when absent
   bool has_sort_index = false;
-  std::vector<StrId> labels;  // from M process_labels
-  bool global = false;        // the synthetic "Global" process of s="g" instants and R marks
+  std::vector<StrId> labels;     // from M process_labels
+  bool global = false;           // the synthetic "Global" process of s="g" instants and R marks
   std::vector<uint32_t> tracks;  // indices into TraceStore::tracks, in display order
 };
 
 struct Track {
-  uint32_t process = 0;     // index into TraceStore::processes
+  uint32_t process = 0;  // index into TraceStore::processes
   TrackKind kind = TrackKind::kThread;
   // tid as written (threads, samples), counter name (counters), root slice name (async),
   // "" (instant and object tracks)
   std::string key;
-  int64_t tid = 0;          // numeric tid (threads; 0 when non-numeric)
-  StrId name = 0;           // display name (M thread_name, or counter name)
-  int64_t sort_index = 0;   // from M thread_sort_index
+  int64_t tid = 0;         // numeric tid (threads; 0 when non-numeric)
+  StrId name = 0;          // display name (M thread_name, or counter name)
+  int64_t sort_index = 0;  // from M thread_sort_index
   bool has_sort_index = false;
-  uint32_t first_event = 0; // [first_event, first_event + event_count) in EventColumns
+  uint32_t first_event = 0;  // [first_event, first_event + event_count) in EventColumns
   uint32_t event_count = 0;
-  uint32_t max_depth = 0;   // deepest row used (0 when the track has one row)
+  uint32_t max_depth = 0;      // deepest row used (0 when the track has one row)
   std::vector<uint32_t> rows;  // see file comment; empty for counter tracks
   // Counter tracks: [first_series, first_series + series_count) in TraceStore::series.
   uint32_t first_series = 0;
@@ -72,7 +72,7 @@ struct Track {
 // Slices (B/E pairs, X) and instants (i/I), one entry per event.
 struct EventColumns {
   std::vector<TimeNs> start;
-  std::vector<TimeNs> dur;          // 0 for instants
+  std::vector<TimeNs> dur;  // 0 for instants
   std::vector<StrId> name;
   std::vector<StrId> cat;
   std::vector<uint32_t> track;
@@ -80,16 +80,16 @@ struct EventColumns {
   // 'X', 'B' (closed by E), 'i' (also for 'I'); async 'b' (closed by e), 'S' (closed by F),
   // 'n', 'T', 'p'; objects 'N' (closed by D), 'O'; samples 'P'; marks 'R'.
   std::vector<char> phase;
-  std::vector<uint64_t> src_offset; // byte offset of the event's JSON object in the file
-  std::vector<uint32_t> src_len;    // its length in bytes (0 = not available)
+  std::vector<uint64_t> src_offset;  // byte offset of the event's JSON object in the file
+  std::vector<uint32_t> src_len;     // its length in bytes (0 = not available)
   size_t size() const { return start.size(); }
 };
 
 // A counter series: one arg key of one counter track.
 struct CounterSeries {
   uint32_t track = 0;
-  StrId name = 0;                   // arg key ("value", "Total Allocated", ...)
-  uint32_t first_sample = 0;        // [first_sample, first_sample + sample_count) in samples
+  StrId name = 0;             // arg key ("value", "Total Allocated", ...)
+  uint32_t first_sample = 0;  // [first_sample, first_sample + sample_count) in samples
   uint32_t sample_count = 0;
 };
 
@@ -138,14 +138,14 @@ struct ClockSync {
 struct SourceFile {
   std::string name;
   uint64_t bytes = 0;
-  std::string format;  // "chrome-json", ...
+  std::string format;                // "chrome-json", ...
   std::string compression = "none";  // "gzip", "zstd": detected by magic bytes
 };
 
 struct TraceStore {
   StringTable strings;
   std::vector<SourceFile> files;
-  std::vector<Process> processes;   // in display order (sort index, then pid)
+  std::vector<Process> processes;  // in display order (sort index, then pid)
   std::vector<Track> tracks;
   EventColumns events;
   std::vector<CounterSeries> series;

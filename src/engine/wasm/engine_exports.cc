@@ -42,6 +42,9 @@ EMSCRIPTEN_KEEPALIVE const char* engine_summary() { return keep(engine().summary
 EMSCRIPTEN_KEEPALIVE const char* engine_find(const char* text, uint32_t limit) {
   return keep(engine().find_json(text, limit));
 }
+EMSCRIPTEN_KEEPALIVE const char* engine_query(const char* kind, const char* args) {
+  return keep(engine().query_json(kind, args));
+}
 EMSCRIPTEN_KEEPALIVE const char* engine_details(uint32_t event, const char* record, uint32_t len) {
   return keep(engine().details_json(event, std::string_view(record, len)));
 }

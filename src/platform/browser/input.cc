@@ -18,6 +18,9 @@ NavKeys* g_keys = nullptr;
 // after the press has been seen.
 bool g_pressed_this_frame[3] = {false, false, false};
 bool g_release_pending[3] = {false, false, false};
+// The same for keys ImGui reads (Enter in the search box, arrows, backspace...).
+bool g_key_pressed_this_frame[512] = {};
+bool g_key_release_pending[512] = {};
 
 // Our key indices for ImGui 1.86's io.KeysDown[] / io.KeyMap.
 enum Key {
@@ -55,6 +58,41 @@ bool nav_key(const char* code, bool down, bool repeat) {
   return true;
 }
 
+// One-shot shortcuts. Letters and digits by position (code); `?` by the character it types,
+// since its position differs between layouts.
+bool command_key(const EmscriptenKeyboardEvent* e) {
+  struct Map {
+    const char* code;
+    Command cmd;
+  };
+  static const Map kMap[] = {
+      {"Digit1", Command::kToolSelect}, {"Numpad1", Command::kToolSelect}, {"Digit2", Command::kToolPan},
+      {"Numpad2", Command::kToolPan},   {"Digit3", Command::kToolZoom},    {"Numpad3", Command::kToolZoom},
+      {"Digit4", Command::kToolTiming}, {"Numpad4", Command::kToolTiming}, {"KeyF", Command::kZoomToSelection},
+      {"KeyM", Command::kMark},         {"Digit0", Command::kReset},       {"Numpad0", Command::kReset},
+      {"KeyG", Command::kGrid},         {"Escape", Command::kEscape},
+  };
+  if (!std::strcmp(e->key, "?")) {
+    g_keys->commands.push_back(Command::kHelp);
+    return true;
+  }
+  if (!std::strcmp(e->code, "Slash") || !std::strcmp(e->code, "NumpadDivide")) {
+    g_keys->commands.push_back(Command::kFocusSearch);
+    return true;
+  }
+  if (!std::strcmp(e->code, "Enter") || !std::strcmp(e->code, "NumpadEnter")) {
+    g_keys->commands.push_back(e->shiftKey ? Command::kPrevResult : Command::kNextResult);
+    return true;
+  }
+  for (const Map& m : kMap) {
+    if (std::strcmp(e->code, m.code) == 0) {
+      g_keys->commands.push_back(m.cmd);
+      return true;
+    }
+  }
+  return false;
+}
+
 EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   request_redraw();
   ImGuiIO& io = ImGui::GetIO();
@@ -64,9 +102,20 @@ EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   io.KeyAlt = e->altKey;
   io.KeySuper = e->metaKey;
   int k = key_index(e->code);
-  if (k) io.KeysDown[k] = down;
-  if (!io.WantTextInput && !e->ctrlKey && !e->metaKey && !e->altKey && nav_key(e->code, down, e->repeat))
-    return EM_TRUE;
+  if (k && down) {
+    io.KeysDown[k] = true;
+    g_key_pressed_this_frame[k] = true;
+    g_key_release_pending[k] = false;
+  } else if (k) {
+    if (g_key_pressed_this_frame[k])
+      g_key_release_pending[k] = true;
+    else
+      io.KeysDown[k] = false;
+  }
+  if (!io.WantTextInput && !e->ctrlKey && !e->metaKey && !e->altKey) {
+    if (nav_key(e->code, down, e->repeat)) return EM_TRUE;
+    if (down && !e->repeat && command_key(e)) return EM_TRUE;
+  }
   if (down && io.WantTextInput && !e->ctrlKey && !e->metaKey && std::strlen(e->key) <= 4 &&
       static_cast<unsigned char>(e->key[0]) >= 0x20) {
     io.AddInputCharactersUTF8(e->key);
@@ -95,6 +144,8 @@ EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
   io.KeyShift = e->shiftKey;
   int b = e->button == 0 ? 0 : e->button == 2 ? 1 : e->button == 1 ? 2 : -1;
   if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEDOWN) {
+    g_keys->press_ctrl = e->ctrlKey || e->metaKey;
+    g_keys->press_shift = e->shiftKey;
     io.MouseDown[b] = true;
     g_pressed_this_frame[b] = true;
     g_release_pending[b] = false;
@@ -129,6 +180,11 @@ void input_frame_done() {
     g_pressed_this_frame[b] = false;
     if (g_release_pending[b]) io.MouseDown[b] = false;
     g_release_pending[b] = false;
+  }
+  for (int k = 0; k < kKeyCount; ++k) {
+    g_key_pressed_this_frame[k] = false;
+    if (g_key_release_pending[k]) io.KeysDown[k] = false;
+    g_key_release_pending[k] = false;
   }
 }
 

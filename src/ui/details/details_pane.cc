@@ -1,16 +1,19 @@
 #include "ui/details/details_pane.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/view/time_view.h"
 #include "imgui.h"
 #include "ui/timeline/colors.h"
+#include "ui/timeline/timeline.h"
 
 namespace strata {
 
 void details_set(DetailsPane* p, int64_t event, const char* json) {
   p->event = event;
   p->waiting = false;
+  p->multi = false;
   p->lines.clear();
   p->error.clear();
   std::string err;
@@ -18,6 +21,44 @@ void details_set(DetailsPane* p, int64_t event, const char* json) {
     p->lines.clear();
     p->error = "details unavailable: " + err;
   }
+}
+
+void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>* events,
+                         std::vector<double>* starts, std::vector<double>* ends) {
+  p->summary.clear();
+  p->summary_waiting = false;
+  p->multi = true;
+  std::vector<JsonLine> lines;
+  std::string err;
+  if (!json_flatten(json ? json : "{}", &lines, &err)) return;
+  std::string section;
+  SummaryLine cur;
+  bool started = false;
+  for (const JsonLine& l : lines) {
+    if (l.depth == 0) {
+      if (section == "summary" && started) p->summary.push_back(cur), started = false;
+      section = l.key;
+      if (l.key == "count") p->selection_count = std::strtoull(l.value.c_str(), nullptr, 10);
+    } else if (section == "summary" && l.depth == 1) {
+      if (started) p->summary.push_back(cur);
+      cur = SummaryLine{};
+      started = true;
+    } else if (section == "summary" && l.depth == 2) {
+      double v = std::strtod(l.value.c_str(), nullptr);
+      if (l.key == "name") cur.name = l.value;
+      else if (l.key == "count") cur.count = static_cast<uint64_t>(v);
+      else if (l.key == "totalNs") cur.total = v;
+      else if (l.key == "minNs") cur.min = v;
+      else if (l.key == "maxNs") cur.max = v;
+      else if (l.key == "avgNs") cur.avg = v;
+    } else if (section == "events" && l.depth == 2) {
+      double v = std::strtod(l.value.c_str(), nullptr);
+      if (l.key == "event") events->push_back(static_cast<uint32_t>(v));
+      else if (l.key == "start") starts->push_back(v);
+      else if (l.key == "end") ends->push_back(v);
+    }
+  }
+  if (section == "summary" && started) p->summary.push_back(cur);
 }
 
 namespace {
@@ -63,23 +104,110 @@ size_t draw_tree(const std::vector<JsonLine>& lines, size_t i, uint16_t depth) {
   return i;
 }
 
+// Links to related events (parent, children): {event, name, startNs, durNs} objects under a
+// depth-0 key, one object or an array of them. Clicking one selects it.
+void related(const std::vector<JsonLine>& lines, const char* key, Timeline* t, int64_t origin) {
+  size_t i = 0;
+  while (i < lines.size() && !(lines[i].depth == 0 && lines[i].key == key)) ++i;
+  if (i == lines.size()) return;
+  const bool single = lines[i].kind == 'o';
+  const uint16_t field_depth = single ? 1 : 2;
+  size_t j = i + 1;
+  while (j < lines.size() && lines[j].depth > 0) {
+    std::string name;
+    double ev = -1, start = 0, dur = 0;
+    if (!single) ++j;  // the element's own line
+    for (; j < lines.size() && lines[j].depth >= field_depth; ++j) {
+      const JsonLine& f = lines[j];
+      if (f.depth != field_depth) continue;
+      if (f.key == "event") ev = std::strtod(f.value.c_str(), nullptr);
+      else if (f.key == "name") name = f.value;
+      else if (f.key == "startNs") start = static_cast<double>(std::strtoll(f.value.c_str(), nullptr, 10) - origin);
+      else if (f.key == "durNs") dur = std::strtod(f.value.c_str(), nullptr);
+    }
+    if (ev >= 0) {
+      ImGui::PushID(static_cast<int>(j));
+      std::string label = name + "  (" + format_duration(dur) + ")";
+      if (ImGui::SmallButton(label.c_str())) timeline_select(t, {static_cast<uint32_t>(ev), start, start + dur}, true);
+      ImGui::PopID();
+    }
+    if (single) break;
+  }
+}
+
+void draw_summary(DetailsPane* p) {
+  ImGui::Text("%llu events selected", static_cast<unsigned long long>(p->selection_count));
+  if (p->summary_waiting) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(summing...)");
+  }
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV;
+  if (!ImGui::BeginTable("summary", 6, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("Count");
+  ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("Avg");
+  ImGui::TableSetupColumn("Min");
+  ImGui::TableSetupColumn("Max");
+  ImGui::TableHeadersRow();
+  if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsDirty && sort->SpecsCount > 0) {
+    const ImGuiTableColumnSortSpecs& s = sort->Specs[0];
+    auto key = [&](const SummaryLine& l) -> double {
+      switch (s.ColumnIndex) {
+        case 1: return static_cast<double>(l.count);
+        case 2: return l.total;
+        case 3: return l.avg;
+        case 4: return l.min;
+        case 5: return l.max;
+        default: return 0;
+      }
+    };
+    const bool asc = s.SortDirection == ImGuiSortDirection_Ascending;
+    std::stable_sort(p->summary.begin(), p->summary.end(), [&](const SummaryLine& a, const SummaryLine& b) {
+      if (s.ColumnIndex == 0) return asc ? a.name < b.name : a.name > b.name;
+      return asc ? key(a) < key(b) : key(a) > key(b);
+    });
+    sort->SpecsDirty = false;
+  }
+  for (const SummaryLine& l : p->summary) {
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextUnformatted(l.name.c_str());
+    ImGui::TableSetColumnIndex(1);
+    ImGui::Text("%llu", static_cast<unsigned long long>(l.count));
+    ImGui::TableSetColumnIndex(2);
+    ImGui::TextUnformatted(format_duration(l.total).c_str());
+    ImGui::TableSetColumnIndex(3);
+    ImGui::TextUnformatted(format_duration(l.avg).c_str());
+    ImGui::TableSetColumnIndex(4);
+    ImGui::TextUnformatted(format_duration(l.min).c_str());
+    ImGui::TableSetColumnIndex(5);
+    ImGui::TextUnformatted(format_duration(l.max).c_str());
+  }
+  ImGui::EndTable();
+}
+
 }  // namespace
 
-void details_draw(const DetailsPane& p, int64_t origin_ns, float x, float y, float w, float h) {
+void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float y, float w, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   ImGui::Begin("Details", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoSavedSettings);
-  if (p.event < 0) {
-    ImGui::TextDisabled("Click an event to see its details.");
-  } else if (p.waiting && p.lines.empty()) {
+  if (p->multi) {
+    draw_summary(p);
+  } else if (p->event < 0) {
+    ImGui::TextDisabled("Click an event to see its details; ctrl-click or drag to select several.");
+  } else if (p->waiting && p->lines.empty()) {
     ImGui::TextDisabled("Loading details...");
-  } else if (!p.error.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", p.error.c_str());
+  } else if (!p->error.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", p->error.c_str());
   } else {
     auto text = [&](const char* k) {
-      const JsonLine* l = field(p.lines, k);
+      const JsonLine* l = field(p->lines, k);
       return l ? l->value : std::string();
     };
     int64_t start = std::strtoll(text("startNs").c_str(), nullptr, 10);
@@ -87,27 +215,37 @@ void details_draw(const DetailsPane& p, int64_t origin_ns, float x, float y, flo
     if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingFixedFit)) {
       row("Name", text("name"));
       row("Category", text("cat"));
-      row("Start", format_tick(static_cast<double>(start - origin_ns), 1) + "   (" +
-                       text("startNs") + " ns)");
+      row("Start", format_tick(static_cast<double>(start - origin_ns), 1) + "   (" + text("startNs") + " ns)");
       if (text("phase") != "i") {
-        row("Duration", format_duration(static_cast<double>(dur)) + "   (" + text("durNs") + " ns)");
         row("End", format_tick(static_cast<double>(start + dur - origin_ns), 1));
+        row("Duration", format_duration(static_cast<double>(dur)) + "   (" + text("durNs") + " ns)");
+        if (field(p->lines, "selfNs"))
+          row("Self time", format_duration(std::strtod(text("selfNs").c_str(), nullptr)));
       }
       row("Process", text("process") + "  (pid " + text("pid") + ")");
       row("Thread", text("thread") + "  (tid " + text("tid") + ")");
       ImGui::EndTable();
     }
+    if (field(p->lines, "parent") && field(p->lines, "parent")->kind == 'o') {
+      ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Parent");
+      ImGui::SameLine();
+      related(p->lines, "parent", t, origin_ns);
+    }
+    if (const JsonLine* c = field(p->lines, "childCount"); c && c->value != "0") {
+      ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Children (%s)", c->value.c_str());
+      related(p->lines, "children", t, origin_ns);
+    }
     // Args: the record's "args" object, as a tree.
-    for (size_t i = 0; i < p.lines.size(); ++i) {
-      const JsonLine& rec = p.lines[i];
+    for (size_t i = 0; i < p->lines.size(); ++i) {
+      const JsonLine& rec = p->lines[i];
       if (rec.depth != 0 || rec.key != "record" || rec.kind != 'o') continue;
-      for (size_t j = i + 1; j < p.lines.size() && p.lines[j].depth > 0; ++j) {
-        const JsonLine& a = p.lines[j];
+      for (size_t j = i + 1; j < p->lines.size() && p->lines[j].depth > 0; ++j) {
+        const JsonLine& a = p->lines[j];
         if (a.depth != 1 || a.key != "args") continue;
         ImGui::Separator();
         ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Args");
         if (a.kind == 'o' || a.kind == 'a')
-          draw_tree(p.lines, j + 1, a.depth);
+          draw_tree(p->lines, j + 1, a.depth);
         else
           ImGui::TextUnformatted(a.value.c_str());
       }

@@ -7,71 +7,19 @@
 #include "core/base/types.h"
 #include "imgui.h"
 #include "ui/timeline/colors.h"
+#include "ui/timeline/draw.h"
+#include "ui/timeline/layout.h"
 #include "ui/timeline/ruler.h"
 
 namespace strata {
 
 namespace {
 
-constexpr float kRowH = 18.0f;
-constexpr float kTrackPad = 4.0f;
-constexpr float kProcessHeaderH = 22.0f;
-constexpr float kCounterH = 44.0f;
-constexpr float kRulerH = 26.0f;
 // Requests cover the view plus half a view either side, so small pans need no new data.
 constexpr double kOverscan = 0.5;
+constexpr float kClickSlop = 4;  // px a press may move and still be a click
 
-void compute_layout(Timeline* t, const TraceData& d) {
-  TimelineLayout& L = t->layout;
-  L.track_y.assign(d.tracks.size(), 0);
-  L.track_h.assign(d.tracks.size(), 0);
-  L.process_y.assign(d.processes.size(), 0);
-  float y = 0;
-  for (size_t p = 0; p < d.processes.size(); ++p) {
-    const UiProcess& pr = d.processes[p];
-    float start = y;
-    y += kProcessHeaderH;
-    bool any = false;
-    for (uint32_t i = pr.first_track; i < pr.first_track + pr.track_count && i < d.tracks.size(); ++i) {
-      const UiTrack& tr = d.tracks[i];
-      float h = 0;
-      if (tr.kind == 1)
-        h = kCounterH;
-      else if (tr.event_count > 0)
-        h = static_cast<float>(tr.rows) * kRowH + kTrackPad;
-      L.track_y[i] = y;
-      L.track_h[i] = h;
-      y += h;
-      any |= h > 0;
-    }
-    if (!any) y = start;  // a process with nothing to draw takes no space
-    L.process_y[p] = any ? start : -1;
-  }
-  L.content_h = y;
-}
-
-double ns_per_px(const TimeView& v, float w) { return v.span() / std::max(1.0f, w); }
-
-// Where a reply's row geometry lands on screen.
-struct RowGeom {
-  float top;     // CSS px of the track's first row
-  bool visible;  // track intersects the events area
-};
-
-RowGeom track_geom(const Timeline& t, uint32_t track) {
-  const TimelineLayout& L = t.layout;
-  float top = L.y0 - t.scroll_y + L.track_y[track];
-  bool vis = L.track_h[track] > 0 && top + L.track_h[track] >= L.y0 && top <= L.y0 + L.h;
-  return {top, vis};
-}
-
-float to_x(const Timeline& t, double rel) {
-  double px = time_to_px(t.view, rel, t.layout.w);
-  px = std::clamp(px, -10.0, static_cast<double>(t.layout.w) + 10.0);
-  return t.layout.x0 + static_cast<float>(px);
-}
-
-void handle_navigation(Timeline* t, NavKeys* keys, bool hovered, float mouse_x, double dt_ms) {
+void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, float mouse_x, double dt_ms) {
   ImGuiIO& io = ImGui::GetIO();
   const double span = t->view.span();
   double anchor = hovered ? px_to_time(t->view, mouse_x - t->layout.x0, t->layout.w)
@@ -95,12 +43,13 @@ void handle_navigation(Timeline* t, NavKeys* keys, bool hovered, float mouse_x, 
       case 3: t->view = pan_by(t->view, t->view.span() * dt * speed, t->limits); break;
     }
   }
+  for (Command c : keys->commands) timeline_command(t, d, c);
+  keys->commands.clear();
   if (hovered && io.MouseWheel != 0) {
-    if (io.KeyShift) {
+    if (io.KeyShift)
       t->scroll_y -= io.MouseWheel * 60;
-    } else {
+    else
       t->view = zoom_about(t->view, anchor, std::pow(0.85, io.MouseWheel), t->limits);
-    }
   }
   if (hovered && io.MouseWheelH != 0) t->view = pan_by(t->view, -io.MouseWheelH * 0.1 * span, t->limits);
 }
@@ -122,116 +71,71 @@ const proto::SliceEntry* hit_test(const Timeline& t, const TraceData& d, float m
   return best;
 }
 
-void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch) {
-  const TimelineLayout& L = t.layout;
-  for (size_t p = 0; p < d.processes.size(); ++p) {
-    if (L.process_y[p] < 0) continue;
-    float y = L.y0 - t.scroll_y + L.process_y[p];
-    if (y + kProcessHeaderH >= L.y0 && y <= L.y0 + L.h)
-      batch->add(L.x0, y, L.x0 + L.w, y + kProcessHeaderH, theme::kProcessHeader);
+void click(Timeline* t, const TraceData& d, float mx, float my, bool ctrl, bool shift) {
+  const double at = px_to_time(t->view, mx - t->layout.x0, t->layout.w);
+  if (t->tool == Tool::kZoom) {
+    t->view = zoom_about(t->view, at, shift ? 2.0 : 0.5, t->limits);
+    return;
   }
-  for (size_t i = 0; i < d.tracks.size(); ++i) {
-    RowGeom g = track_geom(t, static_cast<uint32_t>(i));
-    if (!g.visible) continue;
-    batch->add(L.x0, g.top, L.x0 + L.w, g.top + L.track_h[i], (i % 2) ? theme::kRowOdd : theme::kRowEven);
+  if (t->tool == Tool::kTiming) {
+    t->has_timing = false;
+    return;
   }
+  const proto::SliceEntry* s = hit_test(*t, d, mx, my);
+  if (s && s->event == kNone) {  // a folded run: zoom into it
+    double pad = (s->end - s->start) * 0.1 + 1;
+    timeline_set_view(t, s->start - pad, s->end + pad);
+    return;
+  }
+  if (!s) {
+    if (!ctrl && !t->selection.empty()) {
+      t->selection.clear();
+      t->selection_changed = true;
+    }
+    return;
+  }
+  SelectedEvent e{s->event, s->start, s->end};
+  if (ctrl) {  // ctrl-click (cmd-click) adds or removes one event
+    auto it = std::find_if(t->selection.begin(), t->selection.end(), [&](const SelectedEvent& x) { return x.event == e.event; });
+    if (it != t->selection.end())
+      t->selection.erase(it);
+    else
+      t->selection.push_back(e);
+  } else {
+    t->selection.assign(1, e);
+  }
+  t->selection_changed = true;
 }
 
-void draw_slices(const Timeline& t, const TraceData& d, RectBatch* batch, ImDrawList* dl) {
-  const TimelineLayout& L = t.layout;
-  const float char_w = ImGui::CalcTextSize("M").x;
-  const float text_h = ImGui::GetFontSize();
-  for (const proto::SliceEntry& s : d.reply.slices) {
-    RowGeom g = track_geom(t, s.track);
-    if (!g.visible) continue;
-    float y0 = g.top + static_cast<float>(s.depth) * kRowH + 1;
-    float y1 = y0 + kRowH - 2;
-    if (y1 < L.y0 || y0 > L.y0 + L.h) continue;
-    float x0 = to_x(t, s.start), x1 = to_x(t, s.end);
-    if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
-    const bool folded = s.event == kNone;
-    const bool instant = !folded && s.end <= s.start;
-    uint32_t col = folded ? theme::kFolded : d.name_colors[s.name];
-    if (instant) {
-      batch->add(x0 - 1.5f, y0, x0 + 1.5f, y1, shade(col, 0.85f));
-      continue;
-    }
-    batch->add(x0, y0, x1, y1, col);
-    if (static_cast<int64_t>(s.event) == t.selected_event && !folded) {
-      float e = 2;
-      uint32_t sc = theme::kSelection;
-      batch->add(x0 - e, y0 - e, x1 + e, y0, sc);
-      batch->add(x0 - e, y1, x1 + e, y1 + e, sc);
-      batch->add(x0 - e, y0, x0, y1, sc);
-      batch->add(x1, y0, x1 + e, y1, sc);
-    }
-    // Labels: only where they fit, elided with ".." and clipped to the slice.
-    float vx0 = std::max(x0, L.x0), vx1 = std::min(x1, L.x0 + L.w);
-    float room = vx1 - vx0 - 4;
-    if (room < char_w * 3) continue;
-    char buf[64];
-    const char* txt;
-    size_t len;
-    if (folded) {
-      std::snprintf(buf, sizeof buf, "%u events", s.count);
-      txt = buf;
-      len = std::strlen(buf);
-    } else {
-      const std::string& nm = d.name(s.name);
-      txt = nm.c_str();
-      len = nm.size();
-    }
-    size_t fit = static_cast<size_t>(room / char_w);
-    ImVec2 pos(vx0 + 2, y0 + (y1 - y0 - text_h) / 2);
-    uint32_t tc = text_color_on(col);
-    ImVec4 clip(vx0, y0, vx1, y1);
-    if (len <= fit) {
-      dl->AddText(nullptr, 0, pos, tc, txt, txt + len, 0, &clip);
-    } else if (fit > 2) {
-      std::string el(txt, fit - 2);
-      el += "..";
-      dl->AddText(nullptr, 0, pos, tc, el.c_str(), el.c_str() + el.size(), 0, &clip);
-    }
+// A drag in the select tool: every row the rectangle touches, over its time range.
+void region_select(Timeline* t, const TraceData& d, float x0, float y0, float x1, float y1) {
+  const TimelineLayout& L = t->layout;
+  t->region_t0 = px_to_time(t->view, std::min(x0, x1) - L.x0, L.w);
+  t->region_t1 = px_to_time(t->view, std::max(x0, x1) - L.x0, L.w);
+  t->region_rows.clear();
+  const float ya = std::min(y0, y1), yb = std::max(y0, y1);
+  for (uint32_t i = 0; i < d.tracks.size(); ++i) {
+    if (L.track_h[i] <= 0 || d.tracks[i].kind == 1) continue;
+    float top = L.y0 - t->scroll_y + L.track_y[i];
+    float bottom = top + static_cast<float>(d.tracks[i].rows) * kRowH;
+    if (bottom < ya || top > yb) continue;
+    auto row = [&](float y) { return static_cast<uint32_t>(std::clamp((y - top) / kRowH, 0.0f, static_cast<float>(d.tracks[i].rows - 1))); };
+    t->region_rows.insert(t->region_rows.end(), {i, row(ya), row(yb)});
   }
+  t->region_pending = !t->region_rows.empty();
 }
 
-void draw_counters(const Timeline& t, const TraceData& d, RectBatch* batch) {
-  const TimelineLayout& L = t.layout;
-  const auto& b = d.reply.buckets;
-  for (size_t i = 0; i < b.size(); ++i) {
-    const UiSeries& se = d.series[b[i].series];
-    RowGeom g = track_geom(t, se.track);
-    if (!g.visible) continue;
-    double lo = std::min(0.0, se.min), hi = std::max(se.max, lo + 1e-12);
-    float x0 = to_x(t, b[i].start);
-    bool next_same = i + 1 < b.size() && b[i + 1].series == b[i].series;
-    float x1 = next_same ? to_x(t, b[i + 1].start) : L.x0 + L.w;
-    if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
-    float base = g.top + kCounterH - 3;
-    float top = base - static_cast<float>((b[i].max - lo) / (hi - lo)) * (kCounterH - 8);
-    uint32_t col = (se.name.empty() ? theme::kCounter : color_for_name(se.name));
-    batch->add(x0, top, std::max(x1, x0 + 1), base, (col & 0x00FFFFFFu) | 0xC0000000u);
+void track_menu(Timeline* t, const TraceData& d, int track) {
+  if (!ImGui::BeginPopup("##trackmenu")) return;
+  if (track >= 0 && track < static_cast<int>(d.tracks.size())) {
+    ImGui::TextDisabled("%s", d.tracks[track].name.c_str());
+    if (ImGui::MenuItem(t->pinned[track] ? "Unpin" : "Pin to top of its section")) t->pinned[track] ^= 1;
+    if (ImGui::MenuItem("Hide track")) t->hidden[track] = 1;
   }
-}
-
-void draw_labels(const Timeline& t, const TraceData& d, float x, float w_label, ImDrawList* dl) {
-  const TimelineLayout& L = t.layout;
-  dl->PushClipRect(ImVec2(x, L.y0), ImVec2(x + w_label, L.y0 + L.h), true);
-  for (size_t p = 0; p < d.processes.size(); ++p) {
-    if (L.process_y[p] < 0) continue;
-    float y = L.y0 - t.scroll_y + L.process_y[p];
-    if (y + kProcessHeaderH < L.y0 || y > L.y0 + L.h) continue;
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w_label, y + kProcessHeaderH), theme::kProcessHeader);
-    dl->AddText(ImVec2(x + 6, y + 4), theme::kText, d.processes[p].name.c_str());
-  }
-  for (size_t i = 0; i < d.tracks.size(); ++i) {
-    RowGeom g = track_geom(t, static_cast<uint32_t>(i));
-    if (!g.visible) continue;
-    dl->AddRectFilled(ImVec2(x, g.top), ImVec2(x + w_label, g.top + L.track_h[i]),
-                      (i % 2) ? theme::kRowOdd : theme::kRowEven);
-    dl->AddText(ImVec2(x + 14, g.top + 2), theme::kTextDim, d.tracks[i].name.c_str());
-  }
-  dl->PopClipRect();
+  int hidden = 0;
+  for (uint8_t h : t->hidden) hidden += h;
+  if (ImGui::MenuItem("Show hidden tracks", nullptr, false, hidden > 0)) std::fill(t->hidden.begin(), t->hidden.end(), 0);
+  ImGui::EndPopup();
 }
 
 }  // namespace
@@ -239,6 +143,9 @@ void draw_labels(const Timeline& t, const TraceData& d, float x, float w_label, 
 void timeline_reset(Timeline* t, const TraceData& d) {
   Timeline fresh;
   fresh.next_request_id = t->next_request_id;  // ids stay unique across traces
+  fresh.tool = t->tool;
+  fresh.show_grid = t->show_grid;
+  fresh.show_flows = t->show_flows;
   *t = std::move(fresh);
   t->limits = limits_for_extent(d.extent_ns);
   t->view.origin = d.origin_ns;
@@ -253,6 +160,71 @@ void timeline_set_view(Timeline* t, double start_rel, double end_rel) {
   t->view.start = start_rel;
   t->view.end = end_rel;
   t->view = clamp_view(t->view, t->limits);
+}
+
+void timeline_select(Timeline* t, const SelectedEvent& e, bool reveal_time) {
+  t->selection.assign(1, e);
+  t->selection_changed = true;
+  if (!reveal_time) return;
+  // Bring it into view, wide enough to see: keep the zoom when it already shows the event at a
+  // few pixels or more, else zoom so that it takes about a twentieth of the view.
+  const double dur = std::max(e.end - e.start, 1.0);
+  const double px = dur / ns_per_px(t->view, t->layout.w);
+  const bool inside = e.start >= t->view.start && e.end <= t->view.end;
+  if (inside && px >= 4) return;
+  double span = px >= 4 ? std::max(t->view.span(), dur * 1.5) : dur * 20;
+  double c = (e.start + e.end) / 2;
+  timeline_set_view(t, c - span / 2, c + span / 2);
+}
+
+void timeline_command(Timeline* t, const TraceData& d, Command c) {
+  auto selection_range = [&](double* a, double* b) {
+    if (t->selection.empty()) return false;
+    *a = t->selection[0].start, *b = t->selection[0].end;
+    for (const SelectedEvent& s : t->selection) *a = std::min(*a, s.start), *b = std::max(*b, s.end);
+    return true;
+  };
+  double a, b;
+  switch (c) {
+    case Command::kToolSelect: t->tool = Tool::kSelect; break;
+    case Command::kToolPan: t->tool = Tool::kPan; break;
+    case Command::kToolZoom: t->tool = Tool::kZoom; break;
+    case Command::kToolTiming: t->tool = Tool::kTiming; break;
+    case Command::kZoomToSelection:
+      if (selection_range(&a, &b) || (t->has_timing && ((a = std::min(t->timing_t0, t->timing_t1)), (b = std::max(t->timing_t0, t->timing_t1)), true))) {
+        double pad = std::max((b - a) * 0.1, 50.0);
+        timeline_set_view(t, a - pad, b + pad);
+      }
+      break;
+    case Command::kMark:
+      if (selection_range(&a, &b))
+        t->marks.push_back({a, b});
+      else if (t->has_timing)
+        t->marks.push_back({std::min(t->timing_t0, t->timing_t1), std::max(t->timing_t0, t->timing_t1)});
+      else
+        t->marks.clear();  // `m` with nothing selected clears the marks
+      break;
+    case Command::kReset:
+      t->view.start = 0;
+      t->view.end = std::max(d.extent_ns, 1000.0);
+      t->view = clamp_view(t->view, t->limits);
+      t->scroll_y = 0;
+      break;
+    case Command::kGrid: t->show_grid = !t->show_grid; break;
+    case Command::kHelp: t->show_help = !t->show_help; break;
+    case Command::kEscape:
+      if (t->show_help) {
+        t->show_help = false;
+        break;
+      }
+      t->has_timing = false;
+      if (!t->selection.empty()) {
+        t->selection.clear();
+        t->selection_changed = true;
+      }
+      break;
+    default: break;  // search commands belong to the search panel
+  }
 }
 
 void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, float y, float w,
@@ -275,52 +247,87 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGuiIO& io = ImGui::GetIO();
 
   // The events area is one invisible button: ImGui then tells us hover/drag/click, and any
   // popup or window above it takes the mouse first.
   ImGui::SetCursorScreenPos(ImVec2(L.x0, L.y0));
-  ImGui::InvisibleButton("##events", ImVec2(L.w, L.h));
+  ImGui::InvisibleButton("##events", ImVec2(L.w, L.h),
+                         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
+                             ImGuiButtonFlags_MouseButtonMiddle);
   const bool hovered = ImGui::IsItemHovered();
-  ImGuiIO& io = ImGui::GetIO();
-  // Pan by the mouse's motion while held, but not on the press frame itself: the motion that
-  // brought the cursor to the press point is not a drag.
+  float drag_x0 = -1, drag_y0 = 0, drag_x1 = 0, drag_y1 = 0;
+  bool drag_is_range = false;
+  if (ImGui::IsItemActivated()) {
+    t->drag_moved = 0;
+    t->press_x = io.MousePos.x;
+    t->press_y = io.MousePos.y;
+    t->drag_button = ImGui::IsMouseDown(ImGuiMouseButton_Left) ? 0 : ImGui::IsMouseDown(ImGuiMouseButton_Right) ? 1 : 2;
+  }
   if (ImGui::IsItemActive() && !ImGui::IsItemActivated()) {
+    // Not on the press frame itself: the motion that brought the cursor there is not a drag.
     ImVec2 dd = io.MouseDelta;
     t->drag_moved += std::fabs(dd.x) + std::fabs(dd.y);
-    if (dd.x != 0) t->view = pan_by(t->view, -dd.x * ns_per_px(t->view, L.w), t->limits);
-    t->scroll_y -= dd.y;
-  }
-  if (ImGui::IsItemActivated()) t->drag_moved = 0;
-  if (ImGui::IsItemDeactivated() && t->drag_moved < 4) {
-    const proto::SliceEntry* s = hit_test(*t, d, io.MousePos.x, io.MousePos.y);
-    if (s && s->event == kNone) {  // a folded run: zoom into it
-      double pad = (s->end - s->start) * 0.1 + 1;
-      timeline_set_view(t, s->start - pad, s->end + pad);
-    } else {
-      int64_t sel = s ? static_cast<int64_t>(s->event) : -1;
-      if (sel != t->selected_event) t->selection_changed = true;
-      t->selected_event = sel;
+    const bool pan = t->drag_button != 0 || t->tool == Tool::kPan;
+    if (pan) {
+      if (dd.x != 0) t->view = pan_by(t->view, -dd.x * ns_per_px(t->view, L.w), t->limits);
+      t->scroll_y -= dd.y;
+    } else if (t->drag_moved >= kClickSlop) {
+      drag_x0 = t->press_x, drag_y0 = t->press_y, drag_x1 = io.MousePos.x, drag_y1 = io.MousePos.y;
+      drag_is_range = t->tool != Tool::kSelect;
+      if (t->tool == Tool::kTiming) {
+        t->has_timing = true;
+        t->timing_t0 = px_to_time(t->view, t->press_x - L.x0, L.w);
+        t->timing_t1 = px_to_time(t->view, io.MousePos.x - L.x0, L.w);
+      }
     }
   }
-  // Wheel over the label column scrolls the tracks.
-  if (!hovered && io.MouseWheel != 0 && io.MousePos.x >= x && io.MousePos.x < L.x0 &&
-      io.MousePos.y >= L.y0 && io.MousePos.y < L.y0 + L.h)
-    t->scroll_y -= io.MouseWheel * 60;
-  if (!io.WantTextInput) handle_navigation(t, keys, hovered, io.MousePos.x, dt_ms);
+  if (ImGui::IsItemDeactivated()) {
+    const bool pan = t->drag_button != 0 || t->tool == Tool::kPan;
+    if (t->drag_moved < kClickSlop) {
+      if (t->drag_button == 0) click(t, d, io.MousePos.x, io.MousePos.y, keys->press_ctrl, keys->press_shift);
+    } else if (!pan && t->tool == Tool::kSelect) {
+      region_select(t, d, t->press_x, t->press_y, io.MousePos.x, io.MousePos.y);
+    } else if (!pan && t->tool == Tool::kZoom) {
+      double a = px_to_time(t->view, std::min(t->press_x, io.MousePos.x) - L.x0, L.w);
+      double b = px_to_time(t->view, std::max(t->press_x, io.MousePos.x) - L.x0, L.w);
+      timeline_set_view(t, a, b);
+    }
+    t->drag_button = -1;
+  }
+
+  // The name column: click a section header to collapse it; right-click a track for its menu.
+  static int menu_track = -1;
+  const bool in_labels = io.MousePos.x >= x && io.MousePos.x < L.x0 && io.MousePos.y >= L.y0 &&
+                         io.MousePos.y < L.y0 + L.h && ImGui::IsWindowHovered();
+  if (in_labels && io.MouseWheel != 0) t->scroll_y -= io.MouseWheel * 60;
+  if (in_labels && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    int p = process_header_at(*t, d, io.MousePos.y);
+    if (p >= 0) t->collapsed[p] ^= 1;
+  }
+  if (in_labels && ImGui::IsMouseClicked(ImGuiMouseButton_Right)) {
+    uint32_t tr, depth;
+    menu_track = row_at(*t, d, io.MousePos.y, &tr, &depth) ? static_cast<int>(tr) : -1;
+    ImGui::OpenPopup("##trackmenu");
+  }
+  track_menu(t, d, menu_track);
+
+  if (!io.WantTextInput) handle_keys(t, d, keys, hovered, io.MousePos.x, dt_ms);
 
   batch->clip[0] = L.x0;
   batch->clip[1] = L.y0;
   batch->clip[2] = L.w;
   batch->clip[3] = L.h;
   draw_backgrounds(*t, d, batch);
-  draw_ruler_grid(t->view, L.x0, L.y0, L.w, L.h, batch);
+  if (t->show_grid) draw_ruler_grid(t->view, L.x0, L.y0, L.w, L.h, batch);
   if (d.reply.valid) {
     dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
     draw_counters(*t, d, batch);
     draw_slices(*t, d, batch, dl);
     dl->PopClipRect();
   }
-  draw_labels(*t, d, x, L.label_w, dl);
+  draw_overlays(*t, dl, drag_x0, drag_y0, drag_x1, drag_y1, drag_is_range);
+  draw_labels(t, d, x, dl);
   draw_ruler(t->view, L.x0, y, L.w, kRulerH, dl);
   if (hovered) {  // cursor line and time
     float mx = io.MousePos.x;
@@ -369,6 +376,13 @@ void timeline_reply_arrived(Timeline* t, uint32_t request_id) {
 bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event) {
   for (const proto::SliceEntry& s : d.reply.slices) {
     if (s.event != event) continue;
+    if (t->layout.track_h[s.track] <= 0) {  // in a collapsed section or hidden: show it
+      t->hidden[s.track] = 0;
+      for (size_t p = 0; p < d.processes.size(); ++p)
+        if (s.track >= d.processes[p].first_track && s.track < d.processes[p].first_track + d.processes[p].track_count)
+          t->collapsed[p] = 0;
+      compute_layout(t, d);
+    }
     float y = t->layout.track_y[s.track] + static_cast<float>(s.depth) * kRowH;
     float top = t->scroll_y, bottom = t->scroll_y + t->layout.h - kRowH;
     if (y < top || y > bottom) t->scroll_y = std::max(0.0f, y - t->layout.h / 2);

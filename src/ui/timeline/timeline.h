@@ -1,9 +1,11 @@
 // The timeline: sections (processes) with tracks (threads, counters), rows by depth, a ruler,
-// and the navigation of chrome://tracing / XProf (wheel and W/S zoom about the cursor, drag and
-// A/D pan, click selects). Geometry goes into a RectBatch for our instanced shader; text and
-// widgets are Dear ImGui.
+// and the seed trace viewer's interaction model: W/S zoom about the cursor, A/D pan (shift =
+// faster), tools 1-4 (select, pan, zoom, timing), click / ctrl-click / drag selection, `f` zoom
+// to selection, `m` mark, `0` reset, `g` grid, `?` shortcuts. Geometry goes into a RectBatch
+// for our instanced shader; text and widgets are Dear ImGui.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/view/time_view.h"
@@ -12,19 +14,36 @@
 
 namespace strata {
 
-// Keys the timeline reacts to, by KeyboardEvent.code (so W is the key at W's place on any
-// keyboard layout). Filled by the platform's key handlers.
+enum class Tool : uint8_t { kSelect = 1, kPan = 2, kZoom = 3, kTiming = 4 };
+
+// One-shot commands from the keyboard (by KeyboardEvent.code, so letters are positions and
+// work on any layout) or the toolbar.
+enum class Command : uint8_t {
+  kToolSelect, kToolPan, kToolZoom, kToolTiming, kZoomToSelection, kMark, kReset, kFocusSearch,
+  kNextResult, kPrevResult, kHelp, kGrid, kEscape,
+};
+
+// Keyboard state the platform fills and the timeline consumes each frame.
 struct NavKeys {
-  bool zoom_in = false, zoom_out = false, pan_left = false, pan_right = false;
+  bool zoom_in = false, zoom_out = false, pan_left = false, pan_right = false;  // held
   int zoom_in_presses = 0, zoom_out_presses = 0, pan_left_presses = 0, pan_right_presses = 0;
+  std::vector<Command> commands;
+  // Modifiers as they were when the mouse button went down: a ctrl-click whose key is released
+  // before the next frame is still a ctrl-click.
+  bool press_ctrl = false, press_shift = false;
+};
+
+struct SelectedEvent {
+  uint32_t event;
+  double start, end;  // relative ns
 };
 
 struct TimelineLayout {
   float x0 = 0, y0 = 0, w = 0, h = 0;   // events area, CSS px
   float label_w = 200;                  // track-name column left of the events area
   std::vector<float> track_y;           // per display track: top, relative to content
-  std::vector<float> track_h;           // 0 when hidden (threads with no events)
-  std::vector<float> process_y;         // per process: header top, relative to content
+  std::vector<float> track_h;           // 0 when hidden or collapsed
+  std::vector<float> process_y;         // per process: header top; < 0 when not shown
   float content_h = 0;
 };
 
@@ -35,8 +54,29 @@ struct Timeline {
   float scroll_y = 0;
   TimelineLayout layout;
 
-  int64_t selected_event = -1;
+  Tool tool = Tool::kSelect;
+  bool show_grid = true;
+  bool show_help = false;
+  bool show_flows = false;
+
+  std::vector<uint8_t> collapsed;   // per process
+  std::vector<uint8_t> pinned;      // per track: drawn in its process's first place
+  std::vector<uint8_t> hidden;      // per track
+
+  std::vector<SelectedEvent> selection;
   bool selection_changed = false;
+  // Rows × time of the last drag selection (for the engine's region query).
+  bool region_pending = false;
+  double region_t0 = 0, region_t1 = 0;
+  std::vector<uint32_t> region_rows;  // (track, depth_lo, depth_hi) triples, display indices
+
+  std::vector<std::pair<double, double>> marks;  // `m`: marked ranges, relative ns
+  bool has_timing = false;
+  double timing_t0 = 0, timing_t1 = 0;           // timing tool interval, relative ns
+
+  // Search highlight: names that match (by string id); empty = no search active.
+  std::vector<uint8_t> name_match;
+  bool search_active = false;
 
   // Outstanding request to the engine.
   uint32_t next_request_id = 1;
@@ -44,30 +84,33 @@ struct Timeline {
   double in_flight_since_ms = 0;
 
   // Mouse gesture in the events area.
-  bool dragging = false;
   float drag_moved = 0;
+  float press_x = 0, press_y = 0;
+  int drag_button = -1;
 
   double last_frame_ms = 0;
   double key_held_ms[4] = {0, 0, 0, 0};
 };
 
-// Resets view and selection for a newly loaded trace.
+// Resets view, selection and layout state for a newly loaded trace.
 void timeline_reset(Timeline* t, const TraceData& d);
-// Draws the timeline in the region (x, y, w, h) CSS px, handles its input, and fills `batch`.
+// Draws the timeline in the region (x, y, w, h) CSS px, handles its input, fills `batch`.
 void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, float y, float w,
                     float h, double now_ms, RectBatch* batch);
 // Sends a view request when the data on hand does not cover the view at its resolution.
-// `send` posts the request bytes to the engine.
 void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const void*, size_t));
-// True when the latest reply covers the view at the current resolution and nothing is pending.
 bool timeline_settled(const Timeline& t, const TraceData& d);
-// Marks a reply as arrived.
 void timeline_reply_arrived(Timeline* t, uint32_t request_id);
-// Scrolls the tracks so that `event` (present in the latest reply) is on screen; false when
-// the reply does not hold it.
 bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event);
-// Centre of a visible, unfolded event on screen (CSS px), or false.
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y);
 void timeline_set_view(Timeline* t, double start_rel, double end_rel);
+// Replaces the selection (one event) and brings it into view when `reveal_time`.
+void timeline_select(Timeline* t, const SelectedEvent& e, bool reveal_time);
+// Runs a command (keys and toolbar share this).
+void timeline_command(Timeline* t, const TraceData& d, Command c);
+// The toolbar row (tools, toggles) at (x, y), width w; returns its height.
+float timeline_toolbar(Timeline* t, const TraceData& d, float x, float y, float w);
+// Overlay listing the shortcuts, when show_help.
+void timeline_help(Timeline* t, float w, float h);
 
 }  // namespace strata

@@ -88,8 +88,7 @@ void ChromeJsonImporter::handle_record(const char* b, const char* e, uint64_t of
       break;
     }
     case 'B':
-      builder_.add_begin(thread_of(r), r.ts_ns, name_of(r, offset), cat_of(r, offset), offset,
-                         len);
+      builder_.add_begin(thread_of(r), r.ts_ns, name_of(r, offset), cat_of(r, offset), offset, len);
       break;
     case 'E':
       builder_.add_end(thread_of(r), r.ts_ns);

@@ -485,7 +485,8 @@ void ChromeJsonImporter::finish() {
     case State::kFrameValue:
     case State::kFrameSkip:
     case State::kFrameNext:
-      builder_.warning("the file ends inside the stackFrames object; the closing braces are missing");
+      builder_.warning(
+          "the file ends inside the stackFrames object; the closing braces are missing");
       break;
     case State::kObjKeyOrEnd:
     case State::kObjKey:
@@ -536,8 +537,8 @@ void ChromeJsonImporter::finish() {
                      std::to_string(unknown_phase_at_) + ")");
   if (bad_utf8_)
     builder_.error("invalid UTF-8 in " + std::to_string(bad_utf8_) +
-                     " strings was replaced by U+FFFD (first at byte " +
-                     std::to_string(bad_utf8_at_) + ")");
+                   " strings was replaced by U+FFFD (first at byte " +
+                   std::to_string(bad_utf8_at_) + ")");
   if (trailing_at_)
     builder_.warning(std::to_string(total_ - trailing_at_) +
                      " bytes after the end of the JSON were ignored (from byte " +

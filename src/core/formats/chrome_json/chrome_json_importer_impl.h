@@ -37,27 +37,27 @@ class ChromeJsonImporter final : public Importer {
 
  private:
   enum class State : uint8_t {
-    kHead,         // collecting the first 4 bytes to recognise BOMs and other encodings
-    kStart,        // expect '{' or '[' after blanks
-    kObjKeyOrEnd,  // top-level object: expect a key (or '}')
-    kObjKey,       // inside a top-level key
-    kObjColon,     // expect ':'
-    kObjValue,     // expect a top-level member's value
-    kObjSkip,      // skipping a member's value
-    kObjUnit,      // reading displayTimeUnit's string
-    kObjNext,      // expect ',' or '}'
-    kArrValue,     // event array: expect an element or ']'
-    kArrNext,      // event array: expect ',' or ']'
-    kArrSkip,      // skipping an element that is not an object
-    kRecord,       // inside an event object that started in an earlier chunk
+    kHead,           // collecting the first 4 bytes to recognise BOMs and other encodings
+    kStart,          // expect '{' or '[' after blanks
+    kObjKeyOrEnd,    // top-level object: expect a key (or '}')
+    kObjKey,         // inside a top-level key
+    kObjColon,       // expect ':'
+    kObjValue,       // expect a top-level member's value
+    kObjSkip,        // skipping a member's value
+    kObjUnit,        // reading displayTimeUnit's string
+    kObjNext,        // expect ',' or '}'
+    kArrValue,       // event array: expect an element or ']'
+    kArrNext,        // event array: expect ',' or ']'
+    kArrSkip,        // skipping an element that is not an object
+    kRecord,         // inside an event object that started in an earlier chunk
     kFrameKeyOrEnd,  // stackFrames: expect a frame id (or '}')
     kFrameKey,       // inside a frame id
     kFrameColon,     // expect ':'
     kFrameValue,     // expect the frame's object
     kFrameSkip,      // skipping a frame value that is not an object
     kFrameNext,      // expect ',' or '}'
-    kDone,         // the container is closed; only blanks may follow
-    kStopped,      // failed, or the top level is broken: ignore the rest
+    kDone,           // the container is closed; only blanks may follow
+    kStopped,        // failed, or the top level is broken: ignore the rest
   };
   // What the objects being read are: traceEvents entries, `samples` entries, `stackFrames`
   // values or `deviceProperties` entries.

@@ -20,8 +20,7 @@ bool is_legacy_async(char ph) { return ph == 'S' || ph == 'T' || ph == 'p' || ph
 
 }  // namespace
 
-void ChromeJsonImporter::handle_other_phase(const EventRecord& r, uint64_t offset,
-                                            uint32_t len) {
+void ChromeJsonImporter::handle_other_phase(const EventRecord& r, uint64_t offset, uint32_t len) {
   switch (r.ph) {
     case 'b':
     case 'e':
@@ -137,8 +136,8 @@ void ChromeJsonImporter::handle_flow(const EventRecord& r, uint64_t offset) {
   scratch_.append(r.id2_scope ? r.id2 : r.id);
   // Only an f without bp="e" binds to the next slice; s, t and f with bp="e" to the enclosing.
   bool next_slice = r.ph == 'f' && r.bp != 'e';
-  builder_.add_flow(TraceBuilder::flow_key(scratch_), thread_of(r), r.ph, next_slice, r.ts_ns, name_of(r, offset),
-                    cat_of(r, offset));
+  builder_.add_flow(TraceBuilder::flow_key(scratch_), thread_of(r), r.ph, next_slice, r.ts_ns,
+                    name_of(r, offset), cat_of(r, offset));
 }
 
 // A P record or a `samples` entry: a marker on its thread's sample track, named after its
@@ -155,8 +154,7 @@ void ChromeJsonImporter::handle_sample(const EventRecord& r, uint64_t offset, ui
 
 // An entry of the top-level `samples` array ({"cpu", "tid", "ts", "name", "sf", "weight"}):
 // not a trace event (records() and phase_counts leave it out) but drawn like a P sample.
-void ChromeJsonImporter::handle_sample_entry(const EventRecord& r, uint64_t offset,
-                                             uint32_t len) {
+void ChromeJsonImporter::handle_sample_entry(const EventRecord& r, uint64_t offset, uint32_t len) {
   if (r.ts_state != FieldState::kOk) {
     if (bad_ts_++ == 0) bad_ts_at_ = offset;
     return;

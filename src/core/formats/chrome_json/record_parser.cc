@@ -102,12 +102,12 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
       p = close + 1;
       std::string_view text(sb, static_cast<size_t>(close - sb));
       if (esc) {
-        std::string* buf = f == Field::kName  ? &name_buf_
-                           : f == Field::kCat ? &cat_buf_
-                           : f == Field::kPid ? &pid_buf_
-                           : f == Field::kTid ? &tid_buf_
-                           : f == Field::kId  ? &id_buf_
-                           : f == Field::kSf  ? &sf_buf_
+        std::string* buf = f == Field::kName     ? &name_buf_
+                           : f == Field::kCat    ? &cat_buf_
+                           : f == Field::kPid    ? &pid_buf_
+                           : f == Field::kTid    ? &tid_buf_
+                           : f == Field::kId     ? &id_buf_
+                           : f == Field::kSf     ? &sf_buf_
                            : f == Field::kParent ? &parent_buf_
                                                  : &tmp_buf_;
         buf->clear();

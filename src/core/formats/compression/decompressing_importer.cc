@@ -71,7 +71,7 @@ class DecompressingImporter final : public Importer {
   std::unique_ptr<Importer> inner_;
   std::unique_ptr<StreamDecoder> decoder_;
   std::vector<uint8_t> head_;
-  Compression kind_ = Compression::kNone;
+  Compression kind_ = Compression::kPlain;
   bool sniffed_ = false, reported_ = false;
   uint64_t decoded_ = 0;
 };

@@ -116,7 +116,7 @@ class ZstdDecoder final : public StreamDecoder {
 Compression sniff_compression(const uint8_t* p, size_t n) {
   if (n >= 2 && p[0] == 0x1F && p[1] == 0x8B) return Compression::kGzip;
   if (n >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD) return Compression::kZstd;
-  return Compression::kNone;
+  return Compression::kPlain;
 }
 
 const char* compression_name(Compression c) {

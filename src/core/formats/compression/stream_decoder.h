@@ -10,9 +10,9 @@
 
 namespace strata {
 
-enum class Compression : uint8_t { kNone = 0, kGzip = 1, kZstd = 2 };
+enum class Compression : uint8_t { kPlain = 0, kGzip = 1, kZstd = 2 };
 
-// Needs the first 4 bytes of a file (fewer: kNone).
+// Needs the first 4 bytes of a file (fewer: kPlain).
 Compression sniff_compression(const uint8_t* p, size_t n);
 const char* compression_name(Compression c);  // "none", "gzip", "zstd"
 
@@ -31,7 +31,7 @@ class StreamDecoder {
   virtual uint64_t consumed() const = 0;
 };
 
-// Null for kNone.
+// Null for kPlain.
 std::unique_ptr<StreamDecoder> make_stream_decoder(Compression c);
 
 }  // namespace strata

@@ -1,0 +1,165 @@
+// Engine::query_json: the panel queries of the UI (search results, selection summaries),
+// JSON in and out. Kept apart from engine.cc, which loads and streams.
+#include <algorithm>
+#include <cstdlib>
+#include <regex>
+
+#include "core/base/json_writer.h"
+#include "core/formats/json/json_flat.h"
+#include "core/query/find.h"
+#include "core/query/selection.h"
+#include "engine/engine.h"
+
+namespace strata {
+
+namespace {
+
+struct Args {
+  std::vector<JsonLine> lines;
+  const JsonLine* get(const char* key) const {
+    for (const JsonLine& l : lines)
+      if (l.depth == 0 && l.key == key) return &l;
+    return nullptr;
+  }
+  std::string text(const char* key) const {
+    const JsonLine* l = get(key);
+    return l ? l->value : std::string();
+  }
+  double number(const char* key, double fallback) const {
+    const JsonLine* l = get(key);
+    return l && l->kind == 'n' ? std::strtod(l->value.c_str(), nullptr) : fallback;
+  }
+  bool flag(const char* key) const {
+    const JsonLine* l = get(key);
+    return l && l->kind == 'b' && l->value == "true";
+  }
+  // The numbers of array `key` (nested arrays flattened in order).
+  std::vector<double> numbers(const char* key) const {
+    std::vector<double> out;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].depth != 0 || lines[i].key != key) continue;
+      for (size_t j = i + 1; j < lines.size() && lines[j].depth > 0; ++j)
+        if (lines[j].kind == 'n') out.push_back(std::strtod(lines[j].value.c_str(), nullptr));
+    }
+    return out;
+  }
+};
+
+std::string error_json(const std::string& message) {
+  std::string o = "{\"error\":";
+  json_append_string(&o, message);
+  return o + "}";
+}
+
+}  // namespace
+
+std::string Engine::query_json(std::string_view kind, std::string_view args_text) const {
+  const TraceStore& s = *store_;
+  Args args;
+  std::string err;
+  if (!json_flatten(args_text.empty() ? "{}" : args_text, &args.lines, &err)) return error_json("bad query: " + err);
+  const TimeNs origin = s.has_time ? s.start_ns : 0;
+
+  if (kind == "find") {
+    const std::string text = args.text("text");
+    const size_t limit = static_cast<size_t>(std::clamp(args.number("limit", 1000), 0.0, 100000.0));
+    std::vector<uint8_t> match(s.strings.size(), 0);
+    if (args.flag("regex")) {
+      try {
+        std::regex re(text, std::regex::ECMAScript | std::regex::icase);
+        for (StrId id = 0; id < s.strings.size(); ++id) {
+          std::string_view v = s.strings.get(id);
+          match[id] = std::regex_search(v.begin(), v.end(), re) ? 1 : 0;
+        }
+      } catch (const std::regex_error& e) {
+        return error_json(std::string("invalid regular expression: ") + e.what());
+      }
+    } else if (!text.empty()) {
+      for (StrId id = 0; id < s.strings.size(); ++id) match[id] = contains_ignore_case(s.strings.get(id), text);
+    }
+    FindResult r = find_matching(s, match, limit);
+    std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
+    for (size_t i = 0; i < r.events.size(); ++i) {
+      uint32_t e = r.events[i];
+      if (i) o += ',';
+      o += "{\"event\":" + std::to_string(e) + ",\"name\":";
+      json_append_string(&o, s.strings.get(s.events.name[e]));
+      o += ",\"start\":";
+      json_append_number(&o, static_cast<double>(s.events.start[e] - origin));
+      o += ",\"end\":";
+      json_append_number(&o, static_cast<double>(s.events.start[e] + s.events.dur[e] - origin));
+      o += ",\"track\":" + std::to_string(store_to_display_[s.events.track[e]]);
+      o += ",\"depth\":" + std::to_string(s.events.depth[e]) + "}";
+    }
+    o += "],\"nameIds\":[";
+    bool first = true;
+    size_t n = 0;
+    for (StrId id = 0; id < match.size() && n < 200000; ++id) {
+      if (!match[id]) continue;
+      if (!first) o += ',';
+      first = false;
+      o += std::to_string(id);
+      ++n;
+    }
+    return o + "]}";
+  }
+
+  if (kind == "select") {
+    std::vector<uint32_t> events;
+    uint64_t count = 0;
+    const size_t limit = static_cast<size_t>(std::clamp(args.number("limit", 100000), 1.0, 1e6));
+    if (args.get("events")) {
+      for (double e : args.numbers("events"))
+        if (e >= 0 && e < static_cast<double>(s.events.size())) events.push_back(static_cast<uint32_t>(e));
+      count = events.size();
+    } else {
+      std::vector<double> r = args.numbers("rows");
+      std::vector<RowSpan> rows;
+      for (size_t i = 0; i + 2 < r.size(); i += 3) {
+        auto t = static_cast<size_t>(r[i]);
+        if (t >= display_tracks_.size()) continue;
+        rows.push_back({display_tracks_[t], static_cast<uint32_t>(r[i + 1]), static_cast<uint32_t>(r[i + 2])});
+      }
+      TimeNs t0 = origin + static_cast<TimeNs>(args.number("t0", 0));
+      TimeNs t1 = origin + static_cast<TimeNs>(args.number("t1", 0));
+      count = select_region(s, t0, t1, rows, limit, &events);
+    }
+    std::string o = "{\"count\":" + std::to_string(count) + ",\"events\":[";
+    for (size_t i = 0; i < events.size(); ++i) {
+      uint32_t e = events[i];
+      if (i) o += ',';
+      const Track& tr = s.tracks[s.events.track[e]];
+      o += "{\"event\":" + std::to_string(e) + ",\"start\":";
+      json_append_number(&o, static_cast<double>(s.events.start[e] - origin));
+      o += ",\"end\":";
+      json_append_number(&o, static_cast<double>(s.events.start[e] + s.events.dur[e] - origin));
+      o += ",\"name\":";
+      json_append_string(&o, s.strings.get(s.events.name[e]));
+      o += ",\"tsNs\":";
+      json_append_int(&o, s.events.start[e]);
+      o += ",\"durNs\":";
+      json_append_int(&o, s.events.dur[e]);
+      o += ",\"pid\":";
+      append_id_json(&o, s.processes[tr.process].key);
+      o += ",\"tid\":";
+      append_id_json(&o, tr.key);
+      o += '}';
+    }
+    o += "],\"summary\":[";
+    std::vector<SummaryRow> rows = summarize(s, events);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const SummaryRow& r = rows[i];
+      if (i) o += ',';
+      o += "{\"name\":";
+      json_append_string(&o, s.strings.get(r.name));
+      o += ",\"count\":" + std::to_string(r.count) + ",\"totalNs\":" + std::to_string(r.total) +
+           ",\"minNs\":" + std::to_string(r.min) + ",\"maxNs\":" + std::to_string(r.max) + ",\"avgNs\":";
+      json_append_number(&o, r.count ? static_cast<double>(r.total) / static_cast<double>(r.count) : 0);
+      o += '}';
+    }
+    return o + "]}";
+  }
+  return error_json("unknown query " + std::string(kind));
+}
+
+}  // namespace strata

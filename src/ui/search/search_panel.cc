@@ -1,0 +1,172 @@
+#include "ui/search/search_panel.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/base/json_writer.h"
+#include "core/formats/json/json_flat.h"
+#include "imgui.h"
+#include "ui/timeline/layout.h"
+#include "ui/timeline/timeline.h"
+
+namespace strata {
+
+namespace {
+constexpr double kTypingPauseMs = 150;
+constexpr int kResultLimit = 1000;
+
+void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
+  if (p->matches.empty()) return;
+  int n = static_cast<int>(p->matches.size());
+  p->current = ((i % n) + n) % n;
+  const SearchMatch& m = p->matches[p->current];
+  timeline_select(t, {m.event, m.start, m.end}, true);
+  // Scroll its track into view (sections it is in open up).
+  if (m.track < d.tracks.size()) {
+    compute_layout(t, d);
+    if (t->layout.track_h[m.track] <= 0) {
+      t->hidden[m.track] = 0;
+      for (size_t q = 0; q < d.processes.size(); ++q)
+        if (m.track >= d.processes[q].first_track && m.track < d.processes[q].first_track + d.processes[q].track_count)
+          t->collapsed[q] = 0;
+      compute_layout(t, d);
+    }
+    float y = t->layout.track_y[m.track] + static_cast<float>(m.depth) * kRowH;
+    if (y < t->scroll_y || y > t->scroll_y + t->layout.h - kRowH) t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
+  }
+}
+}  // namespace
+
+void search_panel_step(SearchPanel* p, Timeline* t, const TraceData& d, int dir) {
+  go_to(p, t, d, p->current < 0 ? (dir > 0 ? 0 : -1) : p->current + dir);
+}
+
+void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double now_ms,
+                       uint32_t (*send)(const char* kind, const std::string& args)) {
+  if (p->focus_request) {
+    ImGui::SetKeyboardFocusHere();
+    p->focus_request = false;
+  }
+  ImGui::SetNextItemWidth(220);
+  bool enter = ImGui::InputTextWithHint("##search", "Search all events  (/)", p->text, sizeof p->text,
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool editing = ImGui::IsItemActive();
+  if (ImGui::IsItemEdited()) p->changed_ms = now_ms;
+  ImGui::SameLine();
+  if (ImGui::Checkbox("regex", &p->regex)) p->changed_ms = now_ms;
+  // Send once typing pauses; an empty box ends the search.
+  std::string key = std::string(p->regex ? "r:" : "s:") + p->text;
+  if (key != p->sent && now_ms - p->changed_ms >= kTypingPauseMs) {
+    p->sent = key;
+    p->matches.clear();
+    p->count = 0;
+    p->current = -1;
+    p->error.clear();
+    if (p->text[0] == 0) {
+      t->search_active = false;
+      p->pending_id = 0;
+    } else {
+      std::string args = "{\"text\":";
+      json_append_string(&args, p->text);
+      args += std::string(",\"regex\":") + (p->regex ? "true" : "false") + ",\"limit\":" + std::to_string(kResultLimit) + "}";
+      p->pending_id = send("find", args);
+    }
+  }
+  if (enter) {
+    search_panel_step(p, t, d, ImGui::GetIO().KeyShift ? -1 : 1);
+    ImGui::SetKeyboardFocusHere(-1);  // stay in the box so Enter keeps walking
+  }
+  (void)editing;
+  if (t->search_active || !p->error.empty()) {
+    ImGui::SameLine();
+    if (!p->error.empty()) {
+      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", p->error.c_str());
+    } else {
+      if (p->current >= 0)
+        ImGui::Text("%d of %llu", p->current + 1, static_cast<unsigned long long>(p->count));
+      else
+        ImGui::Text("%llu found", static_cast<unsigned long long>(p->count));
+      ImGui::SameLine();
+      if (ImGui::SmallButton("<")) search_panel_step(p, t, d, -1);
+      ImGui::SameLine();
+      if (ImGui::SmallButton(">")) search_panel_step(p, t, d, 1);
+      ImGui::SameLine();
+      if (ImGui::SmallButton("list")) p->show_results = !p->show_results;
+    }
+  }
+  if (p->show_results && t->search_active) {
+    ImGui::SetNextWindowSize(ImVec2(520, 320), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Search results", &p->show_results, ImGuiWindowFlags_NoSavedSettings)) {
+      if (p->count > p->matches.size())
+        ImGui::TextDisabled("first %zu of %llu, by time", p->matches.size(), static_cast<unsigned long long>(p->count));
+      if (ImGui::BeginTable("results", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable)) {
+        ImGui::TableSetupColumn("Name");
+        ImGui::TableSetupColumn("Start");
+        ImGui::TableSetupColumn("Duration");
+        ImGui::TableHeadersRow();
+        ImGuiListClipper clip;
+        clip.Begin(static_cast<int>(p->matches.size()));
+        while (clip.Step()) {
+          for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+            const SearchMatch& m = p->matches[i];
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::PushID(i);
+            if (ImGui::Selectable(m.name.c_str(), i == p->current, ImGuiSelectableFlags_SpanAllColumns)) go_to(p, t, d, i);
+            ImGui::PopID();
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextUnformatted(format_tick(m.start, 1000).c_str());
+            ImGui::TableSetColumnIndex(2);
+            ImGui::TextUnformatted(format_duration(m.end - m.start).c_str());
+          }
+        }
+        ImGui::EndTable();
+      }
+    }
+    ImGui::End();
+  }
+}
+
+void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32_t id, const char* json) {
+  if (id != p->pending_id) return;  // an older query's answer
+  p->pending_id = 0;
+  std::vector<JsonLine> lines;
+  std::string err;
+  if (!json_flatten(json, &lines, &err)) return;
+  p->matches.clear();
+  t->name_match.assign(d.names.size(), 0);
+  SearchMatch cur{};
+  bool in_matches = false, in_names = false, started = false;
+  auto flush = [&] {
+    if (started) p->matches.push_back(cur);
+    started = false;
+  };
+  for (const JsonLine& l : lines) {
+    if (l.depth == 0) {
+      if (in_matches) flush();
+      in_matches = l.key == "matches";
+      in_names = l.key == "nameIds";
+      if (l.key == "count") p->count = std::strtoull(l.value.c_str(), nullptr, 10);
+      if (l.key == "error") p->error = l.value;
+    } else if (in_names && l.depth == 1) {
+      size_t n = std::strtoull(l.value.c_str(), nullptr, 10);
+      if (n < t->name_match.size()) t->name_match[n] = 1;
+    } else if (in_matches && l.depth == 1) {  // a new match object
+      flush();
+      cur = SearchMatch{};
+      started = true;
+    } else if (in_matches && l.depth == 2) {
+      if (l.key == "event") cur.event = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
+      else if (l.key == "track") cur.track = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
+      else if (l.key == "depth") cur.depth = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
+      else if (l.key == "start") cur.start = std::strtod(l.value.c_str(), nullptr);
+      else if (l.key == "end") cur.end = std::strtod(l.value.c_str(), nullptr);
+      else if (l.key == "name") cur.name = l.value;
+    }
+  }
+  if (in_matches) flush();
+  t->search_active = p->error.empty();
+}
+
+}  // namespace strata

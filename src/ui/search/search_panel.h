@@ -1,0 +1,42 @@
+// Search over the whole trace (not just the visible range, unlike the seed): substring or
+// regular expression over event names, the match count, a result list to jump from, Enter /
+// shift+Enter to walk the results; matches stay coloured on the timeline, the rest dims.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct Timeline;
+struct TraceData;
+
+struct SearchMatch {
+  uint32_t event, track, depth;
+  double start, end;  // relative ns
+  std::string name;
+};
+
+struct SearchPanel {
+  char text[256] = {0};
+  bool regex = false;
+  bool focus_request = false;
+  bool show_results = false;
+  std::string sent;           // the query text + mode last sent to the engine
+  double changed_ms = 0;      // when the text last changed (queries wait for typing to pause)
+  uint32_t pending_id = 0;
+  uint64_t count = 0;
+  int current = -1;
+  std::string error;
+  std::vector<SearchMatch> matches;
+};
+
+// Draws the search box (and the results popup) at the cursor; sends queries via `send`.
+void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double now_ms,
+                       uint32_t (*send)(const char* kind, const std::string& args));
+// The engine's answer to the find query `id`.
+void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32_t id, const char* json);
+// Next (+1) or previous (-1) result: selects it and brings it into view.
+void search_panel_step(SearchPanel* p, Timeline* t, const TraceData& d, int dir);
+
+}  // namespace strata

@@ -1,0 +1,183 @@
+#include "ui/timeline/draw.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "imgui.h"
+#include "ui/timeline/colors.h"
+#include "ui/timeline/layout.h"
+
+namespace strata {
+
+namespace {
+
+bool is_selected(const Timeline& t, uint32_t event) {
+  for (const SelectedEvent& s : t.selection)
+    if (s.event == event) return true;
+  return false;
+}
+
+void outline(RectBatch* batch, float x0, float y0, float x1, float y1, float e, uint32_t c) {
+  batch->add(x0 - e, y0 - e, x1 + e, y0, c);
+  batch->add(x0 - e, y1, x1 + e, y1 + e, c);
+  batch->add(x0 - e, y0, x0, y1, c);
+  batch->add(x1, y0, x1 + e, y1, c);
+}
+
+}  // namespace
+
+void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch) {
+  const TimelineLayout& L = t.layout;
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    if (L.process_y[p] < 0) continue;
+    float y = L.y0 - t.scroll_y + L.process_y[p];
+    if (y + kProcessHeaderH >= L.y0 && y <= L.y0 + L.h)
+      batch->add(L.x0, y, L.x0 + L.w, y + kProcessHeaderH, theme::kProcessHeader);
+  }
+  for (size_t i = 0; i < d.tracks.size(); ++i) {
+    RowGeom g = track_geom(t, static_cast<uint32_t>(i));
+    if (!g.visible) continue;
+    batch->add(L.x0, g.top, L.x0 + L.w, g.top + L.track_h[i], (i % 2) ? theme::kRowOdd : theme::kRowEven);
+  }
+}
+
+void draw_slices(const Timeline& t, const TraceData& d, RectBatch* batch, ImDrawList* dl) {
+  const TimelineLayout& L = t.layout;
+  const float char_w = ImGui::CalcTextSize("M").x;
+  const float text_h = ImGui::GetFontSize();
+  for (const proto::SliceEntry& s : d.reply.slices) {
+    RowGeom g = track_geom(t, s.track);
+    if (!g.visible) continue;
+    float y0 = g.top + static_cast<float>(s.depth) * kRowH + 1;
+    float y1 = y0 + kRowH - 2;
+    if (y1 < L.y0 || y0 > L.y0 + L.h) continue;
+    float x0 = to_x(t, s.start), x1 = to_x(t, s.end);
+    if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
+    const bool folded = s.event == kNone;
+    const bool instant = !folded && s.end <= s.start;
+    uint32_t col = folded ? theme::kFolded : d.name_colors[s.name];
+    // Search: matches keep their colour, everything else is dimmed.
+    if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name])) col = shade(col, 0.3f);
+    if (instant) {
+      batch->add(x0 - 1.5f, y0, x0 + 1.5f, y1, shade(col, 0.85f));
+      if (is_selected(t, s.event)) outline(batch, x0 - 1.5f, y0, x0 + 1.5f, y1, 2, theme::kSelection);
+      continue;
+    }
+    batch->add(x0, y0, x1, y1, col);
+    if (!folded && is_selected(t, s.event)) outline(batch, x0, y0, x1, y1, 2, theme::kSelection);
+    // Labels: only where they fit, elided with ".." and clipped to the slice.
+    float vx0 = std::max(x0, L.x0), vx1 = std::min(x1, L.x0 + L.w);
+    float room = vx1 - vx0 - 4;
+    if (room < char_w * 3) continue;
+    char buf[64];
+    const char* txt;
+    size_t len;
+    if (folded) {
+      std::snprintf(buf, sizeof buf, "%u events", s.count);
+      txt = buf;
+      len = std::strlen(buf);
+    } else {
+      const std::string& nm = d.name(s.name);
+      txt = nm.c_str();
+      len = nm.size();
+    }
+    size_t fit = static_cast<size_t>(room / char_w);
+    ImVec2 pos(vx0 + 2, y0 + (y1 - y0 - text_h) / 2);
+    uint32_t tc = text_color_on(col);
+    ImVec4 clip(vx0, y0, vx1, y1);
+    if (len <= fit) {
+      dl->AddText(nullptr, 0, pos, tc, txt, txt + len, 0, &clip);
+    } else if (fit > 2) {
+      std::string el(txt, fit - 2);
+      el += "..";
+      dl->AddText(nullptr, 0, pos, tc, el.c_str(), el.c_str() + el.size(), 0, &clip);
+    }
+  }
+}
+
+void draw_counters(const Timeline& t, const TraceData& d, RectBatch* batch) {
+  const TimelineLayout& L = t.layout;
+  const auto& b = d.reply.buckets;
+  for (size_t i = 0; i < b.size(); ++i) {
+    const UiSeries& se = d.series[b[i].series];
+    RowGeom g = track_geom(t, se.track);
+    if (!g.visible) continue;
+    double lo = std::min(0.0, se.min), hi = std::max(se.max, lo + 1e-12);
+    float x0 = to_x(t, b[i].start);
+    bool next_same = i + 1 < b.size() && b[i + 1].series == b[i].series;
+    float x1 = next_same ? to_x(t, b[i + 1].start) : L.x0 + L.w;
+    if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
+    float base = g.top + kCounterH - 3;
+    float span = kCounterH - 8;
+    float top = base - static_cast<float>((b[i].max - lo) / (hi - lo)) * span;
+    float last = base - static_cast<float>((b[i].last - lo) / (hi - lo)) * span;
+    uint32_t col = se.name.empty() ? theme::kCounter : color_for_name(se.name);
+    // An area chart: the value in force fills to the baseline; the bucket's max shows as a
+    // lighter cap, so peaks stay visible at every zoom.
+    batch->add(x0, last, std::max(x1, x0 + 1), base, (col & 0x00FFFFFFu) | 0xB0000000u);
+    if (top < last) batch->add(x0, top, std::max(x1, x0 + 1), last, (col & 0x00FFFFFFu) | 0x60000000u);
+  }
+}
+
+void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl) {
+  const TimelineLayout& L = t->layout;
+  const float w = L.label_w;
+  dl->PushClipRect(ImVec2(x, L.y0), ImVec2(x + w, L.y0 + L.h), true);
+  for (size_t i = 0; i < d.tracks.size(); ++i) {
+    RowGeom g = track_geom(*t, static_cast<uint32_t>(i));
+    if (!g.visible) continue;
+    dl->AddRectFilled(ImVec2(x, g.top), ImVec2(x + w, g.top + L.track_h[i]), (i % 2) ? theme::kRowOdd : theme::kRowEven);
+    std::string label = (t->pinned[i] ? "^ " : "") + d.tracks[i].name;
+    dl->AddText(ImVec2(x + 14, g.top + 2), theme::kTextDim, label.c_str());
+  }
+  for (size_t p = 0; p < d.processes.size(); ++p) {
+    if (L.process_y[p] < 0) continue;
+    float y = L.y0 - t->scroll_y + L.process_y[p];
+    if (y + kProcessHeaderH < L.y0 || y > L.y0 + L.h) continue;
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + kProcessHeaderH), theme::kProcessHeader);
+    // Collapse arrow: a triangle pointing down (open) or right (collapsed).
+    float cx = x + 8, cy = y + kProcessHeaderH / 2;
+    if (t->collapsed[p])
+      dl->AddTriangleFilled(ImVec2(cx - 3, cy - 4), ImVec2(cx - 3, cy + 4), ImVec2(cx + 3, cy), theme::kText);
+    else
+      dl->AddTriangleFilled(ImVec2(cx - 4, cy - 3), ImVec2(cx + 4, cy - 3), ImVec2(cx, cy + 3), theme::kText);
+    dl->AddText(ImVec2(x + 16, y + 4), theme::kText, d.processes[p].name.c_str());
+  }
+  dl->PopClipRect();
+}
+
+void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, float dx1, float dy1, bool range) {
+  const TimelineLayout& L = t.layout;
+  auto band = [&](double a, double b, uint32_t fill, uint32_t edge, const char* label) {
+    float x0 = to_x(t, a), x1 = to_x(t, b);
+    dl->AddRectFilled(ImVec2(x0, L.y0), ImVec2(x1, L.y0 + L.h), fill);
+    dl->AddLine(ImVec2(x0, L.y0), ImVec2(x0, L.y0 + L.h), edge);
+    dl->AddLine(ImVec2(x1, L.y0), ImVec2(x1, L.y0 + L.h), edge);
+    if (label) {
+      ImVec2 sz = ImGui::CalcTextSize(label);
+      float cx = std::clamp((x0 + x1 - sz.x) / 2, L.x0 + 2, L.x0 + L.w - sz.x - 2);
+      dl->AddRectFilled(ImVec2(cx - 3, L.y0 + 2), ImVec2(cx + sz.x + 3, L.y0 + 4 + sz.y), 0xE0202020);
+      dl->AddText(ImVec2(cx, L.y0 + 3), theme::kText, label);
+    }
+  };
+  dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
+  for (const auto& m : t.marks) band(m.first, m.second, 0x2000D7FF, 0xA000D7FF, nullptr);
+  if (t.has_timing) {
+    std::string label = format_duration(std::fabs(t.timing_t1 - t.timing_t0));
+    band(std::min(t.timing_t0, t.timing_t1), std::max(t.timing_t0, t.timing_t1), 0x30FFB060, 0xFFFFB060,
+         label.c_str());
+  }
+  if (dx0 >= 0) {
+    if (range)
+      dl->AddRectFilled(ImVec2(std::min(dx0, dx1), L.y0), ImVec2(std::max(dx0, dx1), L.y0 + L.h), 0x40FFFFFF);
+    else
+      dl->AddRect(ImVec2(std::min(dx0, dx1), std::min(dy0, dy1)), ImVec2(std::max(dx0, dx1), std::max(dy0, dy1)),
+                  0xFFFFFFFF);
+  }
+  dl->PopClipRect();
+}
+
+}  // namespace strata

@@ -1,0 +1,18 @@
+// Drawing the timeline: backgrounds and grid, slices and folded runs (with elided labels),
+// counters, the track-name column, and the overlays (selection, marks, timing, drag region).
+#pragma once
+#include "ui/timeline/timeline.h"
+
+struct ImDrawList;
+
+namespace strata {
+
+void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch);
+void draw_slices(const Timeline& t, const TraceData& d, RectBatch* batch, ImDrawList* dl);
+void draw_counters(const Timeline& t, const TraceData& d, RectBatch* batch);
+void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl);
+// Marks (`m`), the timing interval, and a rectangle being dragged (x0 < 0: none).
+void draw_overlays(const Timeline& t, ImDrawList* dl, float drag_x0, float drag_y0, float drag_x1,
+                   float drag_y1, bool drag_is_range);
+
+}  // namespace strata
