@@ -205,6 +205,7 @@
       if (!r || !r.events || !r.events.length) return null;
       ui._ui_select_event(ev, r.events[0].start, r.events[0].end, 1);
       await settled(5000);
+      if (ui._ui_reveal(ev)) await nextFrames(2);  // scroll its track into view
       return api.selection();
     },
     // The current selection: {count, events:[{event, name, tsNs, durNs, pid, tid}]} (first 1000).

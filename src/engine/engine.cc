@@ -9,6 +9,7 @@
 #include "core/formats/chrome_json/chrome_json_importer.h"
 #include "core/formats/compression/decompressing_importer.h"
 #include "core/query/find.h"
+#include "core/query/flows.h"
 #include "core/query/hierarchy.h"
 #include "core/query/viewport.h"
 #include "engine/protocol.h"
@@ -279,6 +280,22 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
     std::string_view nm = s.strings.get(v.name);
     fresh.push_back({v.name, chars.add(nm), static_cast<uint32_t>(nm.size()), 0});
   }
+  // Flow arrows with an end inside the requested range, when asked for (capped: beyond a few
+  // thousand arrows a view is unreadable anyway).
+  std::vector<proto::FlowEntry> flows;
+  if (rq.flags & proto::kWantFlows) {
+    constexpr size_t kMaxFlows = 4000;
+    const TimeNs t0 = q.origin + static_cast<TimeNs>(q.start), t1 = q.origin + static_cast<TimeNs>(q.end);
+    const FlowColumns& fc = s.flows;
+    for (size_t i = 0; i < fc.size() && flows.size() < kMaxFlows; ++i) {
+      uint32_t a = fc.from[i], b = fc.to[i];
+      TimeNs ae = s.events.start[a] + s.events.dur[a], bs = s.events.start[b];
+      if ((ae < t0 || ae > t1) && (bs < t0 || bs > t1)) continue;
+      flows.push_back({static_cast<double>(ae - q.origin), static_cast<double>(bs - q.origin),
+                       display_index[s.events.track[a]], s.events.depth[a], display_index[s.events.track[b]],
+                       s.events.depth[b], a, b});
+    }
+  }
   put(&out, proto::Header{proto::MsgType::kViewReply, 0, generation_, rh.request_id});
   proto::ViewReplyHead head{};
   head.start = rq.start;
@@ -288,6 +305,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   head.bucket_count = static_cast<uint32_t>(buckets.size());
   head.new_string_count = static_cast<uint32_t>(fresh.size());
   head.chars_bytes = static_cast<uint32_t>(chars.bytes.size());
+  head.flow_count = static_cast<uint32_t>(flows.size());
   put(&out, head);
   out.reserve(out.size() + slices.size() * sizeof(proto::SliceEntry) +
               buckets.size() * sizeof(proto::BucketEntry) + fresh.size() * 16 + chars.bytes.size());
@@ -295,6 +313,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
     put(&out, proto::SliceEntry{v.start, v.end, display_index[v.track], v.depth, v.name, v.event,
                                 v.count, 0});
   for (const CounterBucket& b : buckets) put(&out, proto::BucketEntry{b.start, b.min, b.max, b.last, b.series, 0});
+  for (const proto::FlowEntry& f : flows) put(&out, f);
   for (const proto::NewString& f : fresh) put(&out, f);
   finish_message(&out, chars);
   return out;
@@ -402,6 +421,20 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
   std::vector<uint32_t> kids = children_of(s, event, 20, &child_count);
   o += ",\"childCount\":" + std::to_string(child_count) + ",\"children\":[";
   for (size_t i = 0; i < kids.size(); ++i) o += (i ? "," : "") + related(kids[i]);
+  o += "]";
+  // Flow neighbours (arrows in and out), with where they are drawn.
+  o += ",\"track\":" + std::to_string(store_to_display_[s.events.track[event]]);
+  o += ",\"flows\":[";
+  std::vector<FlowNeighbour> nb = flows_of(s, event);
+  for (size_t i = 0; i < nb.size() && i < 100; ++i) {
+    uint32_t e = nb[i].event;
+    std::string r = related(e);
+    r.pop_back();  // reopen the object to add direction and place
+    r += std::string(",\"incoming\":") + (nb[i].incoming ? "true" : "false");
+    r += ",\"track\":" + std::to_string(store_to_display_[s.events.track[e]]);
+    r += ",\"depth\":" + std::to_string(s.events.depth[e]) + "}";
+    o += (i ? "," : "") + r;
+  }
   o += "]";
   o += ",\"record\":";
   // The record was valid JSON when it was imported (malformed ones are skipped), but the file

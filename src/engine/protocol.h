@@ -62,10 +62,12 @@ struct SeriesEntry {
 struct ViewRequestBody {
   double start, end;   // relative ns
   uint32_t width_px;
-  uint32_t pad;
+  uint32_t flags;      // kWantFlows: include flow arrows touching the range
 };
+constexpr uint32_t kWantFlows = 1;
 
-// ---- kViewReply: Header, ViewReplyHead, SliceEntry[], BucketEntry[], NewString[] --------------
+// ---- kViewReply: Header, ViewReplyHead, SliceEntry[], BucketEntry[], FlowEntry[], NewString[],
+// chars ---------------------------------------------------------------------------------------
 struct ViewReplyHead {
   double start, end;   // the request's range, echoed
   uint32_t width_px;
@@ -73,7 +75,7 @@ struct ViewReplyHead {
   uint32_t bucket_count;
   uint32_t new_string_count;  // names used by these slices that this UI has not been sent yet
   uint32_t chars_bytes;
-  uint32_t pad;
+  uint32_t flow_count;
 };
 
 struct SliceEntry {
@@ -92,6 +94,13 @@ struct BucketEntry {
   uint32_t pad;
 };
 
+// A flow arrow between two slices, drawn from the end of `from` to the start of `to`.
+struct FlowEntry {
+  double from_end, to_start;  // relative ns
+  uint32_t from_track, from_depth, to_track, to_depth;  // display track indices
+  uint32_t from_event, to_event;
+};
+
 struct NewString {
   uint32_t id;
   uint32_t off, len;   // in the character blob that ends the message
@@ -101,7 +110,7 @@ struct NewString {
 static_assert(sizeof(Header) == 16 && sizeof(TrackListHead) == 40 && sizeof(ProcessEntry) == 24 &&
               sizeof(TrackEntry) == 40 && sizeof(SeriesEntry) == 32 && sizeof(ViewRequestBody) == 24 &&
               sizeof(ViewReplyHead) == 40 && sizeof(SliceEntry) == 40 && sizeof(BucketEntry) == 40 &&
-              sizeof(NewString) == 16,
+              sizeof(FlowEntry) == 40 && sizeof(NewString) == 16,
               "protocol structs are shared by two wasm modules and must not change size by accident");
 
 }  // namespace strata::proto

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "imgui.h"
@@ -108,6 +109,7 @@ void route_search_commands(App* app) {
 void selection_changed(App* app) {
   Timeline& t = app->timeline;
   t.selection_changed = false;
+  t.selected_flows.clear();
   app->details = DetailsPane{};
   if (t.selection.size() == 1) {
     app->details.event = t.selection[0].event;
@@ -155,6 +157,57 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
   } else {
     timeline_reply_arrived(&app->timeline, h.request_id);
   }
+}
+
+void app_details(App* app, int64_t event, const char* json) {
+  if (event != app->details.event) return;  // the selection moved on
+  details_set(&app->details, event, json);
+  // The selected event's flow arrows, from the details' own place and its neighbours'.
+  Timeline& t = app->timeline;
+  t.selected_flows.clear();
+  const auto& lines = app->details.lines;
+  auto num = [](const std::string& v) { return std::strtod(v.c_str(), nullptr); };
+  double start = 0, dur = 0;
+  uint32_t track = 0, depth = 0;
+  for (const JsonLine& l : lines) {
+    if (l.depth != 0) continue;
+    if (l.key == "startNs") start = static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
+    else if (l.key == "durNs") dur = num(l.value);
+    else if (l.key == "track") track = static_cast<uint32_t>(num(l.value));
+    else if (l.key == "depth") depth = static_cast<uint32_t>(num(l.value));
+  }
+  bool in_flows = false;
+  proto::FlowEntry f{};
+  bool incoming = false, started = false;
+  uint32_t other = 0;
+  double o_start = 0, o_dur = 0;
+  uint32_t o_track = 0, o_depth = 0;
+  auto flush = [&] {
+    if (!started || o_track >= app->data.tracks.size() || track >= app->data.tracks.size()) return;
+    if (incoming)
+      f = {o_start + o_dur, start, o_track, o_depth, track, depth, other, static_cast<uint32_t>(event)};
+    else
+      f = {start + dur, o_start, track, depth, o_track, o_depth, static_cast<uint32_t>(event), other};
+    t.selected_flows.push_back(f);
+    started = false;
+  };
+  for (const JsonLine& l : lines) {
+    if (l.depth == 0) {
+      if (in_flows) flush();
+      in_flows = l.key == "flows";
+    } else if (in_flows && l.depth == 1) {
+      flush();
+      started = true;
+    } else if (in_flows && l.depth == 2) {
+      if (l.key == "event") other = static_cast<uint32_t>(num(l.value));
+      else if (l.key == "startNs") o_start = static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
+      else if (l.key == "durNs") o_dur = num(l.value);
+      else if (l.key == "track") o_track = static_cast<uint32_t>(num(l.value));
+      else if (l.key == "depth") o_depth = static_cast<uint32_t>(num(l.value));
+      else if (l.key == "incoming") incoming = l.value == "true";
+    }
+  }
+  if (in_flows) flush();
 }
 
 void app_query_result(App* app, uint32_t id, const char* json) {

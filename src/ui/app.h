@@ -49,6 +49,8 @@ struct App {
 void app_frame(App* app, float width, float height, double now_ms);
 // A protocol message from the engine.
 void app_receive(App* app, const uint8_t* data, size_t n);
+// The selected event's details arrived (JSON from the engine).
+void app_details(App* app, int64_t event, const char* json);
 // The engine's answer to a panel query.
 void app_query_result(App* app, uint32_t id, const char* json);
 

@@ -133,8 +133,7 @@ EMSCRIPTEN_KEEPALIVE void ui_show_error(const char* text) {
 }
 
 EMSCRIPTEN_KEEPALIVE void ui_set_details(double event, const char* json) {
-  if (static_cast<int64_t>(event) != g_app->details.event) return;  // selection moved on
-  strata::details_set(&g_app->details, static_cast<int64_t>(event), json);
+  strata::app_details(g_app, static_cast<int64_t>(event), json);
   strata::request_redraw();
 }
 

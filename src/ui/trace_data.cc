@@ -75,6 +75,7 @@ bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
   v.width_px = head.width_px;
   size_t need = size_t(head.slice_count) * sizeof(proto::SliceEntry) +
                 size_t(head.bucket_count) * sizeof(proto::BucketEntry) +
+                size_t(head.flow_count) * sizeof(proto::FlowEntry) +
                 size_t(head.new_string_count) * sizeof(proto::NewString) + head.chars_bytes;
   if (r.at + need > r.n) return false;
   v.slices.resize(head.slice_count);
@@ -83,6 +84,9 @@ bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
   v.buckets.resize(head.bucket_count);
   std::memcpy(v.buckets.data(), r.p + r.at, v.buckets.size() * sizeof(proto::BucketEntry));
   r.at += v.buckets.size() * sizeof(proto::BucketEntry);
+  v.flows.resize(head.flow_count);
+  std::memcpy(v.flows.data(), r.p + r.at, v.flows.size() * sizeof(proto::FlowEntry));
+  r.at += v.flows.size() * sizeof(proto::FlowEntry);
   std::vector<proto::NewString> fresh(head.new_string_count);
   for (auto& f : fresh) f = r.get<proto::NewString>();
   const uint8_t* chars = r.p + r.at;
@@ -96,6 +100,8 @@ bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
     if (s.track >= d->tracks.size() || s.name >= d->names.size()) return false;
   for (const auto& b : v.buckets)
     if (b.series >= d->series.size()) return false;
+  for (const auto& f : v.flows)
+    if (f.from_track >= d->tracks.size() || f.to_track >= d->tracks.size()) return false;
   if (!r.ok) return false;
   d->reply = std::move(v);
   return true;

@@ -40,6 +40,7 @@ struct ViewReply {
   uint32_t width_px = 0;
   std::vector<proto::SliceEntry> slices;
   std::vector<proto::BucketEntry> buckets;
+  std::vector<proto::FlowEntry> flows;
 };
 
 struct TraceData {

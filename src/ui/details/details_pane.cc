@@ -114,7 +114,7 @@ void related(const std::vector<JsonLine>& lines, const char* key, Timeline* t, i
   const uint16_t field_depth = single ? 1 : 2;
   size_t j = i + 1;
   while (j < lines.size() && lines[j].depth > 0) {
-    std::string name;
+    std::string name, dir;
     double ev = -1, start = 0, dur = 0;
     if (!single) ++j;  // the element's own line
     for (; j < lines.size() && lines[j].depth >= field_depth; ++j) {
@@ -124,10 +124,11 @@ void related(const std::vector<JsonLine>& lines, const char* key, Timeline* t, i
       else if (f.key == "name") name = f.value;
       else if (f.key == "startNs") start = static_cast<double>(std::strtoll(f.value.c_str(), nullptr, 10) - origin);
       else if (f.key == "durNs") dur = std::strtod(f.value.c_str(), nullptr);
+      else if (f.key == "incoming") dir = f.value == "true" ? "from " : "to ";
     }
     if (ev >= 0) {
       ImGui::PushID(static_cast<int>(j));
-      std::string label = name + "  (" + format_duration(dur) + ")";
+      std::string label = dir + name + "  (" + format_duration(dur) + ")";
       if (ImGui::SmallButton(label.c_str())) timeline_select(t, {static_cast<uint32_t>(ev), start, start + dur}, true);
       ImGui::PopID();
     }
@@ -230,6 +231,14 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Parent");
       ImGui::SameLine();
       related(p->lines, "parent", t, origin_ns);
+    }
+    if (const JsonLine* fl = field(p->lines, "flows"); fl && fl->kind == 'a') {
+      // Non-empty when the line after the array is one of its elements.
+      const size_t at = static_cast<size_t>(fl - p->lines.data());
+      if (at + 1 < p->lines.size() && p->lines[at + 1].depth == 1) {
+        ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Flows");
+        related(p->lines, "flows", t, origin_ns);
+      }
     }
     if (const JsonLine* c = field(p->lines, "childCount"); c && c->value != "0") {
       ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Children (%s)", c->value.c_str());

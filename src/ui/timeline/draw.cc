@@ -149,6 +149,27 @@ void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl) {
   dl->PopClipRect();
 }
 
+void draw_flows(const Timeline& t, const std::vector<proto::FlowEntry>& flows, ImDrawList* dl, uint32_t color) {
+  const TimelineLayout& L = t.layout;
+  auto row_mid = [&](uint32_t track, uint32_t depth, float* y) {
+    if (track >= L.track_h.size() || L.track_h[track] <= 0) return false;
+    *y = L.y0 - t.scroll_y + L.track_y[track] + static_cast<float>(depth) * kRowH + kRowH / 2;
+    return true;
+  };
+  for (const proto::FlowEntry& f : flows) {
+    float y0, y1;
+    if (!row_mid(f.from_track, f.from_depth, &y0) || !row_mid(f.to_track, f.to_depth, &y1)) continue;
+    float x0 = to_x(t, f.from_end), x1 = to_x(t, f.to_start);
+    if ((y0 < L.y0 && y1 < L.y0) || (y0 > L.y0 + L.h && y1 > L.y0 + L.h)) continue;
+    if ((x0 < L.x0 && x1 < L.x0) || (x0 > L.x0 + L.w && x1 > L.x0 + L.w)) continue;
+    // Horizontal tangents at both ends read as "leaves here, arrives there", even when the
+    // target starts before the source ends.
+    float dx = std::max(30.0f, std::fabs(x1 - x0) * 0.5f);
+    dl->AddBezierCubic(ImVec2(x0, y0), ImVec2(x0 + dx, y0), ImVec2(x1 - dx, y1), ImVec2(x1, y1), color, 1.5f);
+    dl->AddTriangleFilled(ImVec2(x1, y1), ImVec2(x1 - 7, y1 - 4), ImVec2(x1 - 7, y1 + 4), color);
+  }
+}
+
 void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, float dx1, float dy1, bool range) {
   const TimelineLayout& L = t.layout;
   auto band = [&](double a, double b, uint32_t fill, uint32_t edge, const char* label) {

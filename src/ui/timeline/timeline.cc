@@ -324,6 +324,8 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
     dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
     draw_counters(*t, d, batch);
     draw_slices(*t, d, batch, dl);
+    if (t->show_flows) draw_flows(*t, d.reply.flows, dl, 0x90C8C8C8);
+    draw_flows(*t, t->selected_flows, dl, 0xFF00D7FF);
     dl->PopClipRect();
   }
   draw_overlays(*t, dl, drag_x0, drag_y0, drag_x1, drag_y1, drag_is_range);
@@ -355,6 +357,8 @@ void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const v
   msg.b.start = t->view.start - span * kOverscan;
   msg.b.end = t->view.end + span * kOverscan;
   msg.b.width_px = static_cast<uint32_t>(std::ceil(t->layout.w * (1 + 2 * kOverscan)));
+  msg.b.flags = t->show_flows ? proto::kWantFlows : 0;
+  t->in_flight_flags = msg.b.flags;
   t->in_flight_id = msg.h.request_id;
   t->in_flight_since_ms = t->last_frame_ms;
   send(&msg, sizeof msg);
@@ -363,6 +367,7 @@ void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const v
 bool timeline_settled(const Timeline& t, const TraceData& d) {
   const ViewReply& r = d.reply;
   if (!r.valid || r.width_px == 0) return false;
+  if (t.reply_flags != (t.show_flows ? proto::kWantFlows : 0u)) return false;
   if (r.start > t.view.start + 1 || r.end < t.view.end - 1) return false;
   double have = (r.end - r.start) / r.width_px;
   double want = ns_per_px(t.view, t.layout.w);
@@ -370,7 +375,9 @@ bool timeline_settled(const Timeline& t, const TraceData& d) {
 }
 
 void timeline_reply_arrived(Timeline* t, uint32_t request_id) {
-  if (request_id == t->in_flight_id) t->in_flight_id = 0;
+  if (request_id != t->in_flight_id) return;
+  t->in_flight_id = 0;
+  t->reply_flags = t->in_flight_flags;
 }
 
 bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event) {

@@ -78,9 +78,13 @@ struct Timeline {
   std::vector<uint8_t> name_match;
   bool search_active = false;
 
+  // Flow arrows of the selected event (from its details), drawn whatever the toggle says.
+  std::vector<proto::FlowEntry> selected_flows;
+
   // Outstanding request to the engine.
   uint32_t next_request_id = 1;
   uint32_t in_flight_id = 0;
+  uint32_t in_flight_flags = 0, reply_flags = 0;
   double in_flight_since_ms = 0;
 
   // Mouse gesture in the events area.
