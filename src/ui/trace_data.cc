@@ -78,15 +78,16 @@ bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
                 size_t(head.flow_count) * sizeof(proto::FlowEntry) +
                 size_t(head.new_string_count) * sizeof(proto::NewString) + head.chars_bytes;
   if (r.at + need > r.n) return false;
-  v.slices.resize(head.slice_count);
-  std::memcpy(v.slices.data(), r.p + r.at, v.slices.size() * sizeof(proto::SliceEntry));
-  r.at += v.slices.size() * sizeof(proto::SliceEntry);
-  v.buckets.resize(head.bucket_count);
-  std::memcpy(v.buckets.data(), r.p + r.at, v.buckets.size() * sizeof(proto::BucketEntry));
-  r.at += v.buckets.size() * sizeof(proto::BucketEntry);
-  v.flows.resize(head.flow_count);
-  std::memcpy(v.flows.data(), r.p + r.at, v.flows.size() * sizeof(proto::FlowEntry));
-  r.at += v.flows.size() * sizeof(proto::FlowEntry);
+  // Copies n entries (memcpy with an empty vector's null data() is undefined, hence the guard).
+  auto take = [&r](auto* vec, uint32_t n) {
+    vec->resize(n);
+    const size_t bytes = size_t(n) * sizeof((*vec)[0]);
+    if (bytes) std::memcpy(vec->data(), r.p + r.at, bytes);
+    r.at += bytes;
+  };
+  take(&v.slices, head.slice_count);
+  take(&v.buckets, head.bucket_count);
+  take(&v.flows, head.flow_count);
   std::vector<proto::NewString> fresh(head.new_string_count);
   for (auto& f : fresh) f = r.get<proto::NewString>();
   const uint8_t* chars = r.p + r.at;
