@@ -70,7 +70,15 @@ bool Engine::load_end() {
     return false;
   }
   loading_->files[0].bytes = loaded_bytes_;
+  Pyramid pyramid;
+  try {
+    pyramid = build_pyramid(*loading_);
+  } catch (const std::bad_alloc&) {
+    load_fail("out of memory while building the zoom levels");
+    return false;
+  }
   store_ = std::move(loading_);
+  pyramid_ = std::move(pyramid);
   importer_.reset();
   std::vector<uint8_t>().swap(scratch_);
   last_error_.clear();
@@ -137,6 +145,8 @@ std::string Engine::summary_json() const {
   o += ",\"processes\":" + std::to_string(s.processes.size());
   o += ",\"strings\":" + std::to_string(s.strings.size());
   o += ",\"storeBytes\":" + std::to_string(s.memory_bytes());
+  o += ",\"pyramidBytes\":" + std::to_string(pyramid_.memory_bytes());
+  o += ",\"pyramidLevels\":" + std::to_string(pyramid_.levels.size());
   o += ",\"startNs\":";
   json_append_int(&o, s.has_time ? s.start_ns : 0);
   o += ",\"endNs\":";
@@ -266,7 +276,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   q.width_px = std::clamp<uint32_t>(rq.width_px, 1, 16384);
   std::vector<VisibleSlice> slices;
   std::vector<CounterBucket> buckets;
-  query_slices(s, q, &slices);
+  query_slices_pyramid(s, pyramid_, q, &slices);
   query_counters(s, q, &buckets);
 
   // Track ids go out in display order, as in the track list.
@@ -311,7 +321,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
               buckets.size() * sizeof(proto::BucketEntry) + fresh.size() * 16 + chars.bytes.size());
   for (const VisibleSlice& v : slices)
     put(&out, proto::SliceEntry{v.start, v.end, display_index[v.track], v.depth, v.name, v.event,
-                                v.count, 0});
+                                v.count, v.busy_permille});
   for (const CounterBucket& b : buckets) put(&out, proto::BucketEntry{b.start, b.min, b.max, b.last, b.series, 0});
   for (const proto::FlowEntry& f : flows) put(&out, f);
   for (const proto::NewString& f : fresh) put(&out, f);

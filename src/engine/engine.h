@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/formats/importer.h"
+#include "core/pyramid/pyramid.h"
 #include "core/store/trace_store.h"
 #include "engine/record_extractor.h"
 
@@ -38,6 +39,7 @@ class Engine {
   // ---- queries ------------------------------------------------------------------------------
   const TraceStore* store() const { return store_.get(); }
   uint32_t generation() const { return generation_; }
+  const Pyramid& pyramid() const { return pyramid_; }
   std::string summary_json() const;
   // protocol::kTrackList message for the current trace.
   std::vector<uint8_t> track_list() const;
@@ -72,6 +74,7 @@ class Engine {
 
  private:
   std::unique_ptr<TraceStore> store_;       // current trace (never null)
+  Pyramid pyramid_;                          // its multi-resolution summaries
   std::unique_ptr<TraceStore> loading_;     // trace being loaded
   std::unique_ptr<Importer> importer_;
   std::string loading_name_;

@@ -84,7 +84,7 @@ struct SliceEntry {
   uint32_t name;       // string id
   uint32_t event;      // event index, or 0xffffffff for a folded run
   uint32_t count;      // events represented
-  uint32_t pad;
+  uint32_t busy_permille;  // folded runs: share of the run's span covered by its events
 };
 
 struct BucketEntry {

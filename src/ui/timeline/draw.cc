@@ -58,7 +58,9 @@ void draw_slices(const Timeline& t, const TraceData& d, RectBatch* batch, ImDraw
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
     const bool folded = s.event == kNone;
     const bool instant = !folded && s.end <= s.start;
-    uint32_t col = folded ? theme::kFolded : d.name_colors[s.name];
+    // A folded run takes its longest event's colour, darker the emptier the run is.
+    uint32_t col = folded ? shade(d.name_colors[s.name], 0.45f + 0.45f * static_cast<float>(s.busy_permille) / 1000.0f)
+                          : d.name_colors[s.name];
     // Search: matches keep their colour, everything else is dimmed.
     if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name])) col = shade(col, 0.3f);
     if (instant) {

@@ -1,0 +1,217 @@
+#include "core/pyramid/pyramid.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace strata {
+
+namespace {
+
+// Adds an event to the open bin of a level being built (bins arrive in start order).
+void add_to_bin(PyramidLevel& L, const TraceStore& s, int64_t b, uint32_t e) {
+  if (L.bin.size() == L.row_bins.back() || L.bin.back() != b) {
+    L.bin.push_back(b);
+    L.count.push_back(0);
+    L.busy.push_back(0);
+    L.longest.push_back(e);
+  }
+  size_t i = L.bin.size() - 1;
+  ++L.count[i];
+  L.busy[i] += s.events.dur[e];
+  if (s.events.dur[e] > s.events.dur[L.longest[i]]) L.longest[i] = e;
+}
+
+// Merges another bin's summary into the open bin of a coarser level.
+void merge_bin(PyramidLevel& L, const TraceStore& s, int64_t b, uint32_t count, TimeNs busy, uint32_t longest) {
+  if (L.bin.size() == L.row_bins.back() || L.bin.back() != b) {
+    L.bin.push_back(b);
+    L.count.push_back(0);
+    L.busy.push_back(0);
+    L.longest.push_back(longest);
+  }
+  size_t i = L.bin.size() - 1;
+  L.count[i] += count;
+  L.busy[i] += busy;
+  if (s.events.dur[longest] > s.events.dur[L.longest[i]]) L.longest[i] = longest;
+}
+
+size_t items(const PyramidLevel& L) { return L.bin.size() + L.long_events.size(); }
+
+void shrink(PyramidLevel& L) {
+  L.row_bins.shrink_to_fit();
+  L.bin.shrink_to_fit();
+  L.count.shrink_to_fit();
+  L.busy.shrink_to_fit();
+  L.longest.shrink_to_fit();
+  L.row_long.shrink_to_fit();
+  L.long_events.shrink_to_fit();
+}
+
+}  // namespace
+
+size_t Pyramid::memory_bytes() const {
+  size_t b = rows.capacity() * sizeof(PyramidRow);
+  for (const PyramidLevel& L : levels)
+    b += L.row_bins.capacity() * 4 + L.bin.capacity() * 8 + L.count.capacity() * 4 + L.busy.capacity() * 8 +
+         L.longest.capacity() * 4 + L.row_long.capacity() * 4 + L.long_events.capacity() * 4;
+  return b;
+}
+
+Pyramid build_pyramid(const TraceStore& s) {
+  Pyramid p;
+  p.origin = s.has_time ? s.start_ns : 0;
+  for (uint32_t t = 0; t < s.tracks.size(); ++t) {
+    const Track& tr = s.tracks[t];
+    if (tr.kind == TrackKind::kCounter || tr.rows.size() < 2) continue;
+    for (uint32_t d = 0; d + 1 < tr.rows.size(); ++d)
+      if (tr.rows[d] < tr.rows[d + 1]) p.rows.push_back({t, d});
+  }
+  const TimeNs extent = s.has_time ? std::max<TimeNs>(1, s.end_ns - s.start_ns) : 1;
+  const TimeNs* st = s.events.start.data();
+  const TimeNs* du = s.events.dur.data();
+  // Each level is built from the one before (kept or not); it is kept when it summarises.
+  PyramidLevel prev;
+  size_t budget = s.events.size() / 4;  // items a kept level may have
+  for (TimeNs w = Pyramid::kBaseBinNs; ; w *= Pyramid::kFanout) {
+    PyramidLevel L;
+    L.bin_ns = w;
+    L.row_bins.assign(1, 0);
+    L.row_long.assign(1, 0);
+    for (size_t r = 0; r < p.rows.size(); ++r) {
+      const PyramidRow& row = p.rows[r];
+      const Track& tr = s.tracks[row.track];
+      if (w == Pyramid::kBaseBinNs) {
+        // The finest level straight from the events.
+        for (uint32_t e = tr.rows[row.depth]; e < tr.rows[row.depth + 1]; ++e) {
+          if (du[e] >= L.bin_ns)
+            L.long_events.push_back(e);
+          else
+            add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+        }
+      } else {
+        // From the finer level: its bins merge by kFanout, and its long events that are now
+        // shorter than a bin join the bins. Both lists are in start order; walking them
+        // together keeps the bins in order.
+        const PyramidLevel& F = prev;
+        uint32_t bi = F.row_bins[r], be = F.row_bins[r + 1];
+        uint32_t ki = F.row_long[r], ke = F.row_long[r + 1];
+        while (bi < be || ki < ke) {
+          const bool take_bin = ki == ke || (bi < be && F.bin[bi] * F.bin_ns <= st[F.long_events[ki]] - p.origin);
+          if (take_bin) {
+            merge_bin(L, s, F.bin[bi] / Pyramid::kFanout, F.count[bi], F.busy[bi], F.longest[bi]);
+            ++bi;
+          } else {
+            uint32_t e = F.long_events[ki++];
+            if (du[e] >= L.bin_ns)
+              L.long_events.push_back(e);
+            else
+              add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+          }
+        }
+      }
+      L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
+      L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
+    }
+    const bool last = w >= extent || w > (INT64_MAX / Pyramid::kFanout);
+    if (items(L) <= budget || (last && p.levels.empty() && items(L) < s.events.size())) {
+      budget = items(L) / 4;
+      PyramidLevel keep = L;
+      shrink(keep);
+      p.levels.push_back(std::move(keep));
+    }
+    prev = std::move(L);
+    if (last) break;
+  }
+  return p;
+}
+
+int pyramid_level_for(const Pyramid& p, double ns_per_px) {
+  int best = -1;
+  for (size_t i = 0; i < p.levels.size(); ++i)
+    if (static_cast<double>(p.levels[i].bin_ns) <= ns_per_px) best = static_cast<int>(i);
+  return best;
+}
+
+void query_slices_pyramid(const TraceStore& s, const Pyramid& p, const ViewportQuery& q,
+                          std::vector<VisibleSlice>* out) {
+  if (!(q.end > q.start) || q.width_px == 0) return;
+  const double ns_per_px = (q.end - q.start) / q.width_px;
+  const int li = pyramid_level_for(p, ns_per_px);
+  if (li < 0 || p.origin != q.origin) {
+    query_slices(s, q, out);  // finer than the finest bins: the events themselves
+    return;
+  }
+  const PyramidLevel& L = p.levels[li];
+  const TimeNs* st = s.events.start.data();
+  const TimeNs* du = s.events.dur.data();
+  const TimeNs t0 = q.origin + static_cast<TimeNs>(std::floor(q.start));
+  const TimeNs t1 = q.origin + static_cast<TimeNs>(std::ceil(q.end));
+  const TimeNs px = std::max<TimeNs>(1, static_cast<TimeNs>(ns_per_px));
+  auto rel = [&](TimeNs t) { return static_cast<double>(t - q.origin); };
+  const int64_t b0 = (t0 - p.origin) / L.bin_ns - 1, b1 = (t1 - p.origin) / L.bin_ns;
+
+  for (size_t r = 0; r < p.rows.size(); ++r) {
+    const PyramidRow& row = p.rows[r];
+    // Bins in range.
+    const int64_t* bins = L.bin.data();
+    uint32_t bi = static_cast<uint32_t>(std::lower_bound(bins + L.row_bins[r], bins + L.row_bins[r + 1], b0) - bins);
+    const uint32_t be = static_cast<uint32_t>(std::upper_bound(bins + L.row_bins[r], bins + L.row_bins[r + 1], b1) - bins);
+    // Long events in range: non-overlapping within a row, so the one before t0 may reach in.
+    const uint32_t* le = L.long_events.data();
+    uint32_t ki = static_cast<uint32_t>(
+        std::lower_bound(le + L.row_long[r], le + L.row_long[r + 1], t0, [&](uint32_t e, TimeNs t) { return st[e] < t; }) - le);
+    if (ki > L.row_long[r] && st[le[ki - 1]] + du[le[ki - 1]] >= t0) --ki;
+    const uint32_t ke = L.row_long[r + 1];
+
+    // Walk both in time order; adjacent bins (gap under a pixel) fold into one run.
+    bool open = false;
+    VisibleSlice run{};
+    TimeNs run_busy = 0, run_end = 0;
+    uint32_t run_longest = 0;
+    auto close_run = [&] {
+      if (!open) return;
+      if (run.count == 1) {
+        run.event = run_longest;
+        run.start = rel(st[run_longest]);
+        run.end = rel(st[run_longest] + du[run_longest]);
+      } else {
+        run.event = kNone;
+        run.name = s.events.name[run_longest];
+        TimeNs span = std::max<TimeNs>(1, run_end - (q.origin + static_cast<TimeNs>(run.start)));
+        run.busy_permille = static_cast<uint32_t>(std::min<TimeNs>(1000, run_busy * 1000 / span));
+      }
+      out->push_back(run);
+      open = false;
+    };
+    while (bi < be || ki < ke) {
+      const bool take_bin = ki == ke || (bi < be && p.origin + bins[bi] * L.bin_ns <= st[le[ki]]);
+      if (take_bin) {
+        const TimeNs bs = p.origin + bins[bi] * L.bin_ns;
+        const TimeNs bend = std::max(bs + L.bin_ns, st[L.longest[bi]] + du[L.longest[bi]]);
+        if (bs > t1) break;
+        if (open && bs - run_end >= px) close_run();
+        if (!open) {
+          run = VisibleSlice{rel(bs), rel(bend), row.track, row.depth, s.events.name[L.longest[bi]], kNone, 0, 1000};
+          run_busy = 0;
+          run_end = bend;
+          run_longest = L.longest[bi];
+          open = true;
+        }
+        run.count += L.count[bi];
+        run_busy += L.busy[bi];
+        run_end = std::max(run_end, bend);
+        run.end = rel(run_end);
+        if (du[L.longest[bi]] > du[run_longest]) run_longest = L.longest[bi];
+        ++bi;
+      } else {
+        const uint32_t e = le[ki++];
+        if (st[e] > t1) break;
+        close_run();
+        out->push_back({rel(st[e]), rel(st[e] + du[e]), row.track, row.depth, s.events.name[e], e, 1, 1000});
+      }
+    }
+    close_run();
+  }
+}
+
+}  // namespace strata
