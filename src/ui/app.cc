@@ -245,6 +245,7 @@ void app_frame(App* app, float w, float h, double now_ms) {
     route_search_commands(app);
     timeline_frame(&app->timeline, app->data, &app->keys, 0, top, w, tl_h, now_ms, &app->batch);
     timeline_request_data(&app->timeline, app->data, host_post_to_engine);
+    timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
     if (app->timeline.selection_changed) selection_changed(app);
     if (app->timeline.region_pending) region_requested(app);
     details_draw(&app->details, &app->timeline, app->data.origin_ns, 0, top + tl_h, w, details_h);

@@ -213,9 +213,11 @@ EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   for (uint8_t c : t.collapsed) collapsed += c;
   for (uint8_t h : t.hidden) hidden += h;
   std::snprintf(buf, sizeof buf,
-                ",\"collapsedSections\":%d,\"hiddenTracks\":%d,\"searchActive\":%s,\"typing\":%s,\"scrollY\":%.1f}",
-                collapsed, hidden, t.search_active ? "true" : "false", ImGui::GetIO().WantTextInput ? "true" : "false",
-                t.scroll_y);
+                ",\"collapsedSections\":%d,\"hiddenTracks\":%d,\"searchActive\":%s,\"searchPending\":%s,"
+                "\"searchCount\":%llu,\"typing\":%s,\"scrollY\":%.1f}",
+                collapsed, hidden, t.search_active ? "true" : "false",
+                g_app->search.pending_id != 0 ? "true" : "false", static_cast<unsigned long long>(g_app->search.count),
+                ImGui::GetIO().WantTextInput ? "true" : "false", t.scroll_y);
   out += buf;
   return out.c_str();
 }

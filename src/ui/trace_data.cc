@@ -104,7 +104,10 @@ bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
   for (const auto& f : v.flows)
     if (f.from_track >= d->tracks.size() || f.to_track >= d->tracks.size()) return false;
   if (!r.ok) return false;
-  d->reply = std::move(v);
+  if (h.request_id != 0 && h.request_id == d->overview_request)
+    d->overview = std::move(v);
+  else
+    d->reply = std::move(v);
   return true;
 }
 

@@ -54,6 +54,11 @@ struct TraceData {
   std::vector<std::string> names;  // by string id; filled as view replies bring them
   std::vector<uint32_t> name_colors;
   ViewReply reply;
+  // The whole trace at a coarse resolution, requested once per trace: drawn wherever the view
+  // reaches beyond `reply` (a fast zoom-out or jump) until the finer reply arrives, so the
+  // timeline never shows a gap.
+  ViewReply overview;
+  uint32_t overview_request = 0;
 
   // Applies one protocol message. Returns false (and leaves the data as it was) when the
   // message is malformed or belongs to an older trace generation.

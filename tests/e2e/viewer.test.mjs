@@ -163,7 +163,9 @@ describe('trace viewer interactions', () => {
     await key('Slash');
     await poll(async () => (await state()).typing, { message: 'the search box to take the keyboard' });
     await page.keyboard.type(name);
-    await poll(async () => (await state()).searchActive, { message: 'search results' });
+    // The count shown is the whole trace's, as find() says (the last query has been answered).
+    await poll(async () => { const st = await state(); return st.searchActive && !st.searchPending && st.searchCount === found.count; },
+      { message: 'search results for the full text' });
     await key('Enter');
     let sel = await poll(async () => { const x = await selection(); return x.count === 1 && x; }, { message: 'first result selected' });
     assert.equal(sel.events[0].tsNs, found.matches[0].tsNs, 'Enter selects the earliest match');

@@ -39,6 +39,13 @@ void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
 }  // namespace
 
 void search_panel_step(SearchPanel* p, Timeline* t, const TraceData& d, int dir) {
+  // The text changed and its answer has not arrived (or not even been asked): walk the new
+  // results once they are here, not the old ones.
+  const std::string key = std::string(p->regex ? "r:" : "s:") + p->text;
+  if (p->pending_id != 0 || key != p->sent) {
+    p->step_when_answered = dir;
+    return;
+  }
   go_to(p, t, d, p->current < 0 ? (dir > 0 ? 0 : -1) : p->current + dir);
 }
 
@@ -145,6 +152,12 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
   for (const JsonLine& l : lines) {
     if (l.depth == 0) {
       if (in_matches) flush();
+  if (p->step_when_answered != 0 && p->error.empty()) {
+    int dir = p->step_when_answered;
+    p->step_when_answered = 0;
+    t->search_active = true;
+    go_to(p, t, d, dir > 0 ? 0 : -1);
+  }
       in_matches = l.key == "matches";
       in_names = l.key == "nameIds";
       if (l.key == "count") p->count = std::strtoull(l.value.c_str(), nullptr, 10);
@@ -166,6 +179,12 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
     }
   }
   if (in_matches) flush();
+  if (p->step_when_answered != 0 && p->error.empty()) {
+    int dir = p->step_when_answered;
+    p->step_when_answered = 0;
+    t->search_active = true;
+    go_to(p, t, d, dir > 0 ? 0 : -1);
+  }
   t->search_active = p->error.empty();
 }
 

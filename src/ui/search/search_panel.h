@@ -25,6 +25,7 @@ struct SearchPanel {
   std::string sent;           // the query text + mode last sent to the engine
   double changed_ms = 0;      // when the text last changed (queries wait for typing to pause)
   uint32_t pending_id = 0;
+  int step_when_answered = 0;  // Enter pressed while the query was on its way: walk on arrival
   uint64_t count = 0;
   int current = -1;
   std::string error;

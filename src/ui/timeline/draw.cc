@@ -44,17 +44,25 @@ void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch) {
   }
 }
 
-void draw_slices(const Timeline& t, const TraceData& d, RectBatch* batch, ImDrawList* dl) {
+void draw_slices(const Timeline& t, const TraceData& d, const std::vector<proto::SliceEntry>& slices,
+                 double skip_start, double skip_end, RectBatch* batch, ImDrawList* dl) {
   const TimelineLayout& L = t.layout;
   const float char_w = ImGui::CalcTextSize("M").x;
   const float text_h = ImGui::GetFontSize();
-  for (const proto::SliceEntry& s : d.reply.slices) {
+  const bool skipping = skip_end > skip_start;
+  for (const proto::SliceEntry& s : slices) {
     RowGeom g = track_geom(t, s.track);
     if (!g.visible) continue;
     float y0 = g.top + static_cast<float>(s.depth) * kRowH + 1;
     float y1 = y0 + kRowH - 2;
     if (y1 < L.y0 || y0 > L.y0 + L.h) continue;
-    float x0 = to_x(t, s.start), x1 = to_x(t, s.end);
+    double a = s.start, b = s.end;
+    if (skipping) {
+      if (a >= skip_start && b <= skip_end) continue;   // the finer reply has it
+      if (a < skip_start && b > skip_start) b = std::min(b, skip_start);
+      else if (a < skip_end && b > skip_end) a = std::max(a, skip_end);
+    }
+    float x0 = to_x(t, a), x1 = to_x(t, b);
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
     const bool folded = s.event == kNone;
     const bool instant = !folded && s.end <= s.start;

@@ -8,7 +8,10 @@ struct ImDrawList;
 namespace strata {
 
 void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch);
-void draw_slices(const Timeline& t, const TraceData& d, RectBatch* batch, ImDrawList* dl);
+// Draws `slices`, leaving out the part of time in [skip_start, skip_end] (relative ns; pass an
+// empty interval to draw everything): the coarse overview fills in around the current reply.
+void draw_slices(const Timeline& t, const TraceData& d, const std::vector<proto::SliceEntry>& slices,
+                 double skip_start, double skip_end, RectBatch* batch, ImDrawList* dl);
 void draw_counters(const Timeline& t, const TraceData& d, RectBatch* batch);
 void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl);
 // Flow arrows: curves from the end of the source slice to the start of the target slice.

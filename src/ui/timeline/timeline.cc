@@ -320,10 +320,12 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   batch->clip[3] = L.h;
   draw_backgrounds(*t, d, batch);
   if (t->show_grid) draw_ruler_grid(t->view, L.x0, L.y0, L.w, L.h, batch);
-  if (d.reply.valid) {
+  if (d.reply.valid || d.overview.valid) {
     dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
     draw_counters(*t, d, batch);
-    draw_slices(*t, d, batch, dl);
+    if (d.overview.valid && (d.reply.start > t->view.start || d.reply.end < t->view.end))
+      draw_slices(*t, d, d.overview.slices, d.reply.start, d.reply.end, batch, dl);
+    draw_slices(*t, d, d.reply.slices, 0, 0, batch, dl);
     if (t->show_flows) draw_flows(*t, d.reply.flows, dl, 0x90C8C8C8);
     draw_flows(*t, t->selected_flows, dl, 0xFF00D7FF);
     dl->PopClipRect();
@@ -342,6 +344,20 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
     dl->AddText(at, theme::kText, label.c_str());
   }
   ImGui::End();
+}
+
+void timeline_request_overview(Timeline* t, TraceData* d, void (*send)(const void*, size_t)) {
+  if (!d->loaded || d->overview_request != 0) return;
+  struct {
+    proto::Header h;
+    proto::ViewRequestBody b;
+  } msg{};
+  msg.h = {proto::MsgType::kViewRequest, sizeof msg, d->generation, t->next_request_id++};
+  msg.b.start = t->limits.min_time;
+  msg.b.end = t->limits.max_time;
+  msg.b.width_px = 2048;
+  d->overview_request = msg.h.request_id;
+  send(&msg, sizeof msg);
 }
 
 void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const void*, size_t)) {

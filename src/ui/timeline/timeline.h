@@ -101,6 +101,8 @@ void timeline_reset(Timeline* t, const TraceData& d);
 // Draws the timeline in the region (x, y, w, h) CSS px, handles its input, fills `batch`.
 void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, float y, float w,
                     float h, double now_ms, RectBatch* batch);
+// Asks once per trace for the coarse whole-trace overview (see TraceData::overview).
+void timeline_request_overview(Timeline* t, TraceData* d, void (*send)(const void*, size_t));
 // Sends a view request when the data on hand does not cover the view at its resolution.
 void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const void*, size_t));
 bool timeline_settled(const Timeline& t, const TraceData& d);
