@@ -112,10 +112,18 @@ async function load(msg) {
 
   withString(name, (p) => M._engine_load_begin(p, total));
   let loaded = 0, lastPost = 0;
+  const generation = M._engine_generation();
+  const priorSource = currentSource;
   try {
     for await (const bytes of chunks) {
       feed(bytes);
       loaded += bytes.length;
+      if (M._engine_generation() !== generation && currentSource === priorSource) {
+        // The engine indexed the file's first part on its own (a big file): show it now.
+        currentSource = source;
+        const tl = outBytes(M._engine_track_list());
+        postMessage({ type: 'preview', name, trackList: tl }, [tl]);
+      }
       const now = performance.now();
       if (now - lastPost > PROGRESS_EVERY_MS) {
         lastPost = now;
@@ -128,7 +136,15 @@ async function load(msg) {
     withString(`reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) => M._engine_load_fail(p));
   }
   const ok = M._engine_load_end() === 1;
-  if (!ok) return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
+  if (!ok) {
+    if (currentSource !== priorSource) {
+      // The preview was shown; the engine went back to the previous trace: so does the UI.
+      currentSource = priorSource;
+      const tl = outBytes(M._engine_track_list());
+      postMessage({ type: 'preview', name: null, trackList: tl }, [tl]);
+    }
+    return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
+  }
   currentSource = source;
   currentLoadMs = performance.now() - t0;
   return { ok: true };

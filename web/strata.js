@@ -75,6 +75,12 @@
         if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
         else withString('', (p) => ui._ui_show_error(p));
         break;
+      case 'preview':
+        // A big file's first part, indexed early (or, name null, the previous trace back).
+        toUi(m.trackList);
+        if (m.name) withString(`${m.name}  |  loading: showing its first part`, (p) => ui._ui_set_file_label(p));
+        else withString(fileLabel(lastSummary), (p) => ui._ui_set_file_label(p));
+        break;
       case 'loadFailed':
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
         withString(m.error, (p) => ui._ui_show_error(p));

@@ -6,8 +6,9 @@
 #include <new>
 
 #include "core/base/json_writer.h"
-#include "core/formats/chrome_json/chrome_json_importer.h"
+#include "core/formats/format_sniffer.h"
 #include "core/formats/compression/decompressing_importer.h"
+#include "core/formats/xplane/xplane_details.h"
 #include "core/query/find.h"
 #include "core/query/flows.h"
 #include "core/query/hierarchy.h"
@@ -24,10 +25,54 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   loading_->files.push_back({std::string(name), total_bytes, "chrome-json"});
   // Every file enters through the decompressing importer: gzip/zstd are recognised by their
   // magic bytes, anything else passes straight through to the format's importer.
-  importer_ = make_decompressing_importer(loading_.get(), make_chrome_json_importer(loading_.get()));
+  importer_ = make_decompressing_importer(loading_.get(), make_format_sniffing_importer(loading_.get()));
   loading_name_ = name;
   loading_total_ = total_bytes;
   loaded_bytes_ = 0;
+  preview_fed_ = 0;
+  preview_store_.reset();
+  preview_importer_.reset();
+  if (total_bytes >= preview_min_file_ && preview_bytes_ > 0) {
+    preview_store_ = std::make_unique<TraceStore>();
+    preview_store_->files = loading_->files;
+    preview_store_->files[0].bytes = preview_bytes_;  // importers size their buffers by it
+    preview_importer_ =
+        make_decompressing_importer(preview_store_.get(), make_format_sniffing_importer(preview_store_.get()));
+  }
+}
+
+// Makes `store` the current trace (a new generation for the UI).
+void Engine::install(std::unique_ptr<TraceStore> store, Pyramid pyramid) {
+  store_ = std::move(store);
+  pyramid_ = std::move(pyramid);
+  ++generation_;
+  extractor_ = RecordExtractor();  // its window belonged to the previous file
+  index_display_order();
+  strings_sent_.assign(store_->strings.size(), 0);
+}
+
+void Engine::feed_preview(size_t n) {
+  if (!preview_importer_) return;
+  const size_t take = static_cast<size_t>(std::min<uint64_t>(n, preview_bytes_ - preview_fed_));
+  preview_importer_->feed(scratch_.data(), take);
+  preview_fed_ += take;
+  if (preview_fed_ < preview_bytes_) return;
+  preview_importer_->finish();
+  const bool usable = !preview_importer_->failed() && preview_store_->events.size() > 0;
+  preview_importer_.reset();
+  if (!usable) {
+    preview_store_.reset();
+    return;
+  }
+  // The preview ends mid-file by design: its "cut off" messages are not the file's.
+  preview_store_->errors.clear();
+  preview_store_->warnings.assign(1, "still loading: showing the first " + std::to_string(preview_bytes_ >> 20) + " MB");
+  Pyramid p = build_pyramid(*preview_store_);
+  if (!previous_) {
+    previous_ = std::move(store_);
+    previous_pyramid_ = std::move(pyramid_);
+  }
+  install(std::move(preview_store_), std::move(p));
 }
 
 uint8_t* Engine::load_buffer(size_t n) {
@@ -40,6 +85,7 @@ void Engine::load_commit(size_t n) {
   try {
     importer_->feed(scratch_.data(), n);
     loaded_bytes_ += n;
+    feed_preview(n);
   } catch (const std::bad_alloc&) {
     load_fail("out of memory while loading (the browser's wasm memory limit is 4 GB)");
   }
@@ -54,6 +100,9 @@ void Engine::load_fail(std::string_view message) {
   loading_name_.clear();
   importer_.reset();
   loading_.reset();
+  preview_importer_.reset();
+  preview_store_.reset();
+  if (previous_) install(std::move(previous_), std::move(previous_pyramid_));  // undo the preview
   std::vector<uint8_t>().swap(scratch_);
 }
 
@@ -77,17 +126,16 @@ bool Engine::load_end() {
     load_fail("out of memory while building the zoom levels");
     return false;
   }
-  store_ = std::move(loading_);
-  pyramid_ = std::move(pyramid);
+  previous_.reset();
+  previous_pyramid_ = Pyramid();
+  preview_importer_.reset();
+  preview_store_.reset();
+  install(std::move(loading_), std::move(pyramid));
   importer_.reset();
   std::vector<uint8_t>().swap(scratch_);
   last_error_.clear();
   session_errors_.clear();  // earlier failed opens are history once a new trace is in place
   loading_name_.clear();
-  ++generation_;
-  extractor_ = RecordExtractor();  // its window belonged to the previous file
-  index_display_order();
-  strings_sent_.assign(store_->strings.size(), 0);
   return true;
 }
 
@@ -165,7 +213,23 @@ std::string Engine::summary_json() const {
   o += "],\"warnings\":[";
   first = true;
   add_all(s.warnings);
-  o += "]}";
+  o += "]";
+  if (!s.planes.empty()) {  // xplane inputs: the file's planes and lines, XEvents per line
+    o += ",\"planes\":[";
+    for (size_t i = 0; i < s.planes.size(); ++i) {
+      o += i ? ",{\"name\":" : "{\"name\":";
+      json_append_string(&o, s.planes[i].name);
+      o += ",\"lines\":[";
+      for (size_t k = 0; k < s.planes[i].lines.size(); ++k) {
+        o += k ? ",{\"name\":" : "{\"name\":";
+        json_append_string(&o, s.planes[i].lines[k].name);
+        o += ",\"events\":" + std::to_string(s.planes[i].lines[k].events) + "}";
+      }
+      o += "]}";
+    }
+    o += "]";
+  }
+  o += "}";
   return o;
 }
 
@@ -449,7 +513,12 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
   o += ",\"record\":";
   // The record was valid JSON when it was imported (malformed ones are skipped), but the file
   // may have changed on disk since: the reader validates before trusting it.
-  o += record.empty() ? std::string_view("null") : record;
+  if (record.empty())
+    o += "null";
+  else if (s.xspace)  // xplane: the record is the event's XEvent bytes, decoded here
+    o += xplane_record_json(s, event, record);
+  else
+    o += record;
   o += '}';
   return o;
 }

@@ -35,6 +35,12 @@ class Engine {
   // abandons the load in progress if any.
   void load_fail(std::string_view message);
   const std::string& last_error() const { return last_error_; }
+  // Progressive display: for a file of at least `min_file` bytes, the first `bytes` are also
+  // indexed on their own and replace the current trace as soon as they are read (a new
+  // generation), so the first timeline appears long before a big file is done. The trace shown
+  // before comes back if the load then fails. Defaults: 256 MB files, first 64 MB.
+  void set_preview(uint64_t min_file, uint64_t bytes) { preview_min_file_ = min_file, preview_bytes_ = bytes; }
+  bool showing_preview() const { return previous_ != nullptr; }
 
   // ---- queries ------------------------------------------------------------------------------
   const TraceStore* store() const { return store_.get(); }
@@ -85,6 +91,14 @@ class Engine {
   uint32_t generation_ = 0;
   std::vector<uint8_t> strings_sent_;        // per string id: already sent to the UI
   RecordExtractor extractor_;
+  // Progressive display (see set_preview).
+  uint64_t preview_min_file_ = 256ull << 20, preview_bytes_ = 64ull << 20, preview_fed_ = 0;
+  std::unique_ptr<TraceStore> preview_store_;
+  std::unique_ptr<Importer> preview_importer_;
+  std::unique_ptr<TraceStore> previous_;  // shown before the preview replaced it
+  Pyramid previous_pyramid_;
+  void feed_preview(size_t n);
+  void install(std::unique_ptr<TraceStore> store, Pyramid pyramid);
   std::vector<uint32_t> display_tracks_, store_to_display_;
   void index_display_order();
 };

@@ -182,3 +182,68 @@ TEST(Engine, ArgsOfACompressedTraceAreReadByDecompressingAgain) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// A trace of `n` back-to-back X events on one thread.
+std::string many_events(int n) {
+  std::string t = "{\"traceEvents\":[";
+  for (int i = 0; i < n; ++i) {
+    if (i) t += ",\n";
+    t += "{\"ph\":\"X\",\"name\":\"e" + std::to_string(i % 7) + "\",\"pid\":1,\"tid\":1,\"ts\":" +
+         std::to_string(i * 10) + ",\"dur\":5}";
+  }
+  return t + "]}";
+}
+
+TEST(Engine, BigFilesShowTheirFirstPartWhileLoading) {
+  const std::string big = many_events(2000);
+  Engine e;
+  ASSERT_TRUE(load(&e, "first.json", kTrace, 4096));
+  e.set_preview(/*min_file=*/10000, /*bytes=*/big.size() / 4);
+  e.load_begin("big.json", big.size());
+  uint32_t gen = e.generation();
+  size_t off = 0;
+  for (; off < big.size() / 2; off += 1000) {
+    size_t n = std::min<size_t>(1000, big.size() - off);
+    std::memcpy(e.load_buffer(n), big.data() + off, n);
+    e.load_commit(n);
+  }
+  // Past a quarter of the file: the preview is the current trace.
+  EXPECT_EQ(e.generation(), gen + 1);
+  EXPECT_TRUE(e.showing_preview());
+  size_t preview_events = e.store()->events.size();
+  EXPECT_GT(preview_events, 100u);
+  EXPECT_LT(preview_events, 2000u / 3);
+  EXPECT_TRUE(e.store()->errors.empty()) << "the preview's cut is not an error of the file";
+  for (; off < big.size(); off += 1000) {
+    size_t n = std::min<size_t>(1000, big.size() - off);
+    std::memcpy(e.load_buffer(n), big.data() + off, n);
+    e.load_commit(n);
+  }
+  ASSERT_TRUE(e.load_end());
+  EXPECT_EQ(e.generation(), gen + 2);
+  EXPECT_FALSE(e.showing_preview());
+  EXPECT_EQ(e.store()->events.size(), 2000u);
+}
+
+TEST(Engine, AFailedLoadAfterItsPreviewBringsThePreviousTraceBack) {
+  std::string big = many_events(2000);
+  Engine e;
+  ASSERT_TRUE(load(&e, "first.json", kTrace, 4096));
+  e.set_preview(10000, big.size() / 4);
+  e.load_begin("big.json", big.size());
+  const uint32_t gen = e.generation();
+  std::memcpy(e.load_buffer(big.size() / 2), big.data(), big.size() / 2);
+  e.load_commit(big.size() / 2);
+  ASSERT_TRUE(e.showing_preview());
+  e.load_fail("reading the file failed");
+  EXPECT_FALSE(e.showing_preview());
+  EXPECT_EQ(e.generation(), gen + 2);
+  EXPECT_NE(e.summary_json().find("first.json"), std::string::npos);
+  EXPECT_EQ(e.store()->events.size(), 4u);
+}
+
+}  // namespace
+}  // namespace strata

@@ -15,6 +15,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,10 +136,23 @@ struct ClockSync {
   StrId sync_id = 0;
 };
 
+// xplane inputs: a plane of the file and its lines, with the XEvents read from each line
+// (summary().planes).
+struct SourcePlane {
+  struct Line {
+    std::string name;
+    uint64_t events = 0;
+  };
+  std::string name;
+  std::vector<Line> lines;
+};
+
+struct XSpaceTables;  // core/formats/xplane/xplane_tables.h
+
 struct SourceFile {
   std::string name;
   uint64_t bytes = 0;
-  std::string format;                // "chrome-json", ...
+  std::string format;                // "chrome-json", "xplane" (detected from the content)
   std::string compression = "none";  // "gzip", "zstd": detected by magic bytes
 };
 
@@ -156,6 +170,11 @@ struct TraceStore {
   std::vector<ClockSync> clock_syncs;
   std::vector<TimeNs> memory_dumps;  // ts of V (global) and v (process) memory dumps, sorted
   uint32_t device_count = 0;         // entries of Kineto's top-level deviceProperties
+
+  // xplane inputs (empty / null otherwise): the file's planes and lines, and the per-plane
+  // metadata the details pane decodes an XEvent with (formats/xplane/xplane_details.h).
+  std::vector<SourcePlane> planes;
+  std::shared_ptr<const XSpaceTables> xspace;
 
   // Chrome JSON "displayTimeUnit" ("ms" or "ns") as written; empty when the file has none.
   std::string display_time_unit;

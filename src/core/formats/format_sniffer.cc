@@ -1,0 +1,77 @@
+#include "core/formats/format_sniffer.h"
+
+#include <vector>
+
+#include "core/formats/chrome_json/chrome_json_importer.h"
+#include "core/formats/xplane/xplane_importer.h"
+#include "core/store/trace_store.h"
+
+namespace strata {
+
+namespace {
+
+// A JSON file may start with this much whitespace before we give up looking and let the JSON
+// importer judge it.
+constexpr size_t kMaxSniff = 4096;
+
+class SniffingImporter final : public Importer {
+ public:
+  explicit SniffingImporter(TraceStore* store) : store_(store) {}
+
+  void feed(const uint8_t* data, size_t n) override {
+    if (inner_) {
+      inner_->feed(data, n);
+    } else if (head_.empty() && decide(data, n, false)) {
+      inner_->feed(data, n);  // decided on the first chunk: no copy
+    } else {
+      head_.insert(head_.end(), data, data + n);
+      if (decide(head_.data(), head_.size(), false)) replay();
+    }
+  }
+
+  void finish() override {
+    if (!inner_) {
+      decide(head_.data(), head_.size(), true);
+      replay();
+    }
+    inner_->finish();
+  }
+
+  bool failed() const override { return inner_ && inner_->failed(); }
+  const std::string& failure() const override { return inner_ ? inner_->failure() : none_; }
+  uint64_t records() const override { return inner_ ? inner_->records() : 0; }
+
+ private:
+  void replay() {
+    std::vector<uint8_t> head;
+    head.swap(head_);
+    if (!head.empty()) inner_->feed(head.data(), head.size());
+  }
+
+  // Creates the inner importer once the first bytes tell the format (always at the end).
+  bool decide(const uint8_t* p, size_t n, bool at_end) {
+    size_t i = 0;
+    if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) ++i;
+    if (i == n && !at_end && n < kMaxSniff) return false;
+    const bool json = i < n && (p[i] == '{' || p[i] == '[');
+    const uint8_t b0 = n ? p[0] : 0;
+    const bool xspace = !json && (b0 == 0x0A || b0 == 0x12 || b0 == 0x1A || b0 == 0x22);
+    if (!store_->files.empty()) store_->files[0].format = xspace ? "xplane" : "chrome-json";
+    inner_ = xspace ? make_xplane_importer(store_) : make_chrome_json_importer(store_);
+    return true;
+  }
+
+  TraceStore* store_;
+  std::unique_ptr<Importer> inner_;
+  std::vector<uint8_t> head_;
+  std::string none_;
+};
+
+}  // namespace
+
+std::unique_ptr<Importer> make_format_sniffing_importer(TraceStore* store) {
+  return std::make_unique<SniffingImporter>(store);
+}
+
+}  // namespace strata

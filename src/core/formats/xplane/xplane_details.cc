@@ -1,0 +1,164 @@
+#include "core/formats/xplane/xplane_details.h"
+
+#include <vector>
+
+#include "core/base/json_writer.h"
+#include "core/formats/xplane/wire.h"
+#include "core/formats/xplane/xplane_stats.h"
+
+namespace strata {
+
+namespace {
+
+// Stats that describe an XLA op, in the order the details pane lists them.
+constexpr std::string_view kXlaStats[] = {
+    "hlo_op",
+    "hlo_module",
+    "program_id",
+    "hlo_category",
+    "long_name",
+    "deduplicated_name",
+    "flops",
+    "model_flops",
+    "bytes_accessed",
+    "raw_bytes_accessed",
+    "shape_with_layout",
+    "tf_op",
+    "source",
+    "source_info",
+    "source_stack",
+    "kernel_details",
+};
+
+std::string error_json(const std::string& why) {
+  std::string o = "{\"error\":";
+  json_append_string(&o, why);
+  return o + "}";
+}
+
+// Appends the stats of a repeated-XStat field range; false when one does not decode.
+bool collect_stats(const uint8_t* p, size_t n, uint32_t field, std::vector<StatValue>* out,
+                   std::string* why) {
+  wire::Reader r(p, n);
+  wire::Field f;
+  wire::Status st;
+  while ((st = r.next(&f)) == wire::Status::kOk) {
+    if (f.number != field || f.type != wire::kLen) continue;
+    StatValue v;
+    const char* reason = "";
+    if (!decode_stat(f.data, f.size, &v, &reason)) {
+      *why = std::string("malformed XStat: ") + reason;
+      return false;
+    }
+    // A later stat of the same name replaces an earlier one in place (XProf: metadata stats
+    // first, then the event's).
+    bool replaced = false;
+    for (StatValue& o : *out)
+      if (o.metadata_id == v.metadata_id) o = v, replaced = true;
+    if (!replaced) out->push_back(v);
+  }
+  if (st != wire::Status::kEnd) {
+    *why = std::string("malformed XEvent: ") + r.why;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string xplane_record_json(const TraceStore& s, uint32_t event, std::string_view bytes) {
+  const XSpaceTables* x = s.xspace.get();
+  if (!x || event >= s.events.size()) return "null";
+  const uint32_t track = s.events.track[event];
+  const uint32_t process = s.tracks[track].process;
+  if (process >= x->plane_of_process.size() || x->plane_of_process[process] == kNone) return "null";
+  const XPlaneTables& plane = x->planes[x->plane_of_process[process]];
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+
+  int64_t metadata_id = 0, offset_ps = 0, duration_ps = 0;
+  {
+    wire::Reader r(p, bytes.size());
+    wire::Field f;
+    wire::Status st;
+    while ((st = r.next(&f)) == wire::Status::kOk) {
+      if (f.type != wire::kVarint) continue;
+      if (f.number == 1) metadata_id = wire::as_int64(f.value);
+      if (f.number == 2) offset_ps = wire::as_int64(f.value);
+      if (f.number == 3) duration_ps = wire::as_int64(f.value);
+    }
+    if (st != wire::Status::kEnd) return error_json(std::string("malformed XEvent: ") + r.why);
+  }
+  std::vector<StatValue> stats;
+  std::string why;
+  const XPlaneTables::EventMeta* meta = plane.event_meta.find(metadata_id);
+  if (meta && meta->stats_len &&
+      !collect_stats(reinterpret_cast<const uint8_t*>(plane.stats.data()) + meta->stats_at,
+                     meta->stats_len, 5, &stats, &why))
+    return error_json(why);
+  if (!collect_stats(p, bytes.size(), 4, &stats, &why)) return error_json(why);
+
+  const StringTable& strings = s.strings;
+  std::string o = "{\"name\":";
+  json_append_string(&o, meta ? strings.get(meta->name) : std::string_view());
+  if (meta && meta->display) {
+    o += ",\"displayName\":";
+    json_append_string(&o, strings.get(meta->display));
+  }
+  o += ",\"plane\":";
+  json_append_string(&o, plane.name);
+  o += ",\"line\":";
+  json_append_string(&o, strings.get(s.tracks[track].name));
+  o += ",\"offsetPs\":" + std::to_string(offset_ps);
+  o += ",\"durationPs\":" + std::to_string(duration_ps);
+  o += ",\"args\":{";
+  bool first = true;
+  if (meta && meta->display) {  // XProf shows the full name when the event shows another
+    o += "\"long_name\":";
+    json_append_string(&o, strings.get(meta->name));
+    first = false;
+  }
+  for (const StatValue& v : stats) {
+    if (!first) o += ',';
+    first = false;
+    append_stat_member(&o, strings, plane, v);
+  }
+  o += '}';
+
+  // The XLA op block: the same values, picked out for the pane, plus the graph-viewer seam.
+  auto named = [&](std::string_view name) -> const StatValue* {
+    for (const StatValue& v : stats) {
+      const StrId* id = plane.stat_names.find(v.metadata_id);
+      if (id && strings.get(*id) == name) return &v;
+    }
+    return nullptr;
+  };
+  const StatValue* hlo_op = named("hlo_op");
+  if (hlo_op || named("hlo_module") || named("hlo_category")) {
+    o += ",\"xla\":{";
+    bool any = false;
+    for (std::string_view k : kXlaStats) {
+      const StatValue* v = named(k);
+      if (!v) continue;
+      if (any) o += ',';
+      any = true;
+      append_stat_member(&o, strings, plane, *v);
+    }
+    const StatValue* program = named("program_id");
+    if (program && program->is_integer()) {
+      if (any) o += ',';
+      o += "\"graph\":{\"programId\":" + std::to_string(program->as_int()) + ",\"op\":";
+      json_append_string(&o, hlo_op ? stat_text(strings, plane, *hlo_op) : std::string_view());
+      o += ",\"available\":";
+      o += x->has_hlo(program->as_int()) ? "true" : "false";
+      o += '}';
+    }
+    o += '}';
+  }
+  if (track < x->derived_track.size() && x->derived_track[track])
+    o += ",\"derived\":\"Strata derived this row from the events' stats, as XProf does; the "
+         "args are those of the first event it covers\"";
+  o += '}';
+  return o;
+}
+
+}  // namespace strata

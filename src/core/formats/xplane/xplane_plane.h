@@ -1,0 +1,42 @@
+// One XPlane → the event store. The importer (xplane_importer.cc) frames the XSpace and hands
+// each complete plane here as one contiguous byte range: a plane's metadata maps (fields 4 and
+// 5) come after its lines (field 3) in every file protobuf writes, so names and stat roles are
+// resolved first and the events then stream into the TraceBuilder with everything known.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/formats/xplane/xplane_tables.h"
+#include "core/store/trace_builder.h"
+
+namespace strata {
+
+// State shared by the planes of one import.
+struct XSpaceImport {
+  TraceBuilder* builder = nullptr;
+  XSpaceTables* tables = nullptr;
+  std::vector<SourcePlane>* summary = nullptr;  // TraceStore::planes
+  uint64_t events = 0;                          // XEvents stored (slices + counter samples)
+  uint32_t host_planes = 0;                     // XProf's pid bookkeeping across host planes
+  uint32_t pool_pid_offset = 0;
+  std::unordered_map<std::string, uint32_t> process_plane;   // process key → tables->planes index
+  std::vector<std::pair<std::string, std::string>> derived;  // (process key, track key)
+  // Counted over the whole file, reported once at the end.
+  uint64_t aggregated = 0;  // XEvents with num_occurrences instead of a start
+  uint64_t malformed = 0, malformed_at = 0;
+  std::string malformed_why;
+  uint64_t missing_meta = 0;
+};
+
+// Imports the XPlane message [data, data + n), whose first byte is at file offset `base`.
+// `truncated`: the file ends inside this plane; what is complete is imported and the cut is
+// reported by the caller. Damage inside the plane is reported (with its byte offset) to the
+// store's errors; what was read before it is kept. Returns the plane's name (for messages).
+std::string import_xplane(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base,
+                          bool truncated);
+
+}  // namespace strata

@@ -1,0 +1,85 @@
+// What an xplane import keeps beside the event store: per plane, the names of its stat metadata
+// and the shared stats of its event metadata, so the details pane can decode one XEvent re-read
+// from the file (xplane_details.h); and the HloProto byte spans the graph viewer will read.
+// Held by TraceStore::xspace (read-only once the load is done).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/base/types.h"
+
+namespace strata {
+
+// A sorted (id → value) table: metadata ids are int64 and usually dense from 1, but nothing
+// guarantees it, and lookups here are rare (one event's details), so a binary search will do.
+template <class T>
+struct IdTable {
+  std::vector<std::pair<int64_t, T>> items;  // sorted by id, unique
+
+  void sort_unique() {
+    std::stable_sort(items.begin(), items.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    // A protobuf map keeps the last entry of a repeated key.
+    std::vector<std::pair<int64_t, T>> out;
+    out.reserve(items.size());
+    for (auto& it : items) {
+      if (!out.empty() && out.back().first == it.first)
+        out.back() = std::move(it);
+      else
+        out.push_back(std::move(it));
+    }
+    items.swap(out);
+  }
+  const T* find(int64_t id) const {
+    auto it = std::lower_bound(items.begin(), items.end(), id,
+                               [](const auto& a, int64_t v) { return a.first < v; });
+    return it != items.end() && it->first == id ? &it->second : nullptr;
+  }
+};
+
+struct XPlaneTables {
+  std::string name;  // "/device:GPU:0", "/host:CPU", ...
+  int64_t id = 0;
+  IdTable<StrId> stat_names;  // XStatMetadata id → name (also the text of ref_value stats)
+  struct EventMeta {
+    StrId name = 0;         // XEventMetadata.name (the "long name")
+    StrId display = 0;      // display_name, 0 when empty
+    uint32_t stats_at = 0;  // its stats field (repeated XStat, wire format) in `stats`
+    uint32_t stats_len = 0;
+  };
+  IdTable<EventMeta> event_meta;
+  // Event metadata stats, kept in the compact wire form and decoded on selection like the
+  // event's own; a bytes value longer than kKeepBytes (a serialized HloProto) is kept as its
+  // size only (private XStat field 15, see xplane_stats.h).
+  static constexpr size_t kKeepBytes = 256;
+  std::string stats;
+};
+
+// A serialized xla.HloProto found on the /host:metadata plane ("Hlo Proto" stat): the seam for
+// the graph viewer, which re-reads these bytes from the file like an event's record.
+struct HloProtoSpan {
+  int64_t program_id = 0;
+  std::string module;       // the XEventMetadata name, e.g. "jit_dot(5)"
+  uint64_t src_offset = 0;  // in the (decompressed) file
+  uint64_t src_len = 0;
+};
+
+struct XSpaceTables {
+  std::vector<XPlaneTables> planes;    // in file order
+  std::vector<std::string> hostnames;  // XSpace.hostnames
+  std::vector<HloProtoSpan> hlo_protos;
+  // Filled after TraceBuilder::finish(), in the store's final order:
+  std::vector<uint32_t> plane_of_process;  // process → index in planes (kNone: none)
+  std::vector<uint8_t> derived_track;      // track → 1 when Strata derived it (XLA Ops, ...)
+
+  bool has_hlo(int64_t program_id) const {
+    for (const HloProtoSpan& h : hlo_protos)
+      if (h.program_id == program_id) return true;
+    return false;
+  }
+};
+
+}  // namespace strata
