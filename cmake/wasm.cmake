@@ -34,7 +34,11 @@ file(GLOB STRATA_ENGINE_WASM_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/src/e
 add_executable(strata_engine ${STRATA_ENGINE_WASM_SOURCES})
 target_link_libraries(strata_engine PRIVATE strata_core)
 target_compile_options(strata_engine PRIVATE ${STRATA_WARNINGS})
-target_link_options(strata_engine PRIVATE ${STRATA_WASM_COMMON_LINK}
+# The worker's memory is the engine's cost of a trace (issue 3: at most 0.3x the JSON), and wasm
+# memory never shrinks: grow it 5% at a time rather than emscripten's default 20% (which is
+# up to a fifth of the peak unused), and start at 8 MB (stack and data) instead of 16 MB.
+set(STRATA_ENGINE_MEMORY_LINK -sMEMORY_GROWTH_GEOMETRIC_STEP=0.05 -sINITIAL_MEMORY=8MB)
+target_link_options(strata_engine PRIVATE ${STRATA_WASM_COMMON_LINK} ${STRATA_ENGINE_MEMORY_LINK}
   -sEXPORT_NAME=createStrataEngine -sENVIRONMENT=worker)
 set_target_properties(strata_engine PROPERTIES SUFFIX ".js")
 
@@ -48,3 +52,15 @@ target_link_options(strata_ui PRIVATE ${STRATA_WASM_COMMON_LINK}
   -sEXPORT_NAME=createStrataUI -sENVIRONMENT=web
   -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sHTML5_SUPPORT_DEFERRING_USER_SENSITIVE_REQUESTS=0)
 set_target_properties(strata_ui PROPERTIES SUFFIX ".js")
+
+# ---- ingest benchmark under node (not built by default) --------------------------------------
+# src/tools/bench_ingest.cc as a node program with direct file access, to measure and profile
+# the engine's load path as it runs in the worker:
+#   cmake --build build/wasm --target strata_bench_ingest_node
+#   node --no-experimental-fetch build/wasm/strata_bench_ingest_node.cjs trace.json [chunk]
+# (.cjs: package.json makes .js files ES modules, and emcc emits a CommonJS script for node)
+add_executable(strata_bench_ingest_node EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/src/tools/bench_ingest.cc)
+target_link_libraries(strata_bench_ingest_node PRIVATE strata_core)
+target_link_options(strata_bench_ingest_node PRIVATE -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
+  -sMALLOC=emmalloc -fwasm-exceptions ${STRATA_ENGINE_MEMORY_LINK} -sNODERAWFS=1 -sENVIRONMENT=node)
+set_target_properties(strata_bench_ingest_node PROPERTIES SUFFIX ".cjs")

@@ -31,22 +31,40 @@ function summary() {
   s.heapBytes = M.HEAPU8.buffer.byteLength;
   return s;
 }
+// Bytes wait in the engine's load buffer until at least COMMIT of them are there: a fetch
+// stream hands out ~64 KB chunks, and each commit has a fixed cost (a call into the engine, and
+// the record cut at the chunk's end parsed twice). Whatever else uses the load buffer (record
+// extraction) calls flushLoad() first.
+const COMMIT = 1 << 20;
+let pending = 0;  // bytes in the load buffer, not committed yet
 function feed(bytes) {
   let off = 0;
   while (off < bytes.length) {
     const n = Math.min(bytes.length - off, CHUNK);
-    const p = M._engine_load_buffer(n) >>> 0;  // re-read HEAPU8 after: memory may have grown
-    M.HEAPU8.set(bytes.subarray(off, off + n), p);
-    M._engine_load_commit(n);
+    const p = M._engine_load_buffer(pending + n) >>> 0;  // keeps the pending bytes if it grows
+    M.HEAPU8.set(bytes.subarray(off, off + n), p + pending);  // HEAPU8 re-read: memory may grow
+    pending += n;
     off += n;
+    if (pending >= COMMIT) flushLoad();
   }
 }
+function flushLoad() {
+  if (pending === 0) return;
+  const n = pending;
+  pending = 0;
+  M._engine_load_commit(n);
+}
 
+// Both readers keep one read in flight while the engine parses the chunk they yielded: the
+// browser fetches or reads the next bytes on its own threads meanwhile.
 async function* streamChunks(resp) {
   const reader = resp.body.getReader();
+  let next = reader.read();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await next;
     if (done) return;
+    next = reader.read();
+    next.catch(() => {});  // if the consumer stops early, a failed read is nobody's error
     yield value;
   }
 }
@@ -73,8 +91,17 @@ async function readRange(off, len) {
 }
 
 async function* blobChunks(blob) {
+  const read = (off) => {
+    if (off >= blob.size) return null;
+    const p = blob.slice(off, Math.min(blob.size, off + CHUNK)).arrayBuffer();
+    p.catch(() => {});  // see streamChunks
+    return p;
+  };
+  let next = read(0);
   for (let off = 0; off < blob.size; off += CHUNK) {
-    yield new Uint8Array(await blob.slice(off, Math.min(blob.size, off + CHUNK)).arrayBuffer());
+    const bytes = new Uint8Array(await next);
+    next = read(off + CHUNK);
+    yield bytes;
   }
 }
 
@@ -132,7 +159,9 @@ async function load(msg) {
                       mbps: loaded / 1e6 / secs, records: M._engine_load_records() });
       }
     }
+    flushLoad();
   } catch (e) {
+    pending = 0;
     withString(`reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) => M._engine_load_fail(p));
   }
   const ok = M._engine_load_end() === 1;
@@ -172,6 +201,7 @@ async function readRecord(event) {
     for await (const bytes of sourceChunks()) {
       let done = false;
       for (let off = 0; off < bytes.length && !done; off += CHUNK) {
+        flushLoad();  // a load in progress keeps bytes in the buffer this overwrites
         const n = Math.min(CHUNK, bytes.length - off);
         M.HEAPU8.set(bytes.subarray(off, off + n), M._engine_load_buffer(n) >>> 0);
         done = M._engine_extract_commit(n) === 1;

@@ -202,6 +202,7 @@ void TraceBuilder::build_async() {
 
   // Into the event columns, in item order; layout_events reads the depths from given_depth_.
   given_depth_.reserve(items.size());
+  grow_events(store_->events.size() + items.size());
   for (const Item& it : items) {
     const Tree& t = trees[it.tree];
     auto at = static_cast<uint32_t>(store_->events.size());

@@ -13,8 +13,8 @@
 //  * Each pair of consecutive bound steps of a chain is one edge (self-edges are dropped).
 #include <algorithm>
 #include <numeric>
-#include <tuple>
 
+#include "core/store/blocks.h"
 #include "core/store/trace_builder.h"
 
 namespace strata {
@@ -155,18 +155,6 @@ class RowSearch {
   std::vector<uint32_t> lower_, upper_;
 };
 
-// Stable counting sort of [0, n) by key(i) < range: the order used for grouping steps by
-// track and edges by event, in O(n + range) without comparisons.
-template <class Key>
-std::vector<uint32_t> counting_order(size_t n, size_t range, Key key) {
-  std::vector<uint32_t> first(range + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++first[key(i) + 1];
-  for (size_t k = 0; k < range; ++k) first[k + 1] += first[k];
-  std::vector<uint32_t> order(n);
-  for (size_t i = 0; i < n; ++i) order[first[key(i)]++] = static_cast<uint32_t>(i);
-  return order;
-}
-
 // The same order when the key range may dwarf n (edges keyed by event index): counting only
 // pays off when there are many edges per event.
 template <class Key>
@@ -199,74 +187,81 @@ void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
       while (e < n && new_track[marks[by_track[e]].track] == t) ++e;
       auto first = by_track.begin() + static_cast<std::ptrdiff_t>(k);
       auto last = by_track.begin() + static_cast<std::ptrdiff_t>(e);
-      if (!std::is_sorted(first, last, ts_less)) std::stable_sort(first, last, ts_less);
+      bool sorted = true;
+      for_blocks(k + 1, e, [&](size_t lo, size_t hi) {
+        for (size_t q = lo; q < hi && sorted; ++q) sorted = !ts_less(by_track[q], by_track[q - 1]);
+      });
+      if (!sorted) std::stable_sort(first, last, ts_less);
       RowSearch rs(s.events, s.tracks[t]);
-      for (; k < e; ++k) {
-        const FlowMark& m = marks[by_track[k]];
-        bound[by_track[k]] = m.next_slice ? rs.next(m.ts) : rs.enclosing(m.ts);
-      }
+      for_blocks(k, e, [&](size_t lo, size_t hi) {
+        for (size_t q = lo; q < hi; ++q) {
+          const FlowMark& m = marks[by_track[q]];
+          bound[by_track[q]] = m.next_slice() ? rs.next(m.ts) : rs.enclosing(m.ts);
+        }
+      });
+      k = e;
     }
   }
 
   // 2. Walk each flow's steps in time order (file order for ties) and emit edges.
-  struct ChainKey {
-    uint64_t key;
-    TimeNs ts;
-    uint32_t mark;
-    bool operator<(const ChainKey& o) const {
-      return std::tie(key, ts, mark) < std::tie(o.key, o.ts, o.mark);
-    }
-  };
   // Keys are uniform hashes: a counting pass on their top bits leaves buckets of a few steps,
-  // which are then sorted (near O(n) instead of a full comparison sort).
+  // which are then sorted in place (near O(n), and no copy of the keys: marks are the bulk of
+  // finish()'s memory on flow-heavy traces).
   int bits = 8;
   while (bits < 20 && (size_t{1} << bits) < n / 4) ++bits;
   const int shift = 64 - bits;
-  std::vector<uint32_t> by_bucket = counting_order(
-      n, size_t{1} << bits, [&](size_t i) { return static_cast<size_t>(marks[i].key >> shift); });
-  std::vector<ChainKey> ckeys(n);
-  for (uint32_t k = 0; k < n; ++k) {
-    uint32_t i = by_bucket[k];
-    ckeys[k] = ChainKey{marks[i].key, marks[i].ts, i};
-  }
-  std::vector<uint32_t>().swap(by_bucket);
-  for (size_t k = 0; k < n;) {
-    size_t e = k + 1;
-    while (e < n && (ckeys[e].key >> shift) == (ckeys[k].key >> shift)) ++e;
-    if (e - k > 1)
-      std::sort(ckeys.begin() + static_cast<std::ptrdiff_t>(k),
-                ckeys.begin() + static_cast<std::ptrdiff_t>(e));
-    k = e;
-  }
+  std::vector<uint32_t> bucket_end;
+  std::vector<uint32_t> chain = counting_order(
+      n, size_t{1} << bits, [&](size_t i) { return static_cast<size_t>(marks[i].key >> shift); },
+      &bucket_end);
+  auto chain_less = [&](uint32_t a, uint32_t b) {
+    const FlowMark& x = marks[a];
+    const FlowMark& y = marks[b];
+    if (x.key != y.key) return x.key < y.key;
+    if (x.ts != y.ts) return x.ts < y.ts;
+    return a < b;
+  };
+  for (size_t q = 0, k = 0; q < bucket_end.size(); k = bucket_end[q++])
+    if (bucket_end[q] - k > 1)
+      std::sort(chain.begin() + static_cast<std::ptrdiff_t>(k),
+                chain.begin() + static_cast<std::ptrdiff_t>(bucket_end[q]), chain_less);
+  std::vector<uint32_t>().swap(bucket_end);
   struct Edge {
     uint32_t from, to, kind;
   };
   std::vector<Edge> edges;
+  size_t steps = 0;  // t and f steps: at most one edge each
+  for_blocks(0, n, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) steps += marks[i].ph() != 's';
+  });
+  edges.reserve(steps);
   uint64_t key = 0;
   bool chain_open = false;
   uint32_t prev = kNone;
-  for (size_t i = 0; i < ckeys.size(); ++i) {
-    const FlowMark& m = marks[ckeys[i].mark];
-    if (i == 0 || ckeys[i].key != key) {
-      key = ckeys[i].key;
-      chain_open = false;
+  for_blocks(0, n, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      const FlowMark& m = marks[chain[i]];
+      if (i == 0 || m.key != key) {
+        key = m.key;
+        chain_open = false;
+      }
+      if (m.ph() != 's' && !chain_open) {
+        ++flow_orphans_;
+        continue;
+      }
+      uint32_t at = bound[chain[i]];
+      if (at == kNone) ++flow_unbound_;
+      if (m.ph() == 's') {
+        chain_open = true;
+        prev = at;
+      } else {
+        if (prev != kNone && at != kNone && prev != at) edges.push_back(Edge{prev, at, m.kind()});
+        if (at != kNone) prev = at;
+        if (m.ph() == 'f') chain_open = false;
+      }
     }
-    if (m.ph != 's' && !chain_open) {
-      ++flow_orphans_;
-      continue;
-    }
-    uint32_t at = bound[ckeys[i].mark];
-    if (at == kNone) ++flow_unbound_;
-    if (m.ph == 's') {
-      chain_open = true;
-      prev = at;
-    } else {
-      if (prev != kNone && at != kNone && prev != at) edges.push_back(Edge{prev, at, m.kind});
-      if (at != kNone) prev = at;
-      if (m.ph == 'f') chain_open = false;
-    }
-  }
-  std::vector<ChainKey>().swap(ckeys);
+  });
+  std::vector<uint32_t>().swap(chain);
   std::vector<uint32_t>().swap(bound);
   std::vector<FlowMark>().swap(flow_marks_);
 
@@ -279,24 +274,29 @@ void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
   f.from.resize(ne);
   f.to.resize(ne);
   f.kind.resize(ne);
-  for (size_t k = 0; k < ne; ++k) {
-    const Edge& e = edges[order[k]];
-    f.from[k] = e.from;
-    f.to[k] = e.to;
-    f.kind[k] = e.kind;
-  }
+  for_blocks(0, ne, [&](size_t lo, size_t hi) {
+    for (size_t k = lo; k < hi; ++k) {
+      const Edge& e = edges[order[k]];
+      f.from[k] = e.from;
+      f.to[k] = e.to;
+      f.kind[k] = e.kind;
+    }
+  });
   std::vector<Edge>().swap(edges);
-  for (size_t k = 0; k < ne;) {
-    size_t e = k + 1;
-    while (e < ne && f.from[e] == f.from[k]) ++e;
-    if (e - k > 1) {
-      std::vector<std::pair<uint32_t, uint32_t>> run;
+  // Each run of one source that starts in a block is sorted whole, even past the block's end.
+  std::vector<std::pair<uint32_t, uint32_t>> run;
+  for_blocks(0, ne, [&](size_t lo, size_t hi) {
+    for (size_t k = lo; k < hi; ++k) {
+      if (k > 0 && f.from[k - 1] == f.from[k]) continue;  // not a run's first edge
+      size_t e = k + 1;
+      while (e < ne && f.from[e] == f.from[k]) ++e;
+      if (e - k < 2) continue;
+      run.clear();
       for (size_t q = k; q < e; ++q) run.emplace_back(f.to[q], f.kind[q]);
       std::sort(run.begin(), run.end());
       for (size_t q = k; q < e; ++q) f.to[q] = run[q - k].first, f.kind[q] = run[q - k].second;
     }
-    k = e;
-  }
+  });
   // by_to: stable by `to`, so edges into one event stay ordered by source.
   f.by_to = stable_order(ne, nev, [&](size_t i) { return f.to[i]; });
 }

@@ -1,9 +1,12 @@
-// TraceBuilder: staging while importing, and the one-time layout pass in finish().
+// TraceBuilder: staging while importing, and the one-time passes of finish() (the column
+// layout itself is in event_layout.cc, flows in flow_binding.cc, async in async_layout.cc).
 #include "core/store/trace_builder.h"
 
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+
+#include "core/store/blocks.h"
 
 namespace strata {
 
@@ -14,16 +17,6 @@ TimeNs end_of(TimeNs start, TimeNs dur) {
   TimeNs end;
   if (__builtin_add_overflow(start, dur, &end)) return INT64_MAX;
   return end;
-}
-
-// Reorders a column so that out[k] = col[order[k]]. One column at a time keeps the extra
-// memory of finish() to a single column.
-template <class T>
-void permute(std::vector<T>* col, const std::vector<uint32_t>& order) {
-  std::vector<T> out;
-  out.reserve(order.size());
-  for (uint32_t i : order) out.push_back((*col)[i]);
-  col->swap(out);
 }
 
 std::string plural(uint64_t n, const char* one, const char* many) {
@@ -182,6 +175,7 @@ void TraceBuilder::add_complete(uint32_t track, TimeNs ts, TimeNs dur, StrId nam
     ++negative_durs_;
   }
   EventColumns& ev = store_->events;
+  if (ev.start.size() == ev.start.capacity()) grow_events(next_capacity(ev.start.size()));
   ev.start.push_back(ts);
   ev.dur.push_back(dur);
   ev.name.push_back(name);
@@ -194,10 +188,12 @@ void TraceBuilder::add_complete(uint32_t track, TimeNs ts, TimeNs dur, StrId nam
 
 void TraceBuilder::add_begin(uint32_t track, TimeNs ts, StrId name, StrId cat, uint64_t src_offset,
                              uint32_t src_len) {
+  make_room(&marks_);
   marks_.push_back(Mark{ts, src_offset, name, cat, track, src_len, true});
 }
 
 void TraceBuilder::add_end(uint32_t track, TimeNs ts) {
+  make_room(&marks_);
   marks_.push_back(Mark{ts, 0, 0, 0, track, 0, false});
 }
 
@@ -226,6 +222,7 @@ uint32_t TraceBuilder::async_group(std::string_view key, bool object) {
 
 void TraceBuilder::add_async(uint32_t group, uint32_t process, char ph, TimeNs ts, StrId name,
                              StrId cat, uint64_t src_offset, uint32_t src_len) {
+  make_room(&async_marks_);
   async_marks_.push_back(AsyncMark{ts, src_offset, name, cat, group, process, src_len, ph});
 }
 
@@ -265,7 +262,9 @@ void TraceBuilder::add_flow(uint64_t key, uint32_t thread_track, char ph, bool n
     }
     last_flow_kind_ = kind;
   }
-  flow_marks_.push_back(FlowMark{ts, key, thread_track, kind, ph, next_slice});
+  uint32_t step = ph == 's' ? 0 : ph == 't' ? 1 : 2;
+  make_room(&flow_marks_);
+  flow_marks_.push_back(FlowMark{ts, key, thread_track, kind << 3 | step << 1 | next_slice});
 }
 
 void TraceBuilder::add_frame(StrId key, StrId name, StrId parent_key) {
@@ -289,6 +288,12 @@ void TraceBuilder::add_counter(uint32_t counter_track, StrId series_name, TimeNs
     cs.name = series_name;
     store_->series.push_back(cs);
     series_index_.emplace(key, series);
+  }
+  if (sample_series_.size() == sample_series_.capacity()) {
+    size_t cap = next_capacity(sample_series_.size());
+    sample_series_.reserve(cap);
+    store_->samples.ts.reserve(cap);
+    store_->samples.value.reserve(cap);
   }
   sample_series_.push_back(series);
   store_->samples.ts.push_back(ts);
@@ -330,6 +335,33 @@ void TraceBuilder::reserve_events(size_t n) {
   ev.src_len.reserve(n);
 }
 
+size_t TraceBuilder::next_capacity(size_t n) const {
+  const size_t doubled = std::max<size_t>(2 * n, 1024);
+  const SourceFile* f = store_->files.empty() ? nullptr : &store_->files[0];
+  if (!f || f->compression != "none" || bytes_read_ < f->bytes / 16 || bytes_read_ >= f->bytes)
+    return doubled;
+  // Past the first 1/16 of the input, the rate so far (items per byte) predicts the total well:
+  // reserve that plus 5%, so a column is reallocated about once more instead of doubling to
+  // the end (each reallocation leaves a hole the next, larger one cannot reuse). At least +1/8,
+  // so a rate that rises late still costs few regrowths.
+  double expected =
+      static_cast<double>(n) * static_cast<double>(f->bytes) / static_cast<double>(bytes_read_);
+  return std::max(static_cast<size_t>(expected * 1.05) + 1024, n + n / 8 + 1024);
+}
+
+void TraceBuilder::grow_events(size_t cap) {
+  EventColumns& ev = store_->events;
+  if (cap <= ev.start.capacity()) return;
+  ev.start.reserve(cap);
+  ev.dur.reserve(cap);
+  ev.name.reserve(cap);
+  ev.cat.reserve(cap);
+  ev.track.reserve(cap);
+  ev.phase.reserve(cap);
+  ev.src_offset.reserve(cap);
+  ev.src_len.reserve(cap);
+}
+
 uint64_t TraceBuilder::items() const {
   return store_->events.size() + marks_.size() + store_->samples.size() + async_marks_.size() +
          flow_marks_.size();
@@ -357,32 +389,41 @@ void TraceBuilder::finish() {
 // Pairs B and E per track: stable by timestamp (file order for ties), then a stack.
 void TraceBuilder::match_begin_end() {
   if (marks_.empty()) return;
-  std::vector<uint32_t> idx(marks_.size());
-  std::iota(idx.begin(), idx.end(), 0u);
-  std::sort(idx.begin(), idx.end(), [&](uint32_t a, uint32_t b) {
-    const Mark& x = marks_[a];
-    const Mark& y = marks_[b];
-    if (x.track != y.track) return x.track < y.track;
-    if (x.ts != y.ts) return x.ts < y.ts;
-    return a < b;
+  // Order by (track, ts, file order): grouped by track (stable), then each track by time,
+  // where a thread's marks nearly always are already.
+  const auto n = static_cast<uint32_t>(marks_.size());
+  std::vector<uint32_t> bounds;
+  std::vector<uint32_t> idx = counting_order(
+      n, store_->tracks.size(), [&](size_t i) { return marks_[i].track; }, &bounds);
+  auto ts_less = [&](uint32_t a, uint32_t b) { return marks_[a].ts < marks_[b].ts; };
+  size_t begins = 0;
+  for (size_t t = 0, k = 0; t < bounds.size(); k = bounds[t++]) {
+    auto first = idx.begin() + static_cast<std::ptrdiff_t>(k);
+    auto last = idx.begin() + static_cast<std::ptrdiff_t>(bounds[t]);
+    if (!std::is_sorted(first, last, ts_less)) std::stable_sort(first, last, ts_less);
+  }
+  for_blocks(0, n, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) begins += marks_[i].begin;
   });
+  grow_events(store_->events.size() + begins);  // exactly: the input is read, no estimate
   std::vector<uint32_t> stack;
-  for (size_t k = 0; k < idx.size();) {
-    uint32_t track = marks_[idx[k]].track;
+  for (size_t t = 0, k = 0; t < bounds.size(); k = bounds[t++]) {
     stack.clear();
-    for (; k < idx.size() && marks_[idx[k]].track == track; ++k) {
-      const Mark& m = marks_[idx[k]];
-      if (m.begin) {
-        stack.push_back(idx[k]);
-      } else if (stack.empty()) {
-        ++dropped_ends_;
-      } else {
-        const Mark& b = marks_[stack.back()];
-        stack.pop_back();
-        add_complete(b.track, b.ts, m.ts - b.ts, b.name, b.cat, b.src_offset, b.src_len);
-        store_->events.phase.back() = 'B';
+    for_blocks(k, bounds[t], [&](size_t lo, size_t hi) {
+      for (size_t q = lo; q < hi; ++q) {
+        const Mark& m = marks_[idx[q]];
+        if (m.begin) {
+          stack.push_back(idx[q]);
+        } else if (stack.empty()) {
+          ++dropped_ends_;
+        } else {
+          const Mark& b = marks_[stack.back()];
+          stack.pop_back();
+          add_complete(b.track, b.ts, m.ts - b.ts, b.name, b.cat, b.src_offset, b.src_len);
+          store_->events.phase.back() = 'B';
+        }
       }
-    }
+    });
     for (uint32_t i : stack) open_begins_.push_back(marks_[i]);
   }
   std::vector<Mark>().swap(marks_);
@@ -446,10 +487,14 @@ void TraceBuilder::compute_time_range() {
   TraceStore& s = *store_;
   TimeNs lo = INT64_MAX, hi = INT64_MIN;
   const EventColumns& ev = s.events;
-  for (size_t i = 0; i < ev.size(); ++i) {
-    lo = std::min(lo, ev.start[i]);
-    hi = std::max(hi, end_of(ev.start[i], ev.dur[i]));
-  }
+  for_blocks(0, ev.size(), [&](size_t a, size_t b) {
+    TimeNs l = lo, h = hi;
+    for (size_t i = a; i < b; ++i) {
+      l = std::min(l, ev.start[i]);
+      h = std::max(h, end_of(ev.start[i], ev.dur[i]));
+    }
+    lo = l, hi = h;
+  });
   for (TimeNs t : s.samples.ts) {
     lo = std::min(lo, t);
     hi = std::max(hi, t);
@@ -467,6 +512,7 @@ void TraceBuilder::compute_time_range() {
 
 // A B never closed ends where the trace ends, so it stays visible and contains its children.
 void TraceBuilder::close_open_begins() {
+  grow_events(store_->events.size() + open_begins_.size());
   for (const Mark& b : open_begins_) {
     add_complete(b.track, b.ts, store_->end_ns - b.ts, b.name, b.cat, b.src_offset, b.src_len);
     store_->events.phase.back() = 'B';
@@ -558,145 +604,6 @@ std::vector<uint32_t> TraceBuilder::order_tracks() {
   s.processes.swap(processes);
   s.tracks.swap(tracks);
   return new_track;
-}
-
-// Groups events by track, assigns depths with the stack rule and orders each track's events
-// by (depth, start). Sorting is skipped for tracks already in order (the common case).
-void TraceBuilder::layout_events(const std::vector<uint32_t>& new_track) {
-  TraceStore& s = *store_;
-  EventColumns& ev = s.events;
-  const size_t n = ev.size();
-  const size_t nt = s.tracks.size();
-
-  std::vector<uint32_t> first(nt + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++first[new_track[ev.track[i]] + 1];
-  for (size_t t = 0; t < nt; ++t) first[t + 1] += first[t];
-  std::vector<uint32_t> idx(n);
-  {
-    std::vector<uint32_t> pos(first.begin(), first.end() - 1);
-    for (size_t i = 0; i < n; ++i) idx[pos[new_track[ev.track[i]]]++] = static_cast<uint32_t>(i);
-  }
-
-  auto before = [&](uint32_t a, uint32_t b) {
-    if (ev.start[a] != ev.start[b]) return ev.start[a] < ev.start[b];
-    if (ev.dur[a] != ev.dur[b]) return ev.dur[a] > ev.dur[b];  // parents before children
-    if (ev.src_offset[a] != ev.src_offset[b]) return ev.src_offset[a] < ev.src_offset[b];
-    return a < b;
-  };
-  std::vector<uint32_t> order(n), depth(n), tdepth;
-  std::vector<TimeNs> stack;
-  std::vector<uint32_t> per_depth;
-  for (size_t t = 0; t < nt; ++t) {
-    Track& tr = s.tracks[t];
-    const uint32_t a = first[t], b = first[t + 1];
-    tr.first_event = a;
-    tr.event_count = b - a;
-    tr.max_depth = 0;
-    tr.rows.clear();
-    if (tr.kind == TrackKind::kCounter && a == b) continue;
-    if (!std::is_sorted(idx.begin() + a, idx.begin() + b, before))
-      std::sort(idx.begin() + a, idx.begin() + b, before);
-    tdepth.resize(b - a);
-    uint32_t max_depth = 0;
-    if (tr.kind == TrackKind::kAsync || tr.kind == TrackKind::kObject) {
-      // build_async chose these depths (slice trees packed into lanes).
-      for (uint32_t k = a; k < b; ++k) {
-        auto it =
-            std::lower_bound(given_depth_.begin(), given_depth_.end(), std::make_pair(idx[k], 0u));
-        uint32_t d = it != given_depth_.end() && it->first == idx[k] ? it->second : 0;
-        tdepth[k - a] = d;
-        max_depth = std::max(max_depth, d);
-      }
-    } else {
-      // Stack rule: pop slices that ended by this start; depth = what is still open.
-      stack.clear();
-      for (uint32_t k = a; k < b; ++k) {
-        uint32_t i = idx[k];
-        TimeNs start = ev.start[i];
-        while (!stack.empty() && stack.back() <= start) stack.pop_back();
-        uint32_t d = static_cast<uint32_t>(stack.size());
-        tdepth[k - a] = d;
-        max_depth = std::max(max_depth, d);
-        if (!is_instant_phase(ev.phase[i])) stack.push_back(end_of(start, ev.dur[i]));
-      }
-    }
-    // Stable counting sort by depth keeps each row in start order.
-    per_depth.assign(max_depth + 2, 0);
-    for (uint32_t k = a; k < b; ++k) ++per_depth[tdepth[k - a] + 1];
-    for (uint32_t d = 0; d <= max_depth; ++d) per_depth[d + 1] += per_depth[d];
-    tr.max_depth = max_depth;
-    tr.rows.resize(max_depth + 2);
-    for (uint32_t d = 0; d <= max_depth + 1; ++d) tr.rows[d] = a + per_depth[d];
-    for (uint32_t k = a; k < b; ++k) {
-      uint32_t d = tdepth[k - a];
-      uint32_t at = a + per_depth[d]++;
-      order[at] = idx[k];
-      depth[at] = d;
-    }
-  }
-  std::vector<uint32_t>().swap(idx);
-  std::vector<std::pair<uint32_t, uint32_t>>().swap(given_depth_);
-
-  permute(&ev.start, order);
-  permute(&ev.dur, order);
-  permute(&ev.name, order);
-  permute(&ev.cat, order);
-  permute(&ev.phase, order);
-  permute(&ev.src_offset, order);
-  permute(&ev.src_len, order);
-  ev.depth.swap(depth);
-  std::vector<uint32_t> track_col(n);
-  for (size_t t = 0; t < nt; ++t)
-    std::fill(track_col.begin() + first[t], track_col.begin() + first[t + 1],
-              static_cast<uint32_t>(t));
-  ev.track.swap(track_col);
-}
-
-// Orders series by (track, first appearance) and their samples by time.
-void TraceBuilder::layout_counters(const std::vector<uint32_t>& new_track) {
-  TraceStore& s = *store_;
-  const size_t ns = s.series.size();
-  for (CounterSeries& cs : s.series) cs.track = new_track[cs.track];
-  std::vector<uint32_t> sorder(ns);
-  std::iota(sorder.begin(), sorder.end(), 0u);
-  std::stable_sort(sorder.begin(), sorder.end(),
-                   [&](uint32_t a, uint32_t b) { return s.series[a].track < s.series[b].track; });
-  std::vector<uint32_t> new_series(ns);
-  std::vector<CounterSeries> series(ns);
-  for (uint32_t k = 0; k < ns; ++k) {
-    new_series[sorder[k]] = k;
-    series[k] = s.series[sorder[k]];
-  }
-  s.series.swap(series);
-
-  const size_t n = s.samples.size();
-  std::vector<uint32_t> first(ns + 1, 0);
-  for (size_t i = 0; i < n; ++i) ++first[new_series[sample_series_[i]] + 1];
-  for (size_t k = 0; k < ns; ++k) first[k + 1] += first[k];
-  std::vector<uint32_t> order(n);
-  {
-    std::vector<uint32_t> pos(first.begin(), first.end() - 1);
-    for (size_t i = 0; i < n; ++i)
-      order[pos[new_series[sample_series_[i]]]++] = static_cast<uint32_t>(i);
-  }
-  std::vector<uint32_t>().swap(sample_series_);
-  const std::vector<TimeNs>& ts = s.samples.ts;
-  auto before = [&](uint32_t a, uint32_t b) { return ts[a] != ts[b] ? ts[a] < ts[b] : a < b; };
-  for (size_t k = 0; k < ns; ++k) {
-    auto b = order.begin() + first[k], e = order.begin() + first[k + 1];
-    if (!std::is_sorted(b, e, before)) std::sort(b, e, before);
-    s.series[k].first_sample = first[k];
-    s.series[k].sample_count = first[k + 1] - first[k];
-  }
-  permute(&s.samples.ts, order);
-  permute(&s.samples.value, order);
-
-  for (Track& t : s.tracks) t.first_series = t.series_count = 0;
-  for (uint32_t k = ns; k-- > 0;) {
-    Track& t = s.tracks[s.series[k].track];
-    t.first_series = k;
-    ++t.series_count;
-  }
 }
 
 void TraceBuilder::report_repairs() {

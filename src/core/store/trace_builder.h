@@ -5,7 +5,10 @@
 //
 // Everything an importer adds goes straight into the store's columns (file order) or into small
 // staging vectors, so memory while loading is close to the final store's; finish() reorders
-// one column at a time to keep the peak low.
+// one column at a time to keep the peak low. When the input's size is known (store.files[0],
+// uncompressed) and the importer reports its progress (set_input_progress), those vectors grow
+// to what the rest of the input will need at the rate seen so far, instead of doubling: a
+// doubled column is up to half empty, and the heap of a wasm worker never shrinks.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -109,6 +112,8 @@ class TraceBuilder {
   void warning(std::string message) { store_->warnings.push_back(std::move(message)); }
   // Capacity hint for slices + instants (e.g. from the file size), to avoid regrowth copies.
   void reserve_events(size_t n);
+  // Bytes of the input read so far (the size of the whole input is store.files[0].bytes).
+  void set_input_progress(uint64_t bytes_read) { bytes_read_ = bytes_read; }
   // Slices + instants + B/E marks + counter samples added so far.
   uint64_t items() const;
 
@@ -144,17 +149,28 @@ class TraceBuilder {
     uint32_t group, process, src_len;
     char ph;
   };
+  // 24 bytes (flows are as numerous as kernel launches): kind, step and next_slice share a word.
   struct FlowMark {
     TimeNs ts;
     uint64_t key;
-    uint32_t track, kind;  // kind: index into store.flows.kinds
-    char ph;
-    bool next_slice;
+    uint32_t track;
+    uint32_t bits;  // kind << 3 | step << 1 | next_slice; step 0, 1, 2 = 's', 't', 'f'
+    uint32_t kind() const { return bits >> 3; }  // index into store.flows.kinds
+    char ph() const { return "stff"[(bits >> 1) & 3]; }
+    bool next_slice() const { return bits & 1; }
   };
   struct FrameEntry {
     StrId key, name, parent_key;
   };
 
+  // Capacity for a full staging vector of n items (see the file comment).
+  size_t next_capacity(size_t n) const;
+  template <class T>
+  void make_room(std::vector<T>* v) {
+    if (v->size() == v->capacity()) v->reserve(next_capacity(v->size()));
+  }
+  // Makes room for `cap` events in every column (no-op when there is).
+  void grow_events(size_t cap);
   void match_begin_end();
   void build_async();                                       // async_layout.cc
   void bind_flows(const std::vector<uint32_t>& new_track);  // flow_binding.cc
@@ -194,6 +210,7 @@ class TraceBuilder {
   uint64_t objects_recreated_ = 0, flow_unbound_ = 0, flow_orphans_ = 0;
   uint64_t frame_cycles_ = 0;
   TimeNs noted_lo_ = INT64_MAX, noted_hi_ = INT64_MIN;
+  uint64_t bytes_read_ = 0;
   bool finished_ = false;
 };
 

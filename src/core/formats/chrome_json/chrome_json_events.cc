@@ -7,28 +7,51 @@
 
 namespace strata::chrome_json {
 
+namespace {
+
+// a == b without libc's memcmp (a byte loop in wasm): see json::equal_bytes.
+inline bool same_text(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && json::equal_bytes(a.data(), b.data(), a.size());
+}
+
+}  // namespace
+
 StrId ChromeJsonImporter::intern(std::string_view s, bool raw, uint64_t pos) {
   // Direct-mapped cache in front of the string table: names and categories repeat constantly,
-  // and a hit costs a few loads and one memcmp instead of a full hash + UTF-8 scan. A slot is
+  // and a hit costs a few loads and one comparison instead of a full hash + UTF-8 scan. A slot is
   // only filled when the stored text equals the input, so a hit also implies valid UTF-8.
   if (s.empty()) return 0;  // id 0 is always ""
   InternSlot* slot = nullptr;
-  if (s.size() <= 256) {
-    uint64_t head = 0, tail = 0;
-    std::memcpy(&head, s.data(), std::min<size_t>(8, s.size()));
-    if (s.size() > 8) std::memcpy(&tail, s.data() + s.size() - 8, 8);
-    uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ s.size();
-    slot = &intern_cache_[(h ^ (h >> 29)) % kInternSlots];
-    if (slot->id != kNone) {
-      std::string_view have = builder_.strings().get(slot->id);
-      if (have.size() == s.size() && std::memcmp(have.data(), s.data(), s.size()) == 0)
-        return slot->id;
+  const size_t n = s.size();
+  if (n <= 256) {
+    // Hash of the first and last bytes, with fixed-size loads only (a variable-size memcpy is
+    // a call in wasm).
+    const char* p = s.data();
+    uint64_t head, tail;
+    if (n >= 8) {
+      std::memcpy(&head, p, 8);
+      std::memcpy(&tail, p + n - 8, 8);
+    } else if (n >= 4) {
+      uint32_t a, b;
+      std::memcpy(&a, p, 4);
+      std::memcpy(&b, p + n - 4, 4);
+      head = a, tail = b;
+    } else {
+      head = static_cast<unsigned char>(p[0]) | static_cast<unsigned char>(p[n / 2]) << 8 |
+             static_cast<unsigned char>(p[n - 1]) << 16;
+      tail = 0;
     }
+    uint64_t h = (head * 0x9E3779B97F4A7C15ull) ^ (tail * 0xC2B2AE3D27D4EB4Full) ^ n;
+    slot = &intern_cache_[(h ^ (h >> 29)) % kInternSlots];
+    if (slot->id != kNone && same_text(slot->text, s)) return slot->id;
   }
   bool bad = false;
   StrId id = builder_.strings().intern(s, &bad);
   if (bad && bad_utf8_++ == 0) bad_utf8_at_ = raw ? pos + utf8_valid_prefix(s) : pos;
-  if (slot && !bad) slot->id = id;
+  if (slot && !bad) {
+    slot->id = id;
+    slot->text = builder_.strings().get(id);  // the table's copy: stable while it grows
+  }
   return id;
 }
 
@@ -40,7 +63,7 @@ uint32_t ChromeJsonImporter::process_of(const EventRecord& r) {
 
 uint32_t ChromeJsonImporter::thread_of(const EventRecord& r) {
   for (TrackSlot& c : track_cache_)
-    if (c.track != kNone && r.pid == c.pid && r.tid == c.tid) return c.track;
+    if (c.track != kNone && same_text(r.pid, c.pid) && same_text(r.tid, c.tid)) return c.track;
   uint32_t proc = process_of(r);
   int64_t tid = 0;
   json::parse_int64(r.tid, &tid);

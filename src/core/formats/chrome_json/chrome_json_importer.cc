@@ -71,6 +71,7 @@ void ChromeJsonImporter::feed(const uint8_t* data, size_t n) {
   if (finished_ || n == 0) return;
   uint64_t base = total_;
   total_ += n;
+  builder_.set_input_progress(total_);  // sizes the store's columns (TraceBuilder::next_capacity)
   if (state_ == State::kStopped) return;
   if (state_ == State::kHead) {
     while (head_len_ < 4 && n > 0) {

@@ -26,9 +26,7 @@ constexpr size_t kMaxFrameKeyBytes = 256;
 
 class ChromeJsonImporter final : public Importer {
  public:
-  explicit ChromeJsonImporter(TraceStore* store) : store_(store), builder_(store) {
-    builder_.reserve_events(1 << 16);
-  }
+  explicit ChromeJsonImporter(TraceStore* store) : store_(store), builder_(store) {}
   void feed(const uint8_t* data, size_t n) override;
   void finish() override;
   bool failed() const override { return failed_; }
@@ -140,6 +138,7 @@ class ChromeJsonImporter final : public Importer {
   std::string scratch_;
   struct InternSlot {
     StrId id = kNone;
+    std::string_view text;  // strings().get(id), kept here to save a lookup per hit
   };
   static constexpr size_t kInternSlots = 1024;
   InternSlot intern_cache_[kInternSlots];

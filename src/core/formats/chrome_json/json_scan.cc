@@ -1,6 +1,5 @@
-// JSON scanning primitives. Strings are located with memchr (vectorised in libc) because in
-// real traces most bytes are string contents (names, call stacks); whether a quote is escaped
-// is decided by the parity of the backslash run in front of it, which avoids a per-byte loop.
+// JSON scanning primitives. Strings are located with the vector scanners of json_simd.h because
+// in real traces most bytes are string contents (names, call stacks).
 #include "core/formats/chrome_json/json_scan.h"
 
 #include <cmath>
@@ -13,13 +12,6 @@ namespace strata::json {
 namespace {
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Number of backslashes directly in front of q, not looking before `floor`.
-inline size_t backslash_run(const char* floor, const char* q) {
-  const char* r = q;
-  while (r > floor && r[-1] == '\\') --r;
-  return static_cast<size_t>(q - r);
-}
 
 // Matches `lit` at p. kIncomplete when the buffer ends inside a matching prefix.
 Scan match_literal(const char* p, const char* e, std::string_view lit, const char** out) {
@@ -69,56 +61,6 @@ void append_utf8(uint32_t cp, std::string* out) {
 }
 
 }  // namespace
-
-Scan find_string_end(const char* p, const char* e, const char** close, bool* has_escape) {
-  // Most strings in a trace are short keys and names: an inline loop (8 bytes at a time) beats
-  // two memchr calls there. Longer strings continue with memchr below.
-  bool escaped = false;
-  const char* q = p;
-  const char* fast_end = e - p > 64 ? p + 64 : e;
-  while (q < fast_end) {
-    // Skip 8 bytes at a time while none of them is a quote or a backslash (SWAR zero-byte test).
-    while (fast_end - q >= 8) {
-      uint64_t w;
-      std::memcpy(&w, q, 8);
-      uint64_t x = w ^ 0x2222222222222222ull, y = w ^ 0x5C5C5C5C5C5C5C5Cull;
-      uint64_t hit = ((x - 0x0101010101010101ull) & ~x) | ((y - 0x0101010101010101ull) & ~y);
-      if (hit & 0x8080808080808080ull) break;
-      q += 8;
-    }
-    if (q >= fast_end) break;
-    char c = *q;
-    if (c == '"') {
-      *close = q;
-      *has_escape = escaped;
-      return Scan::kOk;
-    }
-    if (c == '\\') {
-      escaped = true;
-      q += 2;  // the escaped byte cannot end the string
-      continue;
-    }
-    ++q;
-  }
-  if (q >= e) return Scan::kIncomplete;
-  // q is at a byte that is not escaped (the loop never stops right after a backslash), so
-  // backslash runs counted from here on are parity-correct even across the switch.
-  const char* seg = q;
-  const char* floor = q;
-  while (seg < e) {
-    auto* quote = static_cast<const char*>(std::memchr(seg, '"', static_cast<size_t>(e - seg)));
-    if (!quote) break;
-    if ((backslash_run(floor, quote) & 1) == 0) {
-      *close = quote;
-      *has_escape =
-          escaped || std::memchr(floor, '\\', static_cast<size_t>(quote - floor)) != nullptr;
-      return Scan::kOk;
-    }
-    escaped = true;
-    seg = quote + 1;
-  }
-  return Scan::kIncomplete;
-}
 
 bool unescape(const char* b, const char* e, std::string* out, const char** reason) {
   while (b < e) {
@@ -189,20 +131,22 @@ bool unescape(const char* b, const char* e, std::string* out, const char** reaso
   return true;
 }
 
-Scan scan_number(const char* p, const char* e, const char** out) {
+// scan_number's body, inlined where numbers are frequent (skip_value, args).
+__attribute__((always_inline)) inline Scan scan_number_inline(const char* p, const char* e,
+                                                              const char** out) {
   const char* q = p;
   if (q < e && *q == '-') ++q;
   if (q >= e) return Scan::kIncomplete;
   if (*q == 'I') return match_literal(q, e, "Infinity", out);
   if (*q == 'N' && q == p) return match_literal(q, e, "NaN", out);
   if (!is_digit(*q)) return Scan::kError;
-  while (q < e && is_digit(*q)) ++q;
+  q = skip_digits(q, e);
   if (q >= e) return Scan::kIncomplete;
   if (*q == '.') {
     ++q;
     if (q >= e) return Scan::kIncomplete;
     if (!is_digit(*q)) return Scan::kError;
-    while (q < e && is_digit(*q)) ++q;
+    q = skip_digits(q, e);
     if (q >= e) return Scan::kIncomplete;
   }
   if (*q == 'e' || *q == 'E') {
@@ -210,12 +154,45 @@ Scan scan_number(const char* p, const char* e, const char** out) {
     if (q < e && (*q == '+' || *q == '-')) ++q;
     if (q >= e) return Scan::kIncomplete;
     if (!is_digit(*q)) return Scan::kError;
-    while (q < e && is_digit(*q)) ++q;
+    q = skip_digits(q, e);
     if (q >= e) return Scan::kIncomplete;
   }
   *out = q;
   return Scan::kOk;
 }
+
+Scan scan_number(const char* p, const char* e, const char** out) {
+  return scan_number_inline(p, e, out);
+}
+
+namespace {
+
+// Reads `"key" :` inside an object, leaving p at the member's value. Always inlined into
+// skip_value so p stays in a register (as a lambda it was a call with p in memory, per key).
+__attribute__((always_inline)) inline Scan read_key(const char*& p, const char* e, const char** out,
+                                                    const char** reason) {
+  p = skip_ws(p, e);
+  if (p >= e) return Scan::kIncomplete;
+  if (*p != '"') {
+    *out = p;
+    *reason = "expected a quoted key in an object";
+    return Scan::kError;
+  }
+  const char* close;
+  bool esc;
+  if (find_string_end(p + 1, e, &close, &esc) != Scan::kOk) return Scan::kIncomplete;
+  p = skip_ws(close + 1, e);
+  if (p >= e) return Scan::kIncomplete;
+  if (*p != ':') {
+    *out = p;
+    *reason = "expected ':' after a key";
+    return Scan::kError;
+  }
+  ++p;
+  return Scan::kOk;
+}
+
+}  // namespace
 
 Scan skip_value(const char* p, const char* e, const char** out, const char** reason) {
   // One bit of state per open container: is it an object (needs "key":) or an array.
@@ -225,20 +202,6 @@ Scan skip_value(const char* p, const char* e, const char** out, const char** rea
     *out = at;
     *reason = why;
     return Scan::kError;
-  };
-  // Reads `"key" :` inside an object, leaving p at the member's value.
-  auto read_key = [&]() -> Scan {
-    p = skip_ws(p, e);
-    if (p >= e) return Scan::kIncomplete;
-    if (*p != '"') return fail(p, "expected a quoted key in an object");
-    const char* close;
-    bool esc;
-    if (find_string_end(p + 1, e, &close, &esc) != Scan::kOk) return Scan::kIncomplete;
-    p = skip_ws(close + 1, e);
-    if (p >= e) return Scan::kIncomplete;
-    if (*p != ':') return fail(p, "expected ':' after a key");
-    ++p;
-    return Scan::kOk;
   };
 
   for (;;) {
@@ -256,7 +219,7 @@ Scan skip_value(const char* p, const char* e, const char** out, const char** rea
         --depth;
       } else {
         if (c == '{') {
-          Scan s = read_key();
+          Scan s = read_key(p, e, out, reason);
           if (s != Scan::kOk) return s;
         }
         continue;
@@ -276,7 +239,7 @@ Scan skip_value(const char* p, const char* e, const char** out, const char** rea
       } else if (c == 'n') {
         s = match_literal(p, e, "null", &q);
       } else {
-        s = scan_number(p, e, &q);
+        s = scan_number_inline(p, e, &q);
       }
       if (s == Scan::kError) return fail(p, "unexpected character where a value should be");
       if (s == Scan::kIncomplete) return s;
@@ -294,7 +257,7 @@ Scan skip_value(const char* p, const char* e, const char** out, const char** rea
       if (*p == ',') {
         ++p;
         if (obj) {
-          Scan s = read_key();
+          Scan s = read_key(p, e, out, reason);
           if (s != Scan::kOk) return s;
         }
         break;
@@ -315,25 +278,52 @@ namespace {
 // exponent and with at most 16 integer digits: one pass, integer arithmetic. Returns false to
 // send anything else to the general path. On success *q is just past the number.
 inline bool fast_us_to_ns(const char*& q, const char* e, int64_t* ns) {
+  static constexpr uint64_t kPow10[9] = {1,      10,      100,      1000,     10000,
+                                         100000, 1000000, 10000000, 100000000};
   const char* p = q;
   bool neg = false;
   if (p < e && *p == '-') neg = (++p, true);
   const char* ib = p;
   uint64_t ip = 0;
-  while (p < e && is_digit(*p)) ip = ip * 10 + static_cast<uint64_t>(*p++ - '0');
+  if (e - p >= 16) {
+    // Up to 16 integer digits in two 8-byte steps (json_simd.h).
+    int k = leading_digits8(p);
+    if (k == 0) return false;
+    ip = digits8_value(p, k);
+    p += k;
+    if (k == 8) {
+      int k2 = leading_digits8(p);
+      if (k2 > 0) ip = ip * kPow10[k2] + digits8_value(p, k2);
+      p += k2;
+      if (k2 == 8 && p < e && is_digit(*p)) return false;  // more than 16 digits
+    }
+  } else {
+    while (p < e && is_digit(*p)) ip = ip * 10 + static_cast<uint64_t>(*p++ - '0');
+  }
   if (p == ib || p - ib > 16 || ip >= 9223372036854775ull) return false;
   uint64_t frac = 0;
   if (p < e && *p == '.') {
     ++p;
-    const char* fb = p;
     int n = 0;
-    for (; p < e && is_digit(*p) && n < 3; ++p, ++n)
-      frac = frac * 10 + static_cast<uint64_t>(*p - '0');
-    if (p == fb) return false;
-    for (; n < 3; ++n) frac *= 10;
-    if (p < e && is_digit(*p)) {
-      if (*p >= '5') ++frac;  // half away from zero; later digits cannot change that
-      while (p < e && is_digit(*p)) ++p;
+    if (e - p >= 8) {
+      int k = leading_digits8(p);
+      if (k == 0) return false;
+      n = k < 3 ? k : 3;
+      frac = digits8_value(p, n);
+      for (; n < 3; ++n) frac *= 10;
+      if (k > 3 && p[3] >= '5') ++frac;  // half away from zero; later digits cannot change that
+      p += k;
+      if (k == 8) p = skip_digits(p, e);
+    } else {
+      const char* fb = p;
+      for (; p < e && is_digit(*p) && n < 3; ++p, ++n)
+        frac = frac * 10 + static_cast<uint64_t>(*p - '0');
+      if (p == fb) return false;
+      for (; n < 3; ++n) frac *= 10;
+      if (p < e && is_digit(*p)) {
+        if (*p >= '5') ++frac;
+        while (p < e && is_digit(*p)) ++p;
+      }
     }
   }
   if (p < e && (*p == 'e' || *p == 'E')) return false;
@@ -490,27 +480,24 @@ void ValueSkipper::start_in_string() {
   started_ = true;
 }
 
-// Inside a string: returns the byte after the closing quote, or nullptr with escape_ updated
-// for the next chunk. escape_ acts as one extra backslash in front of p.
+// Inside a string: returns the byte after the closing quote, or nullptr with escape_ set when
+// the chunk ends right after a backslash (the next chunk's first byte is then escaped).
 const char* ValueSkipper::feed_string(const char* p, const char* e) {
-  const char* seg = p;
-  while (seg < e) {
-    auto* q = static_cast<const char*>(std::memchr(seg, '"', static_cast<size_t>(e - seg)));
-    if (!q) break;
-    size_t k = backslash_run(p, q);
-    if (q - k == p && escape_) ++k;
-    if ((k & 1) == 0) {
-      escape_ = false;
-      return q + 1;
-    }
-    seg = q + 1;
-    escape_ = false;  // later backslash runs cannot reach back to p
-    p = seg;
+  if (escape_) {
+    if (p >= e) return nullptr;
+    ++p;
+    escape_ = false;
   }
-  size_t k = backslash_run(p, e);
-  if (e - k == p && escape_) ++k;
-  escape_ = (k & 1) != 0;
-  return nullptr;
+  for (;;) {
+    p = find_quote_or_backslash(p, e);
+    if (p >= e) return nullptr;
+    if (*p == '"') return p + 1;
+    if (e - p < 2) {
+      escape_ = true;
+      return nullptr;
+    }
+    p += 2;  // a backslash and the byte it escapes
+  }
 }
 
 const char* ValueSkipper::feed(const char* p, const char* e) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/formats/chrome_json/json_simd.h"
+
 namespace strata::json {
 
 enum class Scan : uint8_t { kOk, kIncomplete, kError };
@@ -26,8 +28,24 @@ inline const char* skip_ws(const char* p, const char* e) {
 
 // Finds the closing quote of a string whose body starts at `p` (just after the opening quote).
 // Returns kOk with *close at the closing quote, or kIncomplete. *has_escape tells whether the
-// body contains a backslash (so it must be unescaped before use).
-Scan find_string_end(const char* p, const char* e, const char** close, bool* has_escape);
+// body contains a backslash (so it must be unescaped before use). Inline: it is the innermost
+// loop of the importer (every key and string value).
+inline Scan find_string_end(const char* p, const char* e, const char** close, bool* has_escape) {
+  bool escaped = false;
+  for (;;) {
+    p = find_quote_or_backslash(p, e);
+    if (p >= e) return Scan::kIncomplete;
+    if (*p == '"') {
+      *close = p;
+      *has_escape = escaped;
+      return Scan::kOk;
+    }
+    // A backslash: the byte after it cannot end the string.
+    if (e - p < 2) return Scan::kIncomplete;
+    escaped = true;
+    p += 2;
+  }
+}
 
 // Appends the unescaped body [b, e) to *out. \uXXXX escapes (with surrogate pairs) become
 // UTF-8; a lone surrogate becomes U+FFFD. Raw bytes are copied as they are (UTF-8 validity is

@@ -59,6 +59,71 @@ Field classify(std::string_view k) {
   }
 }
 
+// `text` followed by its closing quote, as the little-endian word its bytes load as, and the
+// mask of those bytes: a key is recognised with one 8-byte load, an AND and a compare.
+constexpr uint64_t key_word(const char* text) {
+  uint64_t w = 0;
+  int i = 0;
+  for (; text[i]; ++i) w |= uint64_t{static_cast<unsigned char>(text[i])} << (8 * i);
+  return w | (uint64_t{'"'} << (8 * i));
+}
+constexpr uint64_t key_mask(int len) {
+  return len >= 7 ? ~uint64_t{0} : (uint64_t{1} << (8 * (len + 1))) - 1;
+}
+
+// The fields we use, recognised from the key's first 8 bytes (kb is just past the opening
+// quote; at least 8 bytes must be readable). Matching the closing quote too means the key is
+// exactly that text, without escapes. Returns false for any other key (the caller then scans
+// and classifies it the general way), else the field and the key's length.
+inline bool match_key(const char* kb, Field* f, size_t* len) {
+  uint64_t w;
+  std::memcpy(&w, kb, 8);
+#define STRATA_KEY(text, field)                             \
+  if ((w & key_mask(sizeof(text) - 1)) == key_word(text)) { \
+    *f = field;                                             \
+    *len = sizeof(text) - 1;                                \
+    return true;                                            \
+  }
+  switch (static_cast<char>(w & 0xFF)) {
+    case 'p':
+      STRATA_KEY("ph", Field::kPh)
+      STRATA_KEY("pid", Field::kPid)
+      STRATA_KEY("parent", Field::kParent)
+      break;
+    case 't':
+      STRATA_KEY("ts", Field::kTs)
+      STRATA_KEY("tid", Field::kTid)
+      break;
+    case 'n':
+      STRATA_KEY("name", Field::kName)
+      break;
+    case 'c':
+      STRATA_KEY("cat", Field::kCat)
+      break;
+    case 'd':
+      STRATA_KEY("dur", Field::kDur)
+      break;
+    case 'a':
+      STRATA_KEY("args", Field::kArgs)
+      break;
+    case 'i':
+      STRATA_KEY("id", Field::kId)
+      STRATA_KEY("id2", Field::kId2)
+      break;
+    case 's':
+      STRATA_KEY("s", Field::kScope)
+      STRATA_KEY("sf", Field::kSf)
+      break;
+    case 'b':
+      STRATA_KEY("bp", Field::kBp)
+      break;
+    default:
+      break;
+  }
+#undef STRATA_KEY
+  return false;
+}
+
 }  // namespace
 
 Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const char** end,
@@ -80,12 +145,19 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
     const char* kb = p + 1;
     const char* close;
     bool esc;
-    if (json::find_string_end(kb, e, &close, &esc) != Scan::kOk) return Scan::kIncomplete;
-    std::string_view key(kb, static_cast<size_t>(close - kb));
-    if (esc) {
-      key_buf_.clear();
-      if (!json::unescape(kb, close, &key_buf_, reason)) return fail(kb, *reason);
-      key = key_buf_;
+    Field f;
+    size_t klen;
+    if (e - kb >= 8 && match_key(kb, &f, &klen)) {
+      close = kb + klen;
+    } else {
+      if (json::find_string_end(kb, e, &close, &esc) != Scan::kOk) return Scan::kIncomplete;
+      std::string_view key(kb, static_cast<size_t>(close - kb));
+      if (esc) {
+        key_buf_.clear();
+        if (!json::unescape(kb, close, &key_buf_, reason)) return fail(kb, *reason);
+        key = key_buf_;
+      }
+      f = classify(key);
     }
     p = json::skip_ws(close + 1, e);
     if (p >= e) return Scan::kIncomplete;
@@ -93,7 +165,6 @@ Scan RecordParser::parse(const char* b, const char* e, EventRecord* rec, const c
     p = json::skip_ws(p + 1, e);
     if (p >= e) return Scan::kIncomplete;
 
-    Field f = classify(key);
     const char* vb = p;
     if (f != Field::kOther && f != Field::kArgs && f != Field::kId2 && *p == '"') {
       // A string value for a field we use: locate it, unescape only when needed.
