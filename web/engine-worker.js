@@ -9,6 +9,7 @@ const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, s
 const PROGRESS_EVERY_MS = 100;
 let M = null;                    // the engine module
 let currentSource = null;        // {blob} or {url} of the current trace, for lazy args
+let currentSources = [];         // every file of the current trace (several xplanes: one per host)
 let currentLoadMs = 0;
 let queue = Promise.resolve();   // loads run one at a time; queries run between their chunks
 
@@ -71,9 +72,10 @@ async function* streamChunks(resp) {
 
 // Bytes [off, off + len) of the current source. A server that ignores Range gets read through
 // to the range and cancelled there: slower, but memory stays bounded.
-async function readRange(off, len) {
-  if (currentSource.blob) return new Uint8Array(await currentSource.blob.slice(off, off + len).arrayBuffer());
-  const resp = await fetch(currentSource.url, { headers: { Range: `bytes=${off}-${off + len - 1}` } });
+async function readRange(off, len, file) {
+  const src = currentSources[file] || currentSource;
+  if (src.blob) return new Uint8Array(await src.blob.slice(off, off + len).arrayBuffer());
+  const resp = await fetch(src.url, { headers: { Range: `bytes=${off}-${off + len - 1}` } });
   if (resp.status === 206) return new Uint8Array(await resp.arrayBuffer());
   if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
   const out = new Uint8Array(len);
@@ -110,53 +112,72 @@ function describeFetchError(url, err) {
     'If the file is on another server, that server must allow cross-origin requests (CORS).';
 }
 
+// One source (a URL or a Blob/File/bytes) → {name, total, chunks, source}; throws a message.
+async function openSource(src, fallbackName) {
+  if (typeof src === 'string') {
+    let resp;
+    try { resp = await fetch(src); } catch (e) { throw new Error(describeFetchError(src, e)); }
+    if (!resp.ok) throw new Error(`could not fetch ${src}: HTTP ${resp.status} ${resp.statusText}`);
+    const name = decodeURIComponent(new URL(src, self.location.href).pathname.split('/').pop() || fallbackName);
+    return { name, total: Number(resp.headers.get('content-length')) || 0, chunks: streamChunks(resp), source: { url: src } };
+  }
+  const blob = src instanceof Blob ? src : new Blob([src]);
+  return { name: blob.name || fallbackName, total: blob.size, chunks: blobChunks(blob), source: { blob } };
+}
+
+// Loads msg.source, or every source of an array of them (the xplanes of a multi-host run)
+// into one trace. The first file's failure to open fails the load; a later file that cannot
+// be read or joined is reported in the trace's errors and skipped.
 async function load(msg) {
   const t0 = performance.now();
+  const sources = Array.isArray(msg.source) ? msg.source : [msg.source];
   let name = msg.name || 'trace';
-  let total = 0;
-  let chunks;
-  let source;
-  const src = msg.source;
+  let first;
   try {
-    if (typeof src === 'string') {
-      let resp;
-      try { resp = await fetch(src); } catch (e) { throw new Error(describeFetchError(src, e)); }
-      if (!resp.ok) throw new Error(`could not fetch ${src}: HTTP ${resp.status} ${resp.statusText}`);
-      total = Number(resp.headers.get('content-length')) || 0;
-      source = { url: src };
-      chunks = streamChunks(resp);
-    } else {
-      const blob = src instanceof Blob ? src : new Blob([src]);
-      total = blob.size;
-      chunks = blobChunks(blob);
-      source = { blob };
-    }
+    first = await openSource(sources[0], name);
   } catch (e) {
     withString(name, (p) => M._engine_load_begin(p, 0));  // so the message names this file
     withString(`${e.message}`, (p) => M._engine_load_fail(p));
     return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
   }
-
-  withString(name, (p) => M._engine_load_begin(p, total));
-  let loaded = 0, lastPost = 0;
+  if (sources.length === 1) first.name = name;  // the page's name for it (e.g. from the URL)
+  withString(first.name, (p) => M._engine_load_begin(p, first.total));
+  let loaded = 0, lastPost = 0, total = first.total;
+  const opened = [first.source];  // in the engine's file order
   const generation = M._engine_generation();
-  const priorSource = currentSource;
+  const priorSource = currentSource, priorSources = currentSources;
   try {
-    for await (const bytes of chunks) {
-      feed(bytes);
-      loaded += bytes.length;
-      if (M._engine_generation() !== generation && currentSource === priorSource) {
-        // The engine indexed the file's first part on its own (a big file): show it now.
-        currentSource = source;
-        const tl = outBytes(M._engine_track_list());
-        postMessage({ type: 'preview', name, trackList: tl }, [tl]);
+    for (let k = 0; k < sources.length; ++k) {
+      let file = first;
+      if (k > 0) {
+        try {
+          file = await openSource(sources[k], `file ${k + 1}`);
+        } catch (e) {
+          withString(`${e.message}`, (p) => M._engine_load_note(p));
+          continue;
+        }
+        flushLoad();
+        if (withString(file.name, (p) => M._engine_load_next_file(p, file.total)) !== 1) continue;
+        opened.push(file.source);
+        total += file.total;
       }
-      const now = performance.now();
-      if (now - lastPost > PROGRESS_EVERY_MS) {
-        lastPost = now;
-        const secs = Math.max(1e-3, (now - t0) / 1000);
-        postMessage({ type: 'progress', name, loaded, total: Math.max(total, loaded),
-                      mbps: loaded / 1e6 / secs, records: M._engine_load_records() });
+      for await (const bytes of file.chunks) {
+        feed(bytes);
+        loaded += bytes.length;
+        if (M._engine_generation() !== generation && currentSource === priorSource) {
+          // The engine indexed the file's first part on its own (a big file): show it now.
+          currentSource = first.source;
+          currentSources = [first.source];
+          const tl = outBytes(M._engine_track_list());
+          postMessage({ type: 'preview', name: first.name, trackList: tl }, [tl]);
+        }
+        const now = performance.now();
+        if (now - lastPost > PROGRESS_EVERY_MS) {
+          lastPost = now;
+          const secs = Math.max(1e-3, (now - t0) / 1000);
+          postMessage({ type: 'progress', name: file.name, loaded, total: Math.max(total, loaded),
+                        mbps: loaded / 1e6 / secs, records: M._engine_load_records() });
+        }
       }
     }
     flushLoad();
@@ -169,21 +190,24 @@ async function load(msg) {
     if (currentSource !== priorSource) {
       // The preview was shown; the engine went back to the previous trace: so does the UI.
       currentSource = priorSource;
+      currentSources = priorSources;
       const tl = outBytes(M._engine_track_list());
       postMessage({ type: 'preview', name: null, trackList: tl }, [tl]);
     }
     return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
   }
-  currentSource = source;
+  currentSource = first.source;
+  currentSources = opened;
   currentLoadMs = performance.now() - t0;
   return { ok: true };
 }
 
 // Chunks of the current source from its start (to re-read a compressed file).
-function sourceChunks() {
-  if (currentSource.blob) return blobChunks(currentSource.blob);
+function sourceChunks(file) {
+  const src = currentSources[file] || currentSource;
+  if (src.blob) return blobChunks(src.blob);
   return (async function* () {
-    const resp = await fetch(currentSource.url);
+    const resp = await fetch(src.url);
     if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
     yield* streamChunks(resp);
   })();
@@ -193,12 +217,13 @@ function sourceChunks() {
 async function readRecord(event) {
   const access = M._engine_record_access(event);
   if (access === 0 || !currentSource) return null;
-  if (access === 1) return readRange(M._engine_source_offset(), M._engine_source_length());
+  const file = M._engine_source_file();
+  if (access === 1) return readRange(M._engine_source_offset(), M._engine_source_length(), file);
   if (access === 3) {
     // Compressed: decompress from the start until the record has passed (the engine keeps a
     // window around it, so nearby selections come from memory next time).
     M._engine_extract_begin(event);
-    for await (const bytes of sourceChunks()) {
+    for await (const bytes of sourceChunks(file)) {
       let done = false;
       for (let off = 0; off < bytes.length && !done; off += CHUNK) {
         flushLoad();  // a load in progress keeps bytes in the buffer this overwrites

@@ -106,6 +106,10 @@
   worker.onmessage = (e) => {
     const m = e.data;
     if (m.summary) lastSummary = m.summary;
+    // Every load ends in one 'strata:loaded' event on window, whoever started it (picker, drop,
+    // ?url=, the API): detail is the summary (errors included when it failed).
+    if (m.type === 'loaded' || m.type === 'loadFailed')
+      window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
     if ((m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'reply') && pending.has(m.id)) {
       const { resolve } = pending.get(m.id);
       pending.delete(m.id);
@@ -131,7 +135,18 @@
 
   // ---- opening files --------------------------------------------------------------------------
   function open(source) {
-    if (Array.isArray(source)) source = source[0];
+    // Several files (an array, a FileList, a multi-file drop or pick): the xplanes of one run,
+    // opened together on one time axis. Other formats open one at a time (the rest is reported).
+    if (source && typeof source !== 'string' && typeof source.length === 'number' && !ArrayBuffer.isView(source)) {
+      const list = Array.from(source);
+      if (list.length > 1) {
+        const urls = list.map((s) => (typeof s === 'string' ? new URL(s, document.baseURI).href : s));
+        const first = list[0];
+        const name = typeof first === 'string' ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop()) : (first.name || 'trace');
+        return request({ type: 'open', name, source: urls });
+      }
+      source = list[0];
+    }
     let name = 'trace', transfer = [];
     if (typeof source === 'string') {
       const url = new URL(source, document.baseURI);
@@ -153,13 +168,13 @@
   }
 
   fileInput.addEventListener('change', () => {
-    if (fileInput.files.length) open(fileInput.files[0]);
+    if (fileInput.files.length) open(Array.from(fileInput.files));
     fileInput.value = '';
   });
   canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
   canvas.addEventListener('drop', (e) => {
     e.preventDefault();
-    if (e.dataTransfer.files.length) open(e.dataTransfer.files[0]);
+    if (e.dataTransfer.files.length) open(Array.from(e.dataTransfer.files));
   });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener('mousedown', () => canvas.focus());

@@ -28,7 +28,7 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   importer_ = make_decompressing_importer(loading_.get(), make_format_sniffing_importer(loading_.get()));
   loading_name_ = name;
   loading_total_ = total_bytes;
-  loaded_bytes_ = 0;
+  loaded_bytes_ = file_start_ = 0;
   preview_fed_ = 0;
   preview_store_.reset();
   preview_importer_.reset();
@@ -106,6 +106,32 @@ void Engine::load_fail(std::string_view message) {
   std::vector<uint8_t>().swap(scratch_);
 }
 
+bool Engine::load_next_file(std::string_view name, uint64_t bytes) {
+  if (!importer_ || !loading_) return false;
+  // The first-part preview is of the first file only.
+  preview_importer_.reset();
+  preview_store_.reset();
+  loading_->files.back().bytes = loaded_bytes_ - file_start_;
+  loading_->files.push_back({std::string(name), bytes, loading_->files.front().format});
+  bool ok = false;
+  try {
+    ok = importer_->next_file();
+  } catch (const std::bad_alloc&) {
+    load_fail("out of memory while loading (the browser's wasm memory limit is 4 GB)");
+    return false;
+  }
+  if (!ok) {
+    loading_->files.pop_back();
+    last_error_ = std::string(name) + " was not opened: only XProf xplanes (one per host) open several at once; " +
+                  "open other traces one at a time";
+    loading_->errors.push_back(last_error_);  // listed with the trace that did load
+    return false;
+  }
+  file_start_ = loaded_bytes_;
+  loading_total_ += bytes;
+  return true;
+}
+
 bool Engine::load_end() {
   if (!importer_) return false;  // already failed
   try {
@@ -118,7 +144,7 @@ bool Engine::load_end() {
     load_fail(importer_->failure());
     return false;
   }
-  loading_->files[0].bytes = loaded_bytes_;
+  loading_->files.back().bytes = loaded_bytes_ - file_start_;
   Pyramid pyramid;
   try {
     pyramid = build_pyramid(*loading_);
@@ -430,10 +456,22 @@ bool Engine::source_compressed() const {
   return !s.files.empty() && s.files[0].compression != "none";
 }
 
-static Compression compression_of(const TraceStore& s) {
-  if (s.files.empty()) return Compression::kPlain;
-  if (s.files[0].compression == "gzip") return Compression::kGzip;
-  if (s.files[0].compression == "zstd") return Compression::kZstd;
+uint32_t Engine::source_file(uint64_t* offset) const {
+  const auto& files = store_->files;
+  uint32_t f = 0;
+  while (f + 1 < files.size() && files[f + 1].stream_base <= *offset) ++f;
+  if (f < files.size()) *offset -= files[f].stream_base;
+  return f;
+}
+
+bool Engine::file_compressed(uint32_t file) const {
+  const auto& files = store_->files;
+  return file < files.size() && files[file].compression != "none";
+}
+
+static Compression compression_of(const SourceFile& f) {
+  if (f.compression == "gzip") return Compression::kGzip;
+  if (f.compression == "zstd") return Compression::kZstd;
   return Compression::kPlain;
 }
 
@@ -441,6 +479,7 @@ std::string_view Engine::cached_record(uint32_t event) const {
   uint64_t off = 0;
   uint32_t len = 0;
   if (!event_source(event, &off, &len)) return {};
+  if (source_file(&off) != extract_file_) return {};
   return extractor_.cached(off, len);
 }
 
@@ -448,7 +487,9 @@ void Engine::extract_begin(uint32_t event) {
   uint64_t off = 0;
   uint32_t len = 0;
   if (!event_source(event, &off, &len)) return;
-  extractor_.begin(compression_of(*store_), off, len);
+  extract_file_ = source_file(&off);
+  if (extract_file_ >= store_->files.size()) return;
+  extractor_.begin(compression_of(store_->files[extract_file_]), off, len);
 }
 
 std::string Engine::details_json(uint32_t event, std::string_view record) const {

@@ -27,6 +27,14 @@ class Engine {
   // Feeds the n bytes just written to load_buffer().
   void load_commit(size_t n);
   uint64_t load_records() const;
+  // The next bytes are another file of this load (several xplanes of one run). False, with
+  // last_error() saying why, when the format takes one file: the load goes on without it.
+  bool load_next_file(std::string_view name, uint64_t bytes);
+  // A problem with one file of a load that goes on (e.g. a second file could not be read):
+  // listed in the new trace's errors.
+  void load_note(std::string_view message) {
+    if (loading_) loading_->errors.emplace_back(message);
+  }
   uint64_t load_bytes() const { return loaded_bytes_; }
   // Ends the load. True: the new trace replaced the old one. False: the old one is kept and
   // last_error() says why (also listed in summary errors).
@@ -57,6 +65,10 @@ class Engine {
   // is in the decompressed stream: see record_available() / extract_*().
   bool event_source(uint32_t event, uint64_t* offset, uint32_t* length) const;
   bool source_compressed() const;
+  // Which file of the trace a record locator is in (several xplanes load as one trace; their
+  // locators count the files' bytes one after the other). Rewrites *offset to be in that file.
+  uint32_t source_file(uint64_t* offset) const;
+  bool file_compressed(uint32_t file) const;
   // Compressed sources: the record when the last extraction's window holds it, else empty.
   std::string_view cached_record(uint32_t event) const;
   // Starts re-reading the source for `event`; then feed the file from its start in chunks to
@@ -85,12 +97,14 @@ class Engine {
   std::unique_ptr<Importer> importer_;
   std::string loading_name_;
   uint64_t loading_total_ = 0, loaded_bytes_ = 0;
+  uint64_t file_start_ = 0;  // loaded_bytes_ when the current file of the load began
   std::vector<uint8_t> scratch_;
   std::vector<std::string> session_errors_;  // failed opens, kept for summary().errors
   std::string last_error_;
   uint32_t generation_ = 0;
   std::vector<uint8_t> strings_sent_;        // per string id: already sent to the UI
   RecordExtractor extractor_;
+  uint32_t extract_file_ = 0;  // the file the extractor's window is from
   // Progressive display (see set_preview).
   uint64_t preview_min_file_ = 256ull << 20, preview_bytes_ = 64ull << 20, preview_fed_ = 0;
   std::unique_ptr<TraceStore> preview_store_;

@@ -105,8 +105,9 @@ TEST(ChromeJsonRealPhases, CatapultAsyncBeginEnd) {
   for (size_t i = 0; i < s.events.size(); ++i) {
     legacy += s.events.phase[i] == 'S';
     steps += s.events.phase[i] == 'T';
-    if (s.events.phase[i] == 'S' || s.events.phase[i] == 'T')
+    if (s.events.phase[i] == 'S' || s.events.phase[i] == 'T') {
       EXPECT_EQ(s.tracks[s.events.track[i]].kind, TrackKind::kAsync);
+    }
   }
   EXPECT_EQ(legacy, 11);
   EXPECT_EQ(steps, 7);

@@ -63,3 +63,44 @@ describe('xplane', { skip: skipUnlessData(JAX, CORRUPT) }, () => {
     assert.equal(s.files[0].format, 'xplane');
   });
 });
+
+// Issue 5: the xplanes of a multi-host run, picked together (the file input takes several),
+// open as one trace: both hosts' planes and events, a section group per host named by its
+// file, and the second host's op details re-read from its own file.
+const SECOND = 'xplane/tracelens/jax_conv_minimal_legacy/chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb';
+
+describe('several xplanes at once', { skip: skipUnlessData(JAX, SECOND) }, () => {
+  let env;
+  before(async () => { env = await setupStrata(); });
+  after(async () => { if (env) await env.close(); });
+
+  test('two hosts picked together load as one trace with a section group each', async () => {
+    const { session, page } = env;
+    const one = await session.open(dataUrl(JAX));
+    const two = await session.open(dataUrl(SECOND));
+    await page.evaluate(() => {
+      window.__loaded = new Promise((r) => window.addEventListener('strata:loaded', (e) => r(e.detail), { once: true }));
+    });
+    await page.setInputFiles('#file-input', [dataPath(JAX), dataPath(SECOND)]);
+    const s = await session.call(() => window.__loaded, undefined, 60_000, 'the pick to load');
+    assert.deepEqual(s.errors, []);
+    assert.deepEqual(s.files.map((f) => f.name), ['tw003.xplane.pb', 'chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb']);
+    assert.equal(s.planes.length, one.planes.length + two.planes.length);
+    assert.equal(s.events, one.events + two.events);
+    // The second host's GPU section, and an op of it with its stats.
+    const found = await session.find('copy');
+    // pid is the section's key: the second host's same-named plane is keyed "<plane> #2".
+    const host1 = found.matches.filter((m) => m.pid === '/device:GPU:0');
+    const host2 = found.matches.filter((m) => m.pid === '/device:GPU:0 #2');
+    assert.ok(host1.length > 0 && host2.length > 0, JSON.stringify(found.matches.slice(0, 5)));
+    await session.call((e) => window.strata.select({ event: e }), host2[0].event);
+    // Its stats come from the second file's bytes (a read in the first file would not decode).
+    const d = await poll(async () => {
+      const v = await session.details();
+      return v && v.args && v.args.correlation_id !== undefined ? v : null;
+    }, { message: 'details() of the second host with its stats' });
+    assert.equal(d.name, host2[0].name);
+    assert.equal(d.pid, '/device:GPU:0 #2');
+    env.session.assertNoErrors();
+  });
+});

@@ -40,6 +40,15 @@ class SniffingImporter final : public Importer {
   bool failed() const override { return inner_ && inner_->failed(); }
   const std::string& failure() const override { return inner_ ? inner_->failure() : none_; }
   uint64_t records() const override { return inner_ ? inner_->records() : 0; }
+  // The first file decided the format; later files of the load go to the same importer.
+  bool next_file() override {
+    if (!inner_) {
+      decide(head_.data(), head_.size(), true);
+      replay();
+    }
+    if (store_->files.size() > 1) store_->files.back().format = store_->files.front().format;
+    return inner_->next_file();
+  }
 
  private:
   void replay() {

@@ -25,6 +25,10 @@ class Importer {
   virtual const std::string& failure() const = 0;
   // Records (events of any phase) read so far, for progress reports.
   virtual uint64_t records() const = 0;
+  // The bytes fed from now on are a new file of the same load (store->files.back() names it),
+  // e.g. the xplanes of a multi-host run, opened together onto one time axis. False: this
+  // format takes one file per load (the caller reports it; the files so far stay loaded).
+  virtual bool next_file() { return false; }
 };
 
 }  // namespace strata

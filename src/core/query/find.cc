@@ -39,8 +39,8 @@ FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_m
   std::priority_queue<Key> heap;
   const size_t n = s.events.size();
   for (uint32_t i = 0; i < n; ++i) {
-    const StrId n = s.events.name[i];
-    if (n >= name_matches.size() || !name_matches[n]) continue;
+    const StrId name = s.events.name[i];
+    if (name >= name_matches.size() || !name_matches[name]) continue;
     ++r.count;
     if (limit == 0) continue;
     Key k{s.events.start[i], i};

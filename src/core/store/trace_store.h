@@ -154,6 +154,9 @@ struct SourceFile {
   uint64_t bytes = 0;
   std::string format;                // "chrome-json", "xplane" (detected from the content)
   std::string compression = "none";  // "gzip", "zstd": detected by magic bytes
+  // Several files in one load: record locators (src_offset) count the (decompressed) bytes of
+  // the files one after the other; this file's first byte is at stream_base.
+  uint64_t stream_base = 0;
 };
 
 struct TraceStore {

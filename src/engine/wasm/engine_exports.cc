@@ -14,6 +14,7 @@ std::vector<uint8_t> g_out;
 std::string g_text;
 uint64_t g_src_offset = 0;
 uint32_t g_src_length = 0;
+uint32_t g_src_file = 0;
 
 strata::Engine& engine() {
   if (!g_engine) g_engine = new strata::Engine();
@@ -30,6 +31,10 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE void engine_load_begin(const char* name, double total_bytes) {
   engine().load_begin(name, static_cast<uint64_t>(total_bytes));
 }
+EMSCRIPTEN_KEEPALIVE int engine_load_next_file(const char* name, double bytes) {
+  return engine().load_next_file(name, static_cast<uint64_t>(bytes)) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE void engine_load_note(const char* message) { engine().load_note(message); }
 EMSCRIPTEN_KEEPALIVE uint8_t* engine_load_buffer(uint32_t n) { return engine().load_buffer(n); }
 EMSCRIPTEN_KEEPALIVE void engine_load_commit(uint32_t n) { engine().load_commit(n); }
 EMSCRIPTEN_KEEPALIVE double engine_load_records() { return static_cast<double>(engine().load_records()); }
@@ -60,7 +65,8 @@ EMSCRIPTEN_KEEPALIVE int engine_event_source(uint32_t event) {
 // record is cached (engine_details_cached); 3: compressed, run an extraction pass first.
 EMSCRIPTEN_KEEPALIVE int engine_record_access(uint32_t event) {
   if (!engine().event_source(event, &g_src_offset, &g_src_length)) return 0;
-  if (!engine().source_compressed()) return 1;
+  g_src_file = engine().source_file(&g_src_offset);  // engine_source_file(); offset in that file
+  if (!engine().file_compressed(g_src_file)) return 1;
   return engine().cached_record(event).empty() ? 3 : 2;
 }
 EMSCRIPTEN_KEEPALIVE void engine_extract_begin(uint32_t event) { engine().extract_begin(event); }
@@ -72,6 +78,7 @@ EMSCRIPTEN_KEEPALIVE const char* engine_details_cached(uint32_t event) {
 }
 EMSCRIPTEN_KEEPALIVE double engine_source_offset() { return static_cast<double>(g_src_offset); }
 EMSCRIPTEN_KEEPALIVE uint32_t engine_source_length() { return g_src_length; }
+EMSCRIPTEN_KEEPALIVE uint32_t engine_source_file() { return g_src_file; }
 
 // Binary protocol messages: returns a pointer to the bytes; engine_out_size() gives the length.
 EMSCRIPTEN_KEEPALIVE const uint8_t* engine_track_list() {

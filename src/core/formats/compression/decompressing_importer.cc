@@ -24,11 +24,7 @@ class DecompressingImporter final : public Importer {
   }
 
   void finish() override {
-    if (!sniffed_) start(head_.data(), head_.size());
-    if (decoder_ && decoder_->error().empty() && !decoder_->complete() && decoded_ > 0)
-      store_->errors.push_back(std::string("the ") + compression_name(kind_) +
-                               " stream ends early: the file is cut off after " +
-                               std::to_string(decoder_->consumed()) + " compressed bytes");
+    end_of_file();
     inner_->finish();
   }
 
@@ -40,12 +36,29 @@ class DecompressingImporter final : public Importer {
     return inner_->failure();
   }
   uint64_t records() const override { return inner_->records(); }
+  // Each file has its own compression (or none): the next one is sniffed again.
+  bool next_file() override {
+    end_of_file();
+    decoder_.reset();
+    sniffed_ = reported_ = false;
+    decoded_ = 0;
+    kind_ = Compression::kPlain;
+    return inner_->next_file();
+  }
 
  private:
+  void end_of_file() {
+    if (!sniffed_) start(head_.data(), head_.size());
+    if (decoder_ && decoder_->error().empty() && !decoder_->complete() && decoded_ > 0)
+      store_->errors.push_back(std::string("the ") + compression_name(kind_) +
+                               " stream ends early: the file is cut off after " +
+                               std::to_string(decoder_->consumed()) + " compressed bytes");
+  }
+
   void start(const uint8_t* head, size_t n) {
     sniffed_ = true;
     kind_ = sniff_compression(head, n);
-    if (!store_->files.empty()) store_->files[0].compression = compression_name(kind_);
+    if (!store_->files.empty()) store_->files.back().compression = compression_name(kind_);
     decoder_ = make_stream_decoder(kind_);
     pass(head, n);
     std::vector<uint8_t>().swap(head_);

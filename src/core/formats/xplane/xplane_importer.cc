@@ -16,6 +16,7 @@
 #include "core/formats/xplane/xplane_importer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <unordered_set>
 #include <vector>
 
@@ -63,6 +64,50 @@ class XPlaneImporter final : public Importer {
   void finish() override {
     if (finished_) return;
     finished_ = true;
+    end_file();
+    std::vector<uint8_t>().swap(body_);
+    report();
+    if (total_bytes_ == 0) {
+      fail(ctx_.file ? "the files are empty" : "the file is empty");
+    } else if (ctx_.events == 0 && !store_->errors.empty()) {
+      fail("no event could be read from this XSpace: " + store_->errors.front());
+    } else if (ctx_.events == 0) {
+      builder_.warning("the profile contains no events");
+    }
+    if (ctx_.file > 0) name_hosts();
+    builder_.finish();
+    index_tables();
+    store_->xspace = tables_;
+  }
+
+  // The next host's XSpace: framing starts over; the store, the tables and the pid
+  // bookkeeping go on, so all hosts share one time axis (XEvent times are absolute).
+  bool next_file() override {
+    end_file();
+    ctx_.src_base += pos_;
+    ++ctx_.file;
+    if (ctx_.file < store_->files.size()) store_->files[ctx_.file].stream_base = ctx_.src_base;
+    state_ = State::kHeader;
+    pos_ = field_start_ = 0;
+    head_.clear();
+    std::vector<uint8_t>().swap(body_);
+    number_ = 0;
+    body_len_ = body_start_ = 0;
+    stopped_ = false;
+    known_size_ = 0;  // its compression is not known yet
+    return true;
+  }
+
+  bool failed() const override { return failed_; }
+  const std::string& failure() const override { return failure_; }
+  uint64_t records() const override { return ctx_.events; }
+
+ private:
+  enum class State { kHeader, kBody };
+
+  // End of one file's bytes: a cut inside it is reported, and when several files load
+  // together, the messages about this one name it (their byte offsets are in this file).
+  void end_file() {
     if (!stopped_ && state_ == State::kBody) {
       // Cut inside a field: keep what the plane has.
       std::string what = number_ == 1 ? "plane " + std::to_string(store_->planes.size() + 1)
@@ -80,26 +125,39 @@ class XPlaneImporter final : public Importer {
       builder_.error("the file ends at byte " + std::to_string(pos_) +
                      " in the middle of a field header: the file is cut off");
     }
-    std::vector<uint8_t>().swap(body_);
-    report();
-    if (pos_ == 0) {
-      fail("the file is empty");
-    } else if (ctx_.events == 0 && !store_->errors.empty()) {
-      fail("no event could be read from this XSpace: " + store_->errors.front());
-    } else if (ctx_.events == 0) {
-      builder_.warning("the profile contains no events");
+    total_bytes_ += pos_;
+    const bool several = ctx_.file > 0 || store_->files.size() > 1;
+    if (several && ctx_.file < store_->files.size()) {
+      const std::string prefix = store_->files[ctx_.file].name + ": ";
+      for (size_t i = errors_mark_; i < store_->errors.size(); ++i) store_->errors[i].insert(0, prefix);
+      for (size_t i = warnings_mark_; i < store_->warnings.size(); ++i) store_->warnings[i].insert(0, prefix);
     }
-    builder_.finish();
-    index_tables();
-    store_->xspace = tables_;
+    errors_mark_ = store_->errors.size();
+    warnings_mark_ = store_->warnings.size();
   }
 
-  bool failed() const override { return failed_; }
-  const std::string& failure() const override { return failure_; }
-  uint64_t records() const override { return ctx_.events; }
-
- private:
-  enum class State { kHeader, kBody };
+  // Several hosts: each section is named "<host> <plane or pool>" and the hosts' sections
+  // follow each other, in the order the files were given. The host is the file's name
+  // without ".xplane.pb" (XProf names them <host>.xplane.pb).
+  // Two files of the same name (runs in different folders) become "<host>" and "<host> #2".
+  void name_hosts() {
+    std::vector<std::string> hosts;
+    for (const SourceFile& f : store_->files) {
+      std::string host = f.name;
+      for (const char* ext : {".gz", ".zst", ".pb", ".xplane"})
+        if (host.size() > std::strlen(ext) && host.compare(host.size() - std::strlen(ext), std::string::npos, ext) == 0)
+          host.resize(host.size() - std::strlen(ext));
+      host = sanitize_utf8(host);
+      const std::string base = host;
+      for (int k = 2; std::find(hosts.begin(), hosts.end(), host) != hosts.end(); ++k) host = base + " #" + std::to_string(k);
+      hosts.push_back(host);
+    }
+    for (const XSpaceImport::Section& s : ctx_.sections) {
+      const std::string host = s.file < hosts.size() ? hosts[s.file] : "host";
+      builder_.set_process_name(s.process, builder_.strings().intern(host + " " + s.base));
+      builder_.set_process_sort_index(s.process, static_cast<int64_t>(s.file) * 1000000000 + s.sort);
+    }
+  }
 
   void fail(std::string message) {
     if (failed_) return;
@@ -294,6 +352,8 @@ class XPlaneImporter final : public Importer {
   uint64_t body_len_ = 0, body_start_ = 0;
   std::vector<uint8_t> body_;  // a field split across chunks
 
+  uint64_t total_bytes_ = 0;  // over all files
+  size_t errors_mark_ = 0, warnings_mark_ = 0;  // the current file's first messages
   bool stopped_ = false, finished_ = false, failed_ = false;
   std::string failure_;
 };

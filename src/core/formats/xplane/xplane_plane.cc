@@ -320,7 +320,7 @@ class PlaneImporter {
       mh.name = em.display ? em.display : em.name;
       if (hlo)
         ctx_->tables->hlo_protos.push_back(
-            HloProtoSpan{program_id, std::string(b_.strings().get(em.name)), at(hlo), hlo_len});
+            HloProtoSpan{program_id, std::string(b_.strings().get(em.name)), ctx_->src_base + at(hlo), hlo_len});
       pt.event_meta.items.emplace_back(key, em);
       hot.emplace_back(key, mh);
     }
@@ -482,6 +482,7 @@ class PlaneImporter {
     slot = b_.process(key, pid);
     b_.set_process_name(slot, b_.strings().intern(key));
     b_.set_process_sort_index(slot, section_sort_index(kind_, pid));
+    ctx_->sections.push_back({slot, ctx_->file, base, section_sort_index(kind_, pid)});
     return slot;
   }
 
@@ -596,7 +597,7 @@ class PlaneImporter {
       return;
     }
     const uint32_t track = track_of(line);
-    const uint64_t src = at(p);
+    const uint64_t src = ctx_->src_base + at(p);  // a record locator: see XSpaceImport
     const uint32_t len = n <= UINT32_MAX ? static_cast<uint32_t>(n) : 0;
     b_.add_complete(track, start, end - start, name, 0, src, len);
     b_.count_phase('X');

@@ -30,6 +30,18 @@ struct XSpaceImport {
   uint64_t malformed = 0, malformed_at = 0;
   std::string malformed_why;
   uint64_t missing_meta = 0;
+  // Several files in one load (one per host): the file being read, and every section made,
+  // so the importer can name them by host and group them once it knows there are several.
+  uint32_t file = 0;
+  // Record locators (events' src_offset, HLO spans) are offsets in the files' bytes one after
+  // the other: this is the current file's first byte there (SourceFile::stream_base).
+  uint64_t src_base = 0;
+  struct Section {
+    uint32_t process, file;
+    std::string base;  // the section's name within its host (before de-duplication)
+    int64_t sort;
+  };
+  std::vector<Section> sections;
 };
 
 // Imports the XPlane message [data, data + n), whose first byte is at file offset `base`.
