@@ -173,13 +173,28 @@ class DerivedRow {
 
 }  // namespace
 
-uint64_t derive_rows(std::vector<DeriveInput>* in, const DeriveRows& rows, TraceBuilder* builder,
-                     const DerivedTrackFn& track_of) {
-  // XProf's event order: by start, longer first.
+// XProf's event order: by start, longer first.
+static void sort_for_derive(std::vector<DeriveInput>* in) {
   std::stable_sort(in->begin(), in->end(), [](const DeriveInput& a, const DeriveInput& b) {
     if (a.start != b.start) return a.start < b.start;
     return a.end - a.start > b.end - b.start;
   });
+}
+
+uint64_t derive_steps(std::vector<DeriveInput>* in, TraceBuilder* builder, uint32_t track) {
+  sort_for_derive(in);
+  DerivedRow steps(builder, [track] { return track; });
+  for (const DeriveInput& d : *in) {
+    const StrId name = builder->strings().intern(std::to_string(d.group));
+    steps.expand_or_add(0, static_cast<uint64_t>(d.group), name, d);
+  }
+  steps.reset(0);
+  return steps.added();
+}
+
+uint64_t derive_rows(std::vector<DeriveInput>* in, const DeriveRows& rows, TraceBuilder* builder,
+                     const DerivedTrackFn& track_of) {
+  sort_for_derive(in);
   auto make = [&](int64_t id, const char* name) {
     return DerivedRow(builder, [&track_of, id, name] { return track_of(id, name); });
   };

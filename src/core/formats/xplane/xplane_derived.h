@@ -46,6 +46,11 @@ struct DeriveRows {
   bool xla_modules = false, xla_ops = false, tf_ops = false, name_scope = false, source = false;
 };
 
+// XProf's DeriveStepEventsFromGroups: on a GPU plane without a Steps line, the events of every
+// line that carry a group_id, in time order; consecutive events of one group merge into one
+// step named by the group id. Returns the number of steps added.
+uint64_t derive_steps(std::vector<DeriveInput>* in, TraceBuilder* builder, uint32_t track);
+
 // Makes (or returns) the track of derived row `line_id` named `name` in the plane's process.
 using DerivedTrackFn = std::function<uint32_t(int64_t line_id, std::string_view name)>;
 

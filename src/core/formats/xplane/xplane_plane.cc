@@ -445,6 +445,7 @@ class PlaneImporter {
     };
     const bool tf_ops = !has(kLineTfOps, {"Framework Ops", "TensorFlow Ops"});
     const bool scope = !has(kLineNameScope, {"Framework Name Scope", "TensorFlow Name Scope"});
+    steps_ = kind_ == PlaneKind::kGpu && !has(kLineSteps, {"Steps"});
     if (kind_ == PlaneKind::kGpu && derive_line_ != kNone) {
       rows_.xla_modules = !has(kLineXlaModules, {"XLA Modules"});
       rows_.xla_ops = !has(kLineXlaOps, {"XLA Ops"});
@@ -606,6 +607,12 @@ class PlaneImporter {
       stream_kinds_ |= (es.kernel ? 1 : 0) | (es.memcpy ? 2 : 0) |
                        (starts_with(b_.strings().get(name), "Memset") ? 4 : 0);
     if (collect_) collect(es, m, start, end, src, len);
+    if (steps_ && es.has_group && !is_derived_line_id(line.id)) {
+      DeriveInput d;
+      d.start = start, d.end = end, d.has_group = true, d.group = es.group;
+      d.src_offset = src, d.src_len = len;
+      steps_in_.push_back(d);
+    }
   }
 
   // Decodes one XStat of an event and keeps what the importer acts on. False: malformed.
@@ -719,7 +726,7 @@ class PlaneImporter {
   }
 
   void derive() {
-    if (derive_in_.empty()) return;
+    if (derive_in_.empty() && steps_in_.empty()) return;
     auto track = [&](int64_t line_id, std::string_view name) {
       uint32_t p = process_of(kNone);
       std::string key = std::to_string(line_id);
@@ -731,7 +738,9 @@ class PlaneImporter {
       }
       return t;
     };
-    derive_rows(&derive_in_, rows_, &b_, track);
+    if (!steps_in_.empty()) derive_steps(&steps_in_, &b_, track(kLineSteps, "Steps"));
+    std::vector<DeriveInput>().swap(steps_in_);
+    if (!derive_in_.empty()) derive_rows(&derive_in_, rows_, &b_, track);
     std::vector<DeriveInput>().swap(derive_in_);
   }
 
@@ -770,6 +779,8 @@ class PlaneImporter {
   std::vector<std::pair<StrId, double>> series_;
   uint32_t derive_line_ = kNone;
   DeriveRows rows_;
+  bool steps_ = false;                 // a GPU plane without Steps: derive them from group_id
+  std::vector<DeriveInput> steps_in_;  // its events that carry a group_id
   std::vector<DeriveInput> derive_in_;
 
  public:
