@@ -11,6 +11,9 @@
   let lastSummary = emptySummary();
   let lastDetails = null;
   let selected = -1;
+  // The load in progress, for strata.progress(): bytes so far, and whether the view already
+  // shows the file's first part (a big file is indexed in two steps).
+  let progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
   let nextId = 1;
   const pending = new Map();     // id -> {resolve}
   const uiQueue = [];            // engine messages that arrived before the UI was up
@@ -66,9 +69,11 @@
   function deliver(m) {
     switch (m.type) {
       case 'progress':
+        progress = Object.assign({}, progress, { active: true, name: m.name, loaded: m.loaded, total: m.total, mbps: m.mbps });
         withString(m.name, (p) => ui._ui_set_progress(p, m.loaded, m.total, m.mbps, m.records, 1));
         break;
       case 'loaded':
+        progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
         toUi(m.trackList);
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
@@ -77,11 +82,13 @@
         break;
       case 'preview':
         // A big file's first part, indexed early (or, name null, the previous trace back).
+        progress = Object.assign({}, progress, { showingFirstPart: !!m.name });
         toUi(m.trackList);
         if (m.name) withString(`${m.name}  |  loading: showing its first part`, (p) => ui._ui_set_file_label(p));
         else withString(fileLabel(lastSummary), (p) => ui._ui_set_file_label(p));
         break;
       case 'loadFailed':
+        progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
         withString(m.error, (p) => ui._ui_show_error(p));
         break;
@@ -215,6 +222,8 @@
       return { x: r.left + ui._ui_locate_x(), y: r.top + ui._ui_locate_y() };
     },
     details: () => lastDetails,
+    // The load in progress: {active, name, loaded, total, mbps, showingFirstPart}.
+    progress: () => Object.assign({}, progress),
     frame: () => nextFrames(2),
     // Selects one event: {event} (an index from find/selection) or {name, tsNs, pid, tid}.
     // Resolves to the selection, or null when no such event exists.
