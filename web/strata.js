@@ -36,6 +36,18 @@
     selectionChanged(event) { selected = event; lastDetails = null; },
     uiReady() { resolveUi(); },
     fatal,
+    // Loss view (src/ui/loss): new tags for a log, a removed log, a CSV download.
+    lossSetTags(lossId, lossTag, iterationTag) { worker.postMessage({ type: 'lossTags', lossId, lossTag, iterationTag }); },
+    lossRemove(lossId) { worker.postMessage({ type: 'lossRemove', lossId }); },
+    download(fileName, text) {
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+      a.download = fileName;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    },
   };
   createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
     .then((m) => { ui = m; return uiReady; })
@@ -88,6 +100,17 @@
       case 'view':
         toUi(m.bytes);
         break;
+      case 'lossLoaded':
+      case 'lossPoints': {
+        if (m.type === 'lossLoaded') ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        const pts = new Float64Array(m.points);
+        const p = ui._malloc(Math.max(pts.byteLength, 8));
+        ui.HEAPF64.set(pts, (p >>> 0) / 8);
+        withString(m.name, (n) => withString(m.lossTag, (l) => withString(m.iterationTag, (i) =>
+          ui._ui_loss_points(m.lossId, n, l, i, m.bytes, m.mbps, p, pts.length / 2, m.type === 'lossLoaded' ? 1 : 0))));
+        ui._free(p);
+        break;
+      }
       case 'queryResult':
         withString(m.json, (p) => ui._ui_query_result(m.id, p));
         break;
@@ -106,6 +129,18 @@
   worker.onmessage = (e) => {
     const m = e.data;
     if (m.summary) lastSummary = m.summary;
+    if (m.type === 'lossLoaded' || m.type === 'lossPoints') {
+      // Before resolving: the UI has the points when the caller's await resumes.
+      if (ui) deliver(m); else uiQueue.push(m);
+      if (pending.has(m.id)) {
+        const { resolve } = pending.get(m.id);
+        pending.delete(m.id);
+        const info = { name: m.name, lossTag: m.lossTag, iterationTag: m.iterationTag, points: m.points.byteLength / 16,
+                       bytes: m.bytes, scanMs: m.scanMs, mbps: m.mbps };
+        resolve(m.type === 'lossLoaded' ? Object.assign({}, lastSummary, { loss: info }) : info);
+      }
+      return;
+    }
     if ((m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'reply') && pending.has(m.id)) {
       const { resolve } = pending.get(m.id);
       pending.delete(m.id);
@@ -152,14 +187,15 @@
     return request({ type: 'open', name, source }, transfer);
   }
 
+  // Several files at once: training logs each join the loss view; a trace replaces the trace.
   fileInput.addEventListener('change', () => {
-    if (fileInput.files.length) open(fileInput.files[0]);
+    for (const f of fileInput.files) open(f);
     fileInput.value = '';
   });
   canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
   canvas.addEventListener('drop', (e) => {
     e.preventDefault();
-    if (e.dataTransfer.files.length) open(e.dataTransfer.files[0]);
+    for (const f of e.dataTransfer.files) open(f);
   });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener('mousedown', () => canvas.focus());
@@ -234,6 +270,28 @@
       ui._free(p);
       return out;
     },
+    // ---- view tabs and the loss view (README: "Loss comparison") ----
+    // 'timeline' | 'loss' ('memory' is coming); returns false for a tab this build lacks.
+    setTab(name) { return withString(String(name), (p) => ui._ui_set_tab(p)) === 1; },
+    tab: () => (ui ? ui.UTF8ToString(ui._ui_tab()) : 'timeline'),
+    // Re-extracts a log with new tags; resolves (once the points are in) to
+    // {name, lossTag, iterationTag, points: count, bytes, scanMs, mbps}, or null for an unknown name.
+    setLossTags(name, lossTag, iterationTag) {
+      const lossId = withString(String(name), (p) => ui._ui_loss_id(p));
+      if (!lossId) return Promise.resolve(null);
+      return request({ type: 'lossTags', lossId, lossTag: String(lossTag), iterationTag: String(iterationTag) });
+    },
+    // {files:[{name, lossTag, iterationTag, checked, bytes, scanMbps, count, points:[[iteration, loss], ...]}],
+    //  comparison: {a, b, mode, mean, max, count, points:[[iteration, value], ...]} or null}.
+    // loss({points: false}) leaves the point lists empty (counts only), for big logs.
+    loss: (opts) => JSON.parse(ui.UTF8ToString(ui._ui_loss_json(opts && opts.points === false ? 0 : 1))),
+    // Chooses the compared files (a first, b second; both get checked) and the mode
+    // ('normal' | 'absolute' | 'relative', or omitted to keep it). Returns false when a name is unknown.
+    setLossComparison(a, b, mode) {
+      return withString(String(a), (pa) => withString(String(b), (pb) => withString(mode ? String(mode) : '', (pm) =>
+        ui._ui_loss_set_comparison(pa, pb, pm)))) === 1;
+    },
+    setLossChecked(name, checked) { return withString(String(name), (p) => ui._ui_loss_set_checked(p, checked ? 1 : 0)) === 1; },
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------
