@@ -35,9 +35,17 @@ async function lossScan(M, file, onProgress) {
   withString(file.lossTag, (l) => withString(file.iterationTag, (i) => M._loss_scan_begin(l, i)));
   const blob = file.blob;
   let lastPost = 0;
+  // The next slice is read (by the browser, off this thread) while this one is scanned.
+  const read = (off) => {
+    const pending = blob.slice(off, Math.min(blob.size, off + LOSS_CHUNK)).arrayBuffer();
+    pending.catch(() => {});  // a failed read-ahead is reported when awaited, not as unhandled
+    return pending;
+  };
+  let next = blob.size > 0 ? read(0) : null;
   try {
     for (let off = 0; off < blob.size; off += LOSS_CHUNK) {
-      const bytes = new Uint8Array(await blob.slice(off, Math.min(blob.size, off + LOSS_CHUNK)).arrayBuffer());
+      const bytes = new Uint8Array(await next);
+      next = off + LOSS_CHUNK < blob.size ? read(off + LOSS_CHUNK) : null;
       const p = M._loss_scan_buffer(bytes.length) >>> 0;  // may grow memory: HEAPU8 after
       M.HEAPU8.set(bytes, p);
       M._loss_scan_commit(bytes.length);

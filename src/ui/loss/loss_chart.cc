@@ -81,7 +81,7 @@ void draw_loss_chart(const char* id, const std::vector<ChartSeries>& series, boo
   const double ys = nice_step(y1 - y0, std::max(2, static_cast<int>((py1 - py0) / 40)));
   for (double t = std::ceil(y0 / ys) * ys; t <= y1; t += ys) {
     dl->AddLine(ImVec2(px0, sy(t)), ImVec2(px1, sy(t)), theme::kGrid);
-    format_value(buf, sizeof buf, log_y ? std::pow(10.0, t) : t);
+    format_value(buf, sizeof buf, log_y ? std::pow(10.0, t) : (std::fabs(t) < ys * 1e-6 ? 0.0 : t));
     dl->AddText(ImVec2(o.x + 2, sy(t) - 7), theme::kTextDim, buf);
   }
   if (std::fabs(y0) < 1e-300 || (y0 < 0 && y1 > 0))

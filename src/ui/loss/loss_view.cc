@@ -229,11 +229,6 @@ void comparison_board(LossView* v, const std::vector<LossFile*>& checked, float 
   chooser("second", &v->second, b);
   static const char* kModes[] = {"Normal (second - first)", "Absolute |second - first|",
                                  "Relative |second - first| / first"};
-  for (int m = 0; m < 3; ++m) {
-    ImGui::SameLine();
-    if (ImGui::RadioButton(kModes[m], static_cast<int>(v->mode) == m))
-      v->mode = static_cast<CompareMode>(m);
-  }
   const Comparison& c = cached_comparison(v, a, b);
   ImGui::SameLine();
   ImGui::Text("  %zu common iterations   mean %.6g   max %.6g", c.count(), c.mean, c.max);
@@ -243,10 +238,16 @@ void comparison_board(LossView* v, const std::vector<LossFile*>& checked, float 
         csv_name(a->name) + "_vs_" + csv_name(b->name) + "_" + compare_mode_name(v->mode) + ".csv";
     host_download(name.c_str(), comparison_csv(c, a->name, b->name, v->mode).c_str());
   }
+  for (int m = 0; m < 3; ++m) {
+    if (m) ImGui::SameLine();  // the modes start their own row: file names can be long
+    if (ImGui::RadioButton(kModes[m], static_cast<int>(v->mode) == m))
+      v->mode = static_cast<CompareMode>(m);
+  }
+  cached_comparison(v, a, b);  // a new mode: `c` (the cache) is recomputed in place
   std::vector<double> shown = v->smooth ? ema(c.value, v->smooth_weight) : c.value;
   std::vector<ChartSeries> series{{&c.iteration, &shown, 0xFF40D0F0, compare_mode_name(v->mode)}};
   const float chart_w = std::max(200.0f, w * 0.62f),
-              body_h = h - ImGui::GetFrameHeightWithSpacing();
+              body_h = h - 2 * ImGui::GetFrameHeightWithSpacing();
   bool here = false;
   draw_loss_chart("##cmp_chart", series, v->log_y && v->mode != CompareMode::kNormal,
                   &v->cursor_iter, &here, chart_w, body_h);
