@@ -181,3 +181,36 @@ describe('loss view', () => {
     session.assertNoErrors();
   });
 });
+
+// The side list's actions by mouse, at the layout's fixed places (1280x720 viewport): the first
+// file's Export CSV downloads its points, Remove asks first and then drops the file.
+describe('loss side list actions', () => {
+  let env;
+  before(async () => { env = await setupStrata(); });
+  after(async () => { if (env) await env.close(); });
+  const click = async (s, x, y) => {
+    await s.page.mouse.move(x, y);
+    await s.frame();
+    await s.page.mouse.down();
+    await s.frame();
+    await s.page.mouse.up();
+    await s.frame();
+  };
+
+  test('Export CSV and Remove with confirmation', async () => {
+    const s = env.session;
+    const text = 'iteration 1 loss: 2.5\niteration 2 loss: 1e-3\niteration 3 loss: 7\n';
+    await s.openBytes(Buffer.from(text), 'a.log');
+    await s.frame();
+    const [dl] = await Promise.all([s.page.waitForEvent('download', { timeout: 20_000 }), click(s, 129, 119)]);
+    assert.equal(dl.suggestedFilename(), 'a.log.csv');
+    const csv = fs.readFileSync(await dl.path(), 'utf8');
+    assert.equal(csv, 'iteration,loss\n' + extract(text, 'loss:', 'iteration').map((p) => p.join(',')).join('\n') + '\n');
+    await click(s, 200, 119);  // Remove: a confirmation, nothing removed yet
+    assert.equal((await s.call(() => window.strata.loss())).files.length, 1);
+    await click(s, 572, 378);  // the dialog's Remove
+    assert.equal((await s.call(() => window.strata.loss())).files.length, 0);
+    assert.deepEqual((await s.summary()).files.map((f) => f.name), ['demo-trace.json']);
+    s.assertNoErrors();
+  });
+});
