@@ -3,7 +3,7 @@
 // slice, a URL is streamed. Args are re-read from the source on selection: a File/Blob by
 // slicing its handle, a URL by a Range request.
 'use strict';
-importScripts('strata_engine.js');
+importScripts('strata_engine.js', 'loss-worker.js');
 
 const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, small for memory
 const PROGRESS_EVERY_MS = 100;
@@ -141,6 +141,33 @@ async function load(msg) {
     return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
   }
   if (sources.length === 1) first.name = name;  // the page's name for it (e.g. from the URL)
+
+  // A plain-text log (opened on its own) goes to the loss view (loss-worker.js) and leaves the
+  // trace as it is.
+  if (sources.length === 1) {
+    const failWith = (message) => {
+      withString(name, (p) => M._engine_load_begin(p, 0));  // the message names this file; the trace stays
+      withString(message, (p) => M._engine_load_fail(p));
+      return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
+    };
+    let head;
+    try {
+      const r = await first.chunks.next();
+      head = r.done ? new Uint8Array(0) : r.value;
+    } catch (e) {
+      return failWith(`reading the file failed: ${e.message || e}`);
+    }
+    if (lossIsTextLog(M, head)) {
+      try {
+        return { ok: true, loss: await lossImport(M, name, head, first.chunks, first.source) };
+      } catch (e) {
+        return failWith(`reading the log failed: ${e.message || e}`);
+      }
+    }
+    const rest = first.chunks;
+    first.chunks = (async function* () { if (head.length) yield head; yield* rest; })();
+  }
+
   withString(first.name, (p) => M._engine_load_begin(p, first.total));
   let loaded = 0, lastPost = 0, total = first.total;
   const opened = [first.source];  // in the engine's file order
@@ -260,7 +287,10 @@ onmessage = (e) => {
       case 'open': {
         queue = queue.then(() => load(msg)).then((r) => {
           const s = summary();
-          if (r.ok) {
+          if (r.loss) {
+            const m = lossMessage('lossLoaded', r.loss.file, r.loss.scan, { id: msg.id, summary: s });
+            postMessage(m, [m.points]);
+          } else if (r.ok) {
             const tl = outBytes(M._engine_track_list());
             postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: tl }, [tl]);
           } else {
@@ -299,6 +329,17 @@ onmessage = (e) => {
         postMessage({ type: msg.forUi ? 'queryResult' : 'reply', id: msg.id, json, value: msg.forUi ? undefined : JSON.parse(json) });
         break;
       }
+      case 'lossTags': {
+        queue = queue.then(() => lossSetTags(M, msg.lossId, msg.lossTag, msg.iterationTag)).catch(() => null).then((r) => {
+          if (!r) { postMessage({ type: 'reply', id: msg.id, value: null }); return; }
+          const m = lossMessage('lossPoints', r.file, r.scan, { id: msg.id });
+          postMessage(m, [m.points]);
+        });
+        break;
+      }
+      case 'lossRemove':
+        lossFiles.delete(msg.lossId);
+        break;
       case 'summary':
         postMessage({ type: 'reply', id: msg.id, value: summary() });
         break;

@@ -39,6 +39,18 @@
     selectionChanged(event) { selected = event; lastDetails = null; },
     uiReady() { resolveUi(); },
     fatal,
+    // Loss view (src/ui/loss): new tags for a log, a removed log, a CSV download.
+    lossSetTags(lossId, lossTag, iterationTag) { worker.postMessage({ type: 'lossTags', lossId, lossTag, iterationTag }); },
+    lossRemove(lossId) { worker.postMessage({ type: 'lossRemove', lossId }); },
+    download(fileName, text) {
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+      a.download = fileName;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    },
   };
   createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
     .then((m) => { ui = m; return uiReady; })
@@ -95,6 +107,17 @@
       case 'view':
         toUi(m.bytes);
         break;
+      case 'lossLoaded':
+      case 'lossPoints': {
+        if (m.type === 'lossLoaded') ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        const pts = new Float64Array(m.points);
+        const p = ui._malloc(Math.max(pts.byteLength, 8));
+        ui.HEAPF64.set(pts, (p >>> 0) / 8);
+        withString(m.name, (n) => withString(m.lossTag, (l) => withString(m.iterationTag, (i) =>
+          ui._ui_loss_points(m.lossId, n, l, i, m.bytes, m.mbps, p, pts.length / 2, m.type === 'lossLoaded' ? 1 : 0))));
+        ui._free(p);
+        break;
+      }
       case 'queryResult':
         withString(m.json, (p) => ui._ui_query_result(m.id, p));
         break;
@@ -114,9 +137,23 @@
     const m = e.data;
     if (m.summary) lastSummary = m.summary;
     // Every load ends in one 'strata:loaded' event on window, whoever started it (picker, drop,
-    // ?url=, the API): detail is the summary (errors included when it failed).
+    // ?url=, the API): detail is the summary (errors included when it failed; `loss` for a log).
     if (m.type === 'loaded' || m.type === 'loadFailed')
       window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
+    if (m.type === 'lossLoaded' || m.type === 'lossPoints') {
+      // Before resolving: the UI has the points when the caller's await resumes.
+      if (ui) deliver(m); else uiQueue.push(m);
+      const info = { name: m.name, lossTag: m.lossTag, iterationTag: m.iterationTag, points: m.points.byteLength / 16,
+                     bytes: m.bytes, scanMs: m.scanMs, mbps: m.mbps };
+      if (pending.has(m.id)) {
+        const { resolve } = pending.get(m.id);
+        pending.delete(m.id);
+        resolve(m.type === 'lossLoaded' ? Object.assign({}, lastSummary, { loss: info }) : info);
+      }
+      if (m.type === 'lossLoaded')
+        window.dispatchEvent(new CustomEvent('strata:loaded', { detail: Object.assign({}, lastSummary, { loss: info }) }));
+      return;
+    }
     if ((m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'reply') && pending.has(m.id)) {
       const { resolve } = pending.get(m.id);
       pending.delete(m.id);
@@ -141,11 +178,23 @@
   }
 
   // ---- opening files --------------------------------------------------------------------------
+  const isXPlane = (f) => /\.xplane\.pb(\.gz|\.zst)?$/i.test(typeof f === 'string' ? new URL(f, document.baseURI).pathname : (f && f.name) || '');
+  // Picked or dropped files: several xplanes open as one trace (one per host); anything else
+  // opens file by file (training logs each join the loss view).
+  function openFiles(files) {
+    if (files.length) open(Array.from(files));
+  }
+
   function open(source) {
     // Several files (an array, a FileList, a multi-file drop or pick): the xplanes of one run,
     // opened together on one time axis. Other formats open one at a time (the rest is reported).
     if (source && typeof source !== 'string' && typeof source.length === 'number' && !ArrayBuffer.isView(source)) {
       const list = Array.from(source);
+      if (list.length > 1 && !list.every(isXPlane)) {
+        // Not one run's xplanes: each file on its own, in order (logs join the loss view, a
+        // trace replaces the trace); the promise is the last one's summary.
+        return list.reduce((prev, f) => prev.then(() => open(f)), Promise.resolve(lastSummary));
+      }
       if (list.length > 1) {
         const urls = list.map((s) => (typeof s === 'string' ? new URL(s, document.baseURI).href : s));
         const first = list[0];
@@ -174,14 +223,15 @@
     return request({ type: 'open', name, source }, transfer);
   }
 
+  // Several files at once: see openFiles().
   fileInput.addEventListener('change', () => {
-    if (fileInput.files.length) open(Array.from(fileInput.files));
+    openFiles(fileInput.files);
     fileInput.value = '';
   });
   canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
   canvas.addEventListener('drop', (e) => {
     e.preventDefault();
-    if (e.dataTransfer.files.length) open(Array.from(e.dataTransfer.files));
+    openFiles(e.dataTransfer.files);
   });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener('mousedown', () => canvas.focus());
@@ -258,6 +308,28 @@
       ui._free(p);
       return out;
     },
+    // ---- view tabs and the loss view (README: "Loss comparison") ----
+    // 'timeline' | 'loss' ('memory' is coming); returns false for a tab this build lacks.
+    setTab(name) { return withString(String(name), (p) => ui._ui_set_tab(p)) === 1; },
+    tab: () => (ui ? ui.UTF8ToString(ui._ui_tab()) : 'timeline'),
+    // Re-extracts a log with new tags; resolves (once the points are in) to
+    // {name, lossTag, iterationTag, points: count, bytes, scanMs, mbps}, or null for an unknown name.
+    setLossTags(name, lossTag, iterationTag) {
+      const lossId = withString(String(name), (p) => ui._ui_loss_id(p));
+      if (!lossId) return Promise.resolve(null);
+      return request({ type: 'lossTags', lossId, lossTag: String(lossTag), iterationTag: String(iterationTag) });
+    },
+    // {files:[{name, lossTag, iterationTag, checked, bytes, scanMbps, count, points:[[iteration, loss], ...]}],
+    //  comparison: {a, b, mode, mean, max, count, points:[[iteration, value], ...]} or null}.
+    // loss({points: false}) leaves the point lists empty (counts only), for big logs.
+    loss: (opts) => JSON.parse(ui.UTF8ToString(ui._ui_loss_json(opts && opts.points === false ? 0 : 1))),
+    // Chooses the compared files (a first, b second; both get checked) and the mode
+    // ('normal' | 'absolute' | 'relative', or omitted to keep it). Returns false when a name is unknown.
+    setLossComparison(a, b, mode) {
+      return withString(String(a), (pa) => withString(String(b), (pb) => withString(mode ? String(mode) : '', (pm) =>
+        ui._ui_loss_set_comparison(pa, pb, pm)))) === 1;
+    },
+    setLossChecked(name, checked) { return withString(String(name), (p) => ui._ui_loss_set_checked(p, checked ? 1 : 0)) === 1; },
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------

@@ -47,6 +47,16 @@ void top_bar(App* app, float w) {
   ImGui::SameLine();
   if (ImGui::Button("Open...")) host_open_file_picker();
   ImGui::SameLine();
+  // View tabs.
+  auto tab_button = [&](const char* label, ViewTab tab) {
+    const ImVec2 size(ImGui::CalcTextSize(label).x + 12, 0);
+    if (ImGui::Selectable(label, app->tab == tab, 0, size)) app->tab = tab;
+    ImGui::SameLine();
+  };
+  tab_button("Timeline", ViewTab::kTimeline);
+  tab_button("Loss", ViewTab::kLoss);
+  ImGui::TextDisabled("|");
+  ImGui::SameLine();
   const LoadProgress& p = app->progress;
   if (p.active) {
     char overlay[160];
@@ -237,7 +247,10 @@ void app_frame(App* app, float w, float h, double now_ms) {
   g_app = app;
   app->batch.clear();
   top_bar(app, w);
-  if (app->data.loaded) {
+  if (app->tab == ViewTab::kLoss) {
+    app->keys.commands.clear();
+    loss_view_frame(&app->loss, 0, kTopBarH, w, h - kTopBarH);
+  } else if (app->data.loaded) {
     tool_bar(app, w, now_ms);
     const float top = kTopBarH + kToolBarH;
     const float details_h = std::clamp(h * 0.28f, 120.0f, 320.0f);

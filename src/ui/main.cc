@@ -241,6 +241,53 @@ EMSCRIPTEN_KEEPALIVE int ui_locate(uint32_t event) {
 EMSCRIPTEN_KEEPALIVE float ui_locate_x() { return g_locate_x; }
 EMSCRIPTEN_KEEPALIVE float ui_locate_y() { return g_locate_y; }
 
+// ---- view tabs and the loss view ---------------------------------------------------------
+// 'timeline' | 'memory' | 'loss'; returns 0 for an unknown (or not yet available) tab.
+EMSCRIPTEN_KEEPALIVE int ui_set_tab(const char* name) {
+  const std::string n = name;
+  if (n == "timeline") g_app->tab = strata::ViewTab::kTimeline;
+  else if (n == "loss") g_app->tab = strata::ViewTab::kLoss;
+  else return 0;
+  strata::request_redraw();
+  return 1;
+}
+// A log's points from the worker (new, or re-extracted): pairs = [iteration, loss] × n.
+EMSCRIPTEN_KEEPALIVE void ui_loss_points(uint32_t id, const char* name, const char* loss_tag, const char* iteration_tag,
+                                         double bytes, double mbps, const double* pairs, uint32_t n, int is_new) {
+  strata::loss_view_points(&g_app->loss, id, name, loss_tag, iteration_tag, bytes, mbps, pairs, n);
+  if (is_new) g_app->tab = strata::ViewTab::kLoss;
+  strata::request_redraw();
+}
+// The log's id for a name, or 0.
+EMSCRIPTEN_KEEPALIVE uint32_t ui_loss_id(const char* name) {
+  strata::LossFile* f = strata::loss_view_find(&g_app->loss, name);
+  return f ? f->id : 0;
+}
+EMSCRIPTEN_KEEPALIVE int ui_loss_set_comparison(const char* a, const char* b, const char* mode) {
+  strata::request_redraw();
+  return strata::loss_view_set_comparison(&g_app->loss, a, b, mode) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE int ui_loss_set_checked(const char* name, int checked) {
+  strata::LossFile* f = strata::loss_view_find(&g_app->loss, name);
+  if (!f) return 0;
+  f->checked = checked != 0;
+  strata::request_redraw();
+  return 1;
+}
+// {files:[{name, lossTag, iterationTag, checked, bytes, points}], comparison}; valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_loss_json(int with_points) {
+  static std::string out;
+  out = strata::loss_view_json(&g_app->loss, with_points != 0);
+  return out.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_tab() {
+  switch (g_app->tab) {
+    case strata::ViewTab::kLoss: return "loss";
+    case strata::ViewTab::kMemory: return "memory";
+    default: return "timeline";
+  }
+}
+
 }  // extern "C"
 
 int main() {
@@ -279,6 +326,7 @@ int main() {
     return 1;
   }
   g_app = new strata::App();
+  strata::loss_view_init(&g_app->loss);
   strata::input_install(kCanvas, &g_app->keys);
   EM_ASM({ Module.strataHost.uiReady(); });
   emscripten_set_main_loop(frame, 0, false);

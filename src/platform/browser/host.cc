@@ -14,6 +14,13 @@ EM_JS(void, strata_js_query, (uint32_t id, const char* kind, const char* args), 
   Module.strataHost.query(id >>> 0, UTF8ToString(kind), UTF8ToString(args));
 });
 EM_JS(void, strata_js_selection_changed, (double ev), { Module.strataHost.selectionChanged(ev); });
+EM_JS(void, strata_js_loss_set_tags, (uint32_t id, const char* l, const char* i), {
+  Module.strataHost.lossSetTags(id >>> 0, UTF8ToString(l), UTF8ToString(i));
+});
+EM_JS(void, strata_js_loss_remove, (uint32_t id), { Module.strataHost.lossRemove(id >>> 0); });
+EM_JS(void, strata_js_download, (const char* name, const char* text), {
+  Module.strataHost.download(UTF8ToString(name), UTF8ToString(text));
+});
 
 namespace strata {
 
@@ -23,5 +30,10 @@ void host_open_file_picker() { strata_js_open_picker(); }
 void host_query(uint32_t id, const char* kind, const char* args_json) { strata_js_query(id, kind, args_json); }
 void host_selection_changed(int64_t event) { strata_js_selection_changed(static_cast<double>(event)); }
 double host_now_ms() { return emscripten_get_now(); }
+void host_loss_set_tags(uint32_t id, const char* loss_tag, const char* iteration_tag) {
+  strata_js_loss_set_tags(id, loss_tag, iteration_tag);
+}
+void host_loss_remove(uint32_t id) { strata_js_loss_remove(id); }
+void host_download(const char* file_name, const char* text) { strata_js_download(file_name, text); }
 
 }  // namespace strata

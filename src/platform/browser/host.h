@@ -13,5 +13,10 @@ void host_open_file_picker();
 void host_query(uint32_t id, const char* kind, const char* args_json);
 void host_selection_changed(int64_t event);
 double host_now_ms();
+// Loss view: re-extract a log with new tags (answer: ui_loss_points), forget a log, and save
+// text as a file download (CSV export).
+void host_loss_set_tags(uint32_t id, const char* loss_tag, const char* iteration_tag);
+void host_loss_remove(uint32_t id);
+void host_download(const char* file_name, const char* text);
 
 }  // namespace strata

@@ -1,0 +1,94 @@
+// The loss view's side of the engine worker (imported by engine-worker.js): a plain-text log
+// opened like a trace is kept here as a File/Blob, never whole in wasm memory, and streamed
+// through the engine's loss scanner (src/engine/wasm/loss_exports.cc) on import and again each
+// time its tags change. The loaded trace is not touched.
+'use strict';
+
+const LOSS_CHUNK = 4 << 20;
+const LOSS_GUESS_BYTES = 1 << 20;  // default tags are guessed from the first 1 MB
+const lossFiles = new Map();       // id -> {id, name, blob, lossTag, iterationTag}
+let nextLossId = 1;
+
+function lossIsTextLog(M, head) {
+  const n = Math.min(head.length, 64 << 10);
+  const p = M._malloc(Math.max(n, 1));
+  M.HEAPU8.set(head.subarray(0, n), p >>> 0);
+  try { return M._loss_sniff(p, n) === 1; } finally { M._free(p); }
+}
+
+function lossGuessTags(M, head) {
+  const n = Math.min(head.length, LOSS_GUESS_BYTES);
+  const p = M._malloc(Math.max(n, 1));
+  M.HEAPU8.set(head.subarray(0, n), p >>> 0);
+  try { return JSON.parse(M.UTF8ToString(M._loss_guess_tags(p, n))); } finally { M._free(p); }
+}
+
+function lossUniqueName(name) {
+  const taken = new Set([...lossFiles.values()].map((f) => f.name));
+  if (!taken.has(name)) return name;
+  for (let k = 2; ; ++k) if (!taken.has(`${name} (${k})`)) return `${name} (${k})`;
+}
+
+// Streams the file through the scanner: {points: Float64Array [it, loss, ...], ms, mbps}.
+async function lossScan(M, file, onProgress) {
+  const t0 = performance.now();
+  withString(file.lossTag, (l) => withString(file.iterationTag, (i) => M._loss_scan_begin(l, i)));
+  const blob = file.blob;
+  let lastPost = 0;
+  // The next slice is read (by the browser, off this thread) while this one is scanned.
+  const read = (off) => {
+    const pending = blob.slice(off, Math.min(blob.size, off + LOSS_CHUNK)).arrayBuffer();
+    pending.catch(() => {});  // a failed read-ahead is reported when awaited, not as unhandled
+    return pending;
+  };
+  let next = blob.size > 0 ? read(0) : null;
+  try {
+    for (let off = 0; off < blob.size; off += LOSS_CHUNK) {
+      const bytes = new Uint8Array(await next);
+      next = off + LOSS_CHUNK < blob.size ? read(off + LOSS_CHUNK) : null;
+      const p = M._loss_scan_buffer(bytes.length) >>> 0;  // may grow memory: HEAPU8 after
+      M.HEAPU8.set(bytes, p);
+      M._loss_scan_commit(bytes.length);
+      const now = performance.now();
+      if (onProgress && now - lastPost > 100) { lastPost = now; onProgress(off + bytes.length, now - t0); }
+    }
+  } finally {
+    var count = M._loss_scan_end();  // also on a read error: the points so far
+  }
+  const a = M._loss_scan_points() >>> 3;
+  const points = M.HEAPF64.slice(a, a + 2 * count);
+  M._loss_scan_release();
+  const ms = performance.now() - t0;
+  return { points, ms, mbps: blob.size / 1e6 / Math.max(ms / 1000, 1e-6) };
+}
+
+function lossMessage(type, file, scan, extra) {
+  return Object.assign({ type, lossId: file.id, name: file.name, lossTag: file.lossTag,
+    iterationTag: file.iterationTag, bytes: file.blob.size, points: scan.points.buffer,
+    scanMs: scan.ms, mbps: scan.mbps }, extra || {});
+}
+
+// A log opened by open(): `head` is its first chunk, `rest` the remaining chunks, `source` the
+// worker's {blob} or {url}. A URL's bytes are kept as a Blob (the browser may page it to disk).
+async function lossImport(M, name, head, rest, source) {
+  let blob = source.blob;
+  if (!blob) {
+    const parts = [head];
+    for await (const c of rest) parts.push(c);
+    blob = new Blob(parts);
+  }
+  const tags = lossGuessTags(M, head);
+  const file = { id: nextLossId++, name: lossUniqueName(name), blob, lossTag: tags.lossTag, iterationTag: tags.iterationTag };
+  const scan = await lossScan(M, file, (loaded, ms) => postMessage({ type: 'progress', name, loaded,
+    total: blob.size, mbps: loaded / 1e3 / Math.max(ms, 1e-3), records: 0 }));
+  lossFiles.set(file.id, file);
+  return { file, scan };
+}
+
+async function lossSetTags(M, id, lossTag, iterationTag) {
+  const file = lossFiles.get(id);
+  if (!file) return null;
+  file.lossTag = String(lossTag);
+  file.iterationTag = String(iterationTag);
+  return { file, scan: await lossScan(M, file) };
+}
