@@ -70,8 +70,15 @@
         break;
       case 'loaded':
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        if (m.memoryAdded) {  // an Ascend memory CSV added to the trace shown
+          ui._ui_memory_reload();
+          withString('memory', (p) => ui._ui_set_tab(p));
+          break;
+        }
         toUi(m.trackList);
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
+        // A memory CSV opened on its own has nothing for the timeline: show its chart.
+        if (m.summary.files.length && m.summary.files[0].format === 'ascend-csv') withString('memory', (p) => ui._ui_set_tab(p));
         if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
         else withString('', (p) => ui._ui_show_error(p));
         break;
@@ -233,6 +240,13 @@
       const out = { frames: v[0], medianMs: v[1], p99Ms: v[2] };
       ui._free(p);
       return out;
+    },
+    // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
+    memory: () => request({ type: 'query', kind: 'memory', args: '{}' }),
+    // The top-level view: 'timeline' or 'memory'.
+    setTab(name) {
+      if (ui) withString(String(name), (p) => ui._ui_set_tab(p));
+      return nextFrames(2);
     },
     ready: null,
   };

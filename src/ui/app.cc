@@ -47,6 +47,10 @@ void top_bar(App* app, float w) {
   ImGui::SameLine();
   if (ImGui::Button("Open...")) host_open_file_picker();
   ImGui::SameLine();
+  if (ImGui::Selectable("Timeline", app->tab == ViewTab::kTimeline, 0, ImGui::CalcTextSize("Timeline"))) app->tab = ViewTab::kTimeline;
+  ImGui::SameLine();
+  if (ImGui::Selectable("Memory", app->tab == ViewTab::kMemory, 0, ImGui::CalcTextSize("Memory"))) app->tab = ViewTab::kMemory;
+  ImGui::SameLine();
   const LoadProgress& p = app->progress;
   if (p.active) {
     char overlay[160];
@@ -154,6 +158,7 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
     app->details = DetailsPane{};
     app->search.sent.clear();  // search again in the new trace
     app->queries.clear();
+    memory_view_reset(&app->memory);
   } else {
     timeline_reply_arrived(&app->timeline, h.request_id);
   }
@@ -215,6 +220,10 @@ void app_query_result(App* app, uint32_t id, const char* json) {
   if (it == app->queries.end()) return;  // from a previous trace
   std::string kind = it->second;
   app->queries.erase(it);
+  if (kind.compare(0, 6, "memory") == 0) {
+    memory_view_result(&app->memory, id, json);
+    return;
+  }
   if (kind == "find") {
     search_panel_result(&app->search, &app->timeline, app->data, id, json);
   } else if (kind == "select" && id == app->selection_query) {
@@ -237,7 +246,11 @@ void app_frame(App* app, float w, float h, double now_ms) {
   g_app = app;
   app->batch.clear();
   top_bar(app, w);
-  if (app->data.loaded) {
+  if (app->data.loaded && app->tab == ViewTab::kMemory) {
+    app->keys.commands.clear();
+    memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, kTopBarH, w, h - kTopBarH, now_ms,
+                      send_query);
+  } else if (app->data.loaded) {
     tool_bar(app, w, now_ms);
     const float top = kTopBarH + kToolBarH;
     const float details_h = std::clamp(h * 0.28f, 120.0f, 320.0f);

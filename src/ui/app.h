@@ -7,6 +7,7 @@
 
 #include "platform/gl/rect_renderer.h"
 #include "ui/details/details_pane.h"
+#include "ui/memory/memory_view.h"
 #include "ui/search/search_panel.h"
 #include "ui/timeline/timeline.h"
 #include "ui/trace_data.h"
@@ -28,7 +29,12 @@ struct FrameStats {
   uint64_t frames = 0;
 };
 
+// The top-level views, switched by the top bar's tab buttons and strata.setTab(name).
+enum class ViewTab { kTimeline, kMemory, kLoss };
+
 struct App {
+  ViewTab tab = ViewTab::kTimeline;
+  MemoryView memory;
   TraceData data;
   Timeline timeline;
   NavKeys keys;
