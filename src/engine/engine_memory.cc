@@ -9,8 +9,10 @@
 #include "core/base/json_writer.h"
 #include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/json/json_flat.h"
+#include "core/formats/xplane/xplane_details.h"
 #include "core/memory/kineto_memory.h"
 #include "core/memory/memory_query.h"
+#include "core/memory/xplane_memory.h"
 #include "core/query/hierarchy.h"
 #include "engine/engine.h"
 
@@ -93,11 +95,15 @@ void Engine::memory_reset() {
 uint32_t Engine::memory_scan_begin() {
   const TraceStore& s = *store_;
   std::vector<MemoryScan::Want> wants;
-  const StrId name = s.strings.find("[memory]");
-  if (name != kNone)
-    for (uint32_t e = 0; e < s.events.size(); ++e)
-      if (s.events.name[e] == name && s.events.src_len[e] > 0)
-        wants.push_back({s.events.src_offset[e], s.events.src_len[e], e});
+  // Kineto [memory] instants; xplane MemoryAllocation / MemoryDeallocation events.
+  const StrId names[] = {s.strings.find("[memory]"),
+                         s.xspace ? s.strings.find("MemoryAllocation") : kNone,
+                         s.xspace ? s.strings.find("MemoryDeallocation") : kNone};
+  for (uint32_t e = 0; e < s.events.size(); ++e) {
+    const StrId n = s.events.name[e];
+    if ((n == names[0] || n == names[1] || n == names[2]) && n != kNone && s.events.src_len[e] > 0)
+      wants.push_back({s.events.src_offset[e], s.events.src_len[e], e});
+  }
   memory_scan_pending_ = !wants.empty();
   memory_scan_.begin(compression_named(s.files.empty() ? "none" : s.files[0].compression),
                      std::move(wants));
@@ -108,14 +114,33 @@ void Engine::memory_scan_end() {
   if (!memory_scan_pending_) return;
   memory_scan_pending_ = false;
   const TraceStore& s = *store_;
-  KinetoMemoryBuilder b;
-  for (size_t i = 0; i < memory_scan_.size(); ++i) {
+  // Time order (the file's order is by thread or by plane line): alloc / free pairing needs it.
+  std::vector<uint32_t> order(memory_scan_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return s.events.start[memory_scan_.want(a).event] < s.events.start[memory_scan_.want(b).event];
+  });
+  KinetoMemoryBuilder kineto;
+  XplaneMemoryBuilder xplane;
+  const StrId alloc_name = s.strings.find("MemoryAllocation");
+  bool any_kineto = false, any_xplane = false;
+  for (uint32_t i : order) {
     const MemoryScan::Want& w = memory_scan_.want(i);
-    const uint32_t parent = parent_of(s, w.event);
-    b.add(memory_scan_.record(i), s.events.start[w.event],
+    const TimeNs ts = s.events.start[w.event];
+    if (s.xspace) {
+      any_xplane = true;
+      xplane.add(xplane_record_json(s, w.event, memory_scan_.record(i)), ts,
+                 s.events.name[w.event] == alloc_name);
+    } else {
+      any_kineto = true;
+      const uint32_t parent = parent_of(s, w.event);
+      kineto.add(
+          memory_scan_.record(i), ts,
           parent == kNone ? std::string() : std::string(s.strings.get(s.events.name[parent])));
+    }
   }
-  memory_merge(&memory_, b.take());
+  if (any_kineto) memory_merge(&memory_, kineto.take());
+  if (any_xplane) memory_merge(&memory_, xplane.take());
   memory_scan_ = MemoryScan();
 }
 
@@ -220,6 +245,24 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
       json_append_number(&o, peak.valid ? rel(peak.ts) : 0);
       o += ",\"peakIsReserved\":";
       o += peak_reserved ? "true" : "false";
+      // The device's data range, for "fit" (an Ascend CSV on top of a trace may use another clock).
+      TimeNs lo = 0, hi = 0;
+      bool any = false;
+      auto span = [&](TimeNs t) {
+        if (t == kNoRelease) return;
+        lo = any ? std::min(lo, t) : t;
+        hi = any ? std::max(hi, t) : t;
+        any = true;
+      };
+      for (const MemorySeries& sr : m.series)
+        if (sr.device == devices[d] && !sr.ts.empty()) span(sr.ts.front()), span(sr.ts.back());
+      for (size_t i = 0; i < m.allocations.size(); ++i)
+        if (m.allocations.device[i] == devices[d])
+          span(m.allocations.alloc_ts[i]), span(m.allocations.release_ts[i]);
+      o += ",\"startRelNs\":";
+      json_append_number(&o, any ? rel(lo) : 0);
+      o += ",\"endRelNs\":";
+      json_append_number(&o, any ? rel(hi) : 0);
       o += ",\"samples\":" + std::to_string(samples) +
            ",\"allocations\":" + std::to_string(allocs) +
            ",\"unreleased\":" + std::to_string(unreleased) + ",\"primary\":";

@@ -30,6 +30,7 @@ bool KinetoMemoryBuilder::add(std::string_view record, TimeNs ts, const std::str
   std::string err;
   json_flatten(record, &lines, &err);  // a damaged tail still gives the lines before it
   double alloc = std::nan(""), resv = std::nan(""), bytes = 0;
+  bool has_bytes = false;
   int type = -1, id = -1;
   std::string addr;
   bool in_args = false;
@@ -45,7 +46,7 @@ bool KinetoMemoryBuilder::add(std::string_view record, TimeNs ts, const std::str
     else if (l.key == "Total Reserved")
       resv = v;
     else if (l.key == "Bytes")
-      bytes = std::isnan(v) ? 0 : v;
+      bytes = std::isnan(v) ? 0 : v, has_bytes = !std::isnan(v);
     else if (l.key == "Device Type")
       type = std::isnan(v) ? -1 : static_cast<int>(v);
     else if (l.key == "Device Id")
@@ -53,11 +54,16 @@ bool KinetoMemoryBuilder::add(std::string_view record, TimeNs ts, const std::str
     else if (l.key == "Addr")
       addr = l.value;
   }
-  if (std::isnan(alloc) && std::isnan(resv)) {
-    ++skipped_;
-    return false;
-  }
   const std::string device = kineto_device_name(type, id);
+  if (std::isnan(alloc) && std::isnan(resv)) {
+    // Older profilers (2021) record only the call's Bytes: the total in use is their running
+    // sum since the profile started (memory held before it is not known).
+    if (bytes == 0 && !has_bytes) {
+      ++skipped_;
+      return false;
+    }
+    alloc = running_[device] += bytes;
+  }
   auto [it, added] = series_.emplace(device, data_.series.size());
   if (added) {
     data_.series.emplace_back();
@@ -81,11 +87,12 @@ MemoryData KinetoMemoryBuilder::take() {
   if (skipped_)
     data_.warnings.push_back(
         std::to_string(skipped_) +
-        " [memory] events without Total Allocated / Total Reserved were skipped");
+        " [memory] events without Total Allocated, Total Reserved or Bytes were skipped");
   data_.sources.push_back("kineto");
   memory_finish(&data_);
   series_.clear();
   open_.clear();
+  running_.clear();
   return std::move(data_);
 }
 

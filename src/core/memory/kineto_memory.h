@@ -3,7 +3,9 @@
 // `Total Reserved` after the call, `Device Type` (c10::DeviceType: 0 CPU, 1 CUDA/HIP) and
 // `Device Id`. The totals become a series per device; an allocation and the free of the same
 // address on the same device become one allocation row, named after the operator the instant
-// sits in (the caller passes the enclosing slice's name).
+// sits in (the caller passes the enclosing slice's name). Files from before Kineto wrote the
+// totals (2021) carry only Bytes: allocated is then their running sum per device.
+// Instants must be added in time order (the engine sorts them).
 #pragma once
 #include <map>
 #include <string>
@@ -27,6 +29,7 @@ class KinetoMemoryBuilder {
   MemoryData data_;
   std::map<std::string, size_t> series_;                          // device → series index
   std::map<std::pair<std::string, std::string>, uint32_t> open_;  // (device, addr) → allocation
+  std::map<std::string, double> running_;  // device → sum of Bytes, for files without totals
   size_t skipped_ = 0;
 };
 

@@ -59,6 +59,10 @@ void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
         d.primary = l.value;
       else if (k[2] == "peakBytes")
         d.peak = num(l);
+      else if (k[2] == "startRelNs")
+        d.start = num(l);
+      else if (k[2] == "endRelNs")
+        d.end = num(l);
       else if (k[2] == "peakRelNs")
         d.peak_t = num(l);
       else if (k[2] == "peakIsReserved")

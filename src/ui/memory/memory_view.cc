@@ -37,29 +37,27 @@ std::string bytes_text(double b) {
 }
 
 // W/S/A/D (held or pressed) and the wheel, as on the timeline, on the shared view.
-void navigate(Timeline* t, NavKeys* keys, bool hovered, double anchor, double dt_ms) {
+void navigate(Timeline* t, const ViewLimits& lim, NavKeys* keys, bool hovered, double anchor,
+              double dt_ms) {
   ImGuiIO& io = ImGui::GetIO();
   const double span = t->view.span();
   const double dt = std::min(dt_ms, 100.0) / 1000.0;
   const double speed = io.KeyShift ? 3.0 : 1.0;
-  for (int i = 0; i < keys->zoom_in_presses; ++i)
-    t->view = zoom_about(t->view, anchor, 0.8, t->limits);
-  for (int i = 0; i < keys->zoom_out_presses; ++i)
-    t->view = zoom_about(t->view, anchor, 1.25, t->limits);
+  for (int i = 0; i < keys->zoom_in_presses; ++i) t->view = zoom_about(t->view, anchor, 0.8, lim);
+  for (int i = 0; i < keys->zoom_out_presses; ++i) t->view = zoom_about(t->view, anchor, 1.25, lim);
   for (int i = 0; i < keys->pan_left_presses; ++i)
-    t->view = pan_by(t->view, -0.1 * span * speed, t->limits);
+    t->view = pan_by(t->view, -0.1 * span * speed, lim);
   for (int i = 0; i < keys->pan_right_presses; ++i)
-    t->view = pan_by(t->view, 0.1 * span * speed, t->limits);
+    t->view = pan_by(t->view, 0.1 * span * speed, lim);
   keys->zoom_in_presses = keys->zoom_out_presses = keys->pan_left_presses =
       keys->pan_right_presses = 0;
-  if (keys->zoom_in) t->view = zoom_about(t->view, anchor, std::pow(0.25, dt * speed), t->limits);
-  if (keys->zoom_out) t->view = zoom_about(t->view, anchor, std::pow(4.0, dt * speed), t->limits);
-  if (keys->pan_left) t->view = pan_by(t->view, -t->view.span() * dt * speed, t->limits);
-  if (keys->pan_right) t->view = pan_by(t->view, t->view.span() * dt * speed, t->limits);
+  if (keys->zoom_in) t->view = zoom_about(t->view, anchor, std::pow(0.25, dt * speed), lim);
+  if (keys->zoom_out) t->view = zoom_about(t->view, anchor, std::pow(4.0, dt * speed), lim);
+  if (keys->pan_left) t->view = pan_by(t->view, -t->view.span() * dt * speed, lim);
+  if (keys->pan_right) t->view = pan_by(t->view, t->view.span() * dt * speed, lim);
   if (hovered && io.MouseWheel != 0)
-    t->view = zoom_about(t->view, anchor, std::pow(0.85, io.MouseWheel), t->limits);
-  if (hovered && io.MouseWheelH != 0)
-    t->view = pan_by(t->view, -io.MouseWheelH * 0.1 * span, t->limits);
+    t->view = zoom_about(t->view, anchor, std::pow(0.85, io.MouseWheel), lim);
+  if (hovered && io.MouseWheelH != 0) t->view = pan_by(t->view, -io.MouseWheelH * 0.1 * span, lim);
   keys->commands.clear();  // timeline tools and search do not apply here
 }
 
@@ -91,9 +89,12 @@ void header(MemoryView* m, float x, float y, float w) {
       if (ImGui::Selectable(m->devices[i].name.c_str(), i == m->device)) {
         m->device = i;
         m->live_asked_for_peak = false;
+        m->fit_checked = false;
       }
     ImGui::EndCombo();
   }
+  ImGui::SameLine();
+  if (ImGui::Button("Fit")) m->fit_request = true;
   ImGui::SameLine();
   ImGui::TextUnformatted("Group by");
   ImGui::SameLine();
@@ -166,6 +167,23 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
     m->summary_query = send("memory", "{}");
   }
   header(m, x, y, w);
+  // The view may also cover the device's data: an Ascend CSV opened on top of a trace can sit
+  // on another clock. Such data is zoomed to at once; the Fit button does it on demand.
+  ViewLimits lim = t->limits;
+  if (!m->devices.empty()) {
+    const MemoryView::Device& dev = m->devices[m->device];
+    const double pad = std::max(1000.0, (dev.end - dev.start) * 0.02);
+    if (!m->fit_checked) {
+      m->fit_checked = true;
+      if (dev.end < t->limits.min_time || dev.start > t->limits.max_time) m->fit_request = true;
+    }
+    lim.min_time = std::min(lim.min_time, dev.start - pad);
+    lim.max_time = std::max(lim.max_time, dev.end + pad);
+    if (m->fit_request) {
+      m->fit_request = false;
+      t->view = clamp_view(TimeView{t->view.origin, dev.start - pad, dev.end + pad}, lim);
+    }
+  }
   const float chart_h = std::max(160.0f, (h - kHeaderH) * 0.55f);
   ImGui::SetNextWindowPos(ImVec2(x, y + kHeaderH));
   ImGui::SetNextWindowSize(ImVec2(w, chart_h));
@@ -183,12 +201,12 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
   const float mx = ImGui::GetIO().MousePos.x;
   const double anchor =
       hovered ? px_to_time(t->view, mx - px0, pw) : (t->view.start + t->view.end) / 2;
-  navigate(t, keys, hovered, anchor, dt_ms);
+  navigate(t, lim, keys, hovered, anchor, dt_ms);
   static float press_x = 0;
   if (ImGui::IsItemActivated()) press_x = mx;
   if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 4)) {
     t->view = pan_by(t->view, -ImGui::GetIO().MouseDelta.x * t->view.span() / pw,
-                     t->limits);  // drag: pan
+                     lim);  // drag: pan
   } else if (ImGui::IsItemDeactivated() && std::fabs(mx - press_x) < 4) {
     memory_request_live(m, px_to_time(t->view, mx - px0, pw), send);  // a click: what was live then
   }

@@ -26,6 +26,7 @@ struct MemoryView {
   struct Device {
     std::string name, primary;
     double peak = 0, peak_t = 0;
+    double start = 0, end = 0;  // the device's data range, relative ns
     bool peak_reserved = false;
     int samples = 0, allocations = 0, unreleased = 0;
     std::vector<Series> series;
@@ -51,6 +52,8 @@ struct MemoryView {
   std::vector<std::string> sources, warnings;
   int device = 0;
   bool by_component = false;
+  bool fit_request = false,
+       fit_checked = false;  // zoom to the device's data (the Fit button, or unrelated clocks)
   // chart data
   uint32_t range_query = 0;
   std::string range_key;  // what the last request asked for
