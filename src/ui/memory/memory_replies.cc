@@ -165,7 +165,10 @@ bool memory_view_result(MemoryView* m, uint32_t id, const char* json) {
   if (id == m->summary_query) {
     memory_read_summary(m, lines);
     m->summary_ready = true;
-    if (m->device >= static_cast<int>(m->devices.size())) m->device = 0;
+    // Start on the device with the highest peak: where an OOM would strike first.
+    m->device = 0;
+    for (int i = 1; i < static_cast<int>(m->devices.size()); ++i)
+      if (m->devices[i].peak > m->devices[m->device].peak) m->device = i;
   } else if (id == m->range_query) {
     memory_read_range(m, lines);
   } else if (id == m->live_query) {

@@ -17,9 +17,18 @@ namespace strata {
 
 namespace {
 
+// "1.23 GiB", "512.0 KiB": binary units, as allocators count.
 std::string mib(double b) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f MiB", b / (1024.0 * 1024.0));
+  const double a = std::fabs(b);
+  if (a >= 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+  else if (a >= 1024.0 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024));
+  else if (a >= 1024.0)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f B", b);
   return buf;
 }
 
@@ -57,7 +66,7 @@ void live_tab(MemoryView* m, MemorySendQuery send) {
   const float half = ImGui::GetContentRegionAvail().x * 0.5f - 4;
   if (ImGui::BeginTable("##groups", 4, kTable, ImVec2(half, 0))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn(kBy[m->live_by]);
+    ImGui::TableSetupColumn(kBy[m->live_by], ImGuiTableColumnFlags_WidthStretch, 4);
     ImGui::TableSetupColumn("bytes");
     ImGui::TableSetupColumn("buffers");
     ImGui::TableSetupColumn("share");
@@ -78,7 +87,7 @@ void live_tab(MemoryView* m, MemorySendQuery send) {
   ImGui::SameLine();
   if (ImGui::BeginTable("##top", 3, kTable, ImVec2(half, 0))) {
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("largest live buffers");
+    ImGui::TableSetupColumn("largest live buffers", ImGuiTableColumnFlags_WidthStretch, 4);
     ImGui::TableSetupColumn("bytes");
     ImGui::TableSetupColumn("allocated at");
     ImGui::TableHeadersRow();
@@ -142,7 +151,7 @@ void allocs_tab(MemoryView* m, MemorySendQuery send) {
       m->allocs.size());
   if (!ImGui::BeginTable("##allocs", 5, kTable | ImGuiTableFlags_Sortable)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("operator");
+  ImGui::TableSetupColumn("operator", ImGuiTableColumnFlags_WidthStretch, 4);
   ImGui::TableSetupColumn(
       "size", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("allocated at");
