@@ -80,7 +80,7 @@ class Engine {
   int64_t locate(std::string_view name, double start_ns, std::string_view pid,
                  std::string_view tid) const;
 
- // ---- memory chart (engine_memory.cc) -------------------------------------------------------
+  // ---- memory chart (engine_memory.cc) ------------------------------------------------------
   // After a load: how many Kineto [memory] records must be re-read from the source (0: the
   // memory data is complete). Then feed the file from its start to memory_scan_feed() until it
   // returns true, and call memory_scan_end().

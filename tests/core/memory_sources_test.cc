@@ -278,7 +278,9 @@ TEST(KinetoMemory, RealTracesPeaksMatchTheFile) {
     }
     // Every allocation pairs an alloc with a later free of its address, or is flagged open
     // (the 2021 file has no addresses: no allocation rows).
-    if (text.find("\"Addr\"") != std::string::npos) EXPECT_GT(m.allocations.size(), 0u);
+    if (text.find("\"Addr\"") != std::string::npos) {
+      EXPECT_GT(m.allocations.size(), 0u);
+    }
     for (size_t i = 0; i < m.allocations.size(); ++i) {
       EXPECT_GT(m.allocations.bytes[i], 0);
       if (m.allocations.release_ts[i] != kNoRelease) {

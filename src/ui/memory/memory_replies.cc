@@ -39,8 +39,6 @@ void read_alloc(MemoryView::Alloc* a, const std::string& key, const JsonLine& l)
     a->release_t = num(l);
 }
 
-}  // namespace
-
 void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->devices.clear();
   m->sources.clear();
@@ -154,6 +152,8 @@ void memory_read_allocs(MemoryView* m, const std::vector<JsonLine>& lines) {
   });
   m->order_dirty = true;
 }
+
+}  // namespace
 
 bool memory_view_result(MemoryView* m, uint32_t id, const char* json) {
   if (id != m->summary_query && id != m->range_query && id != m->live_query &&
