@@ -12,6 +12,7 @@ let currentSource = null;        // {blob} or {url} of the current trace, for la
 let currentSources = [];         // every file of the current trace (several xplanes: one per host)
 let currentLoadMs = 0;
 let queue = Promise.resolve();   // loads run one at a time; queries run between their chunks
+let memoryDone = Promise.resolve();  // the memory chart's extra read of the current source
 
 const ready = createStrataEngine().then((m) => { M = m; });
 
@@ -223,10 +224,33 @@ async function load(msg) {
     }
     return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
   }
-  currentSource = first.source;
-  currentSources = opened;
+  // An Ascend memory CSV merged into the trace shown: that trace's files stay the sources.
+  if (M._engine_last_load_merged() !== 1) {
+    currentSource = first.source;
+    currentSources = opened;
+  }
   currentLoadMs = performance.now() - t0;
   return { ok: true };
+}
+
+// Kineto [memory] instants keep only their byte spans at load: read their args back in one
+// pass over the source, after the timeline is shown. Memory queries wait for it.
+async function memoryScan() {
+  if (M._engine_memory_scan_begin() === 0 || !currentSource) return;
+  const generation = M._engine_generation();
+  try {
+    for await (const bytes of sourceChunks()) {
+      if (M._engine_generation() !== generation) return;
+      let done = false;
+      for (let off = 0; off < bytes.length && !done; off += CHUNK) {
+        const n = Math.min(CHUNK, bytes.length - off);
+        M.HEAPU8.set(bytes.subarray(off, off + n), M._engine_load_buffer(n) >>> 0);
+        done = M._engine_memory_scan_commit(n) === 1;
+      }
+      if (done) break;
+    }
+  } catch (e) { /* the source went away: memory from what was read */ }
+  if (M._engine_generation() === generation) M._engine_memory_scan_end();
 }
 
 // Chunks of the current source from its start (to re-read a compressed file).
@@ -290,9 +314,14 @@ onmessage = (e) => {
           if (r.loss) {
             const m = lossMessage('lossLoaded', r.loss.file, r.loss.scan, { id: msg.id, summary: s });
             postMessage(m, [m.points]);
+          } else if (r.ok && M._engine_last_load_merged() === 1) {
+            // A memory CSV added to the trace shown: the timeline is unchanged.
+            postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: null, memoryAdded: true });
           } else if (r.ok) {
             const tl = outBytes(M._engine_track_list());
             postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: tl }, [tl]);
+            memoryDone = memoryScan();
+            return memoryDone;
           } else {
             postMessage({ type: 'loadFailed', id: msg.id, error: r.error, summary: s });
           }
@@ -325,6 +354,7 @@ onmessage = (e) => {
         break;
       }
       case 'query': {
+        if (msg.kind.startsWith('memory')) await memoryDone;
         const json = withString(msg.kind, (k) => withString(msg.args, (a) => M.UTF8ToString(M._engine_query(k, a))));
         postMessage({ type: msg.forUi ? 'queryResult' : 'reply', id: msg.id, json, value: msg.forUi ? undefined : JSON.parse(json) });
         break;

@@ -87,8 +87,15 @@
       case 'loaded':
         progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        if (m.memoryAdded) {  // an Ascend memory CSV added to the trace shown
+          ui._ui_memory_reload();
+          withString('memory', (p) => ui._ui_set_tab(p));
+          break;
+        }
         toUi(m.trackList);
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
+        // A memory CSV opened on its own has nothing for the timeline: show its chart.
+        if (m.summary.files.length && m.summary.files[0].format === 'ascend-csv') withString('memory', (p) => ui._ui_set_tab(p));
         if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
         else withString('', (p) => ui._ui_show_error(p));
         break;
@@ -309,8 +316,12 @@
       return out;
     },
     // ---- view tabs and the loss view (README: "Loss comparison") ----
-    // 'timeline' | 'loss' ('memory' is coming); returns false for a tab this build lacks.
-    setTab(name) { return withString(String(name), (p) => ui._ui_set_tab(p)) === 1; },
+    // 'timeline' | 'memory' | 'loss'; resolves after the next frames to false for a tab this
+    // build lacks, else true.
+    setTab(name) {
+      const ok = !!ui && withString(String(name), (p) => ui._ui_set_tab(p)) === 1;
+      return nextFrames(2).then(() => ok);
+    },
     tab: () => (ui ? ui.UTF8ToString(ui._ui_tab()) : 'timeline'),
     // Re-extracts a log with new tags; resolves (once the points are in) to
     // {name, lossTag, iterationTag, points: count, bytes, scanMs, mbps}, or null for an unknown name.
@@ -330,6 +341,8 @@
         ui._ui_loss_set_comparison(pa, pb, pm)))) === 1;
     },
     setLossChecked(name, checked) { return withString(String(name), (p) => ui._ui_loss_set_checked(p, checked ? 1 : 0)) === 1; },
+    // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
+    memory: () => request({ type: 'query', kind: 'memory', args: '{}' }),
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------

@@ -7,6 +7,7 @@
 
 #include "core/base/json_writer.h"
 #include "core/formats/format_sniffer.h"
+#include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/compression/decompressing_importer.h"
 #include "core/formats/xplane/xplane_details.h"
 #include "core/query/find.h"
@@ -28,6 +29,8 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   importer_ = make_decompressing_importer(loading_.get(), make_format_sniffing_importer(loading_.get()));
   loading_name_ = name;
   loading_total_ = total_bytes;
+  csv_load_ = last_load_merged_ = false;
+  csv_text_.clear();
   loaded_bytes_ = file_start_ = 0;
   preview_fed_ = 0;
   preview_store_.reset();
@@ -49,6 +52,7 @@ void Engine::install(std::unique_ptr<TraceStore> store, Pyramid pyramid) {
   extractor_ = RecordExtractor();  // its window belonged to the previous file
   index_display_order();
   strings_sent_.assign(store_->strings.size(), 0);
+  memory_reset();
 }
 
 void Engine::feed_preview(size_t n) {
@@ -82,6 +86,14 @@ uint8_t* Engine::load_buffer(size_t n) {
 
 void Engine::load_commit(size_t n) {
   if (!importer_ || n > scratch_.size()) return;
+  // An Ascend memory CSV (told by its header) goes to the memory chart, not the importers.
+  if (loaded_bytes_ == 0 && !csv_load_)
+    csv_load_ = ascend_csv_kind(std::string_view(reinterpret_cast<const char*>(scratch_.data()), n)) != AscendCsvKind::kOther;
+  if (csv_load_) {
+    csv_text_.append(reinterpret_cast<const char*>(scratch_.data()), n);
+    loaded_bytes_ += n;
+    return;
+  }
   try {
     importer_->feed(scratch_.data(), n);
     loaded_bytes_ += n;
@@ -134,6 +146,7 @@ bool Engine::load_next_file(std::string_view name, uint64_t bytes) {
 
 bool Engine::load_end() {
   if (!importer_) return false;  // already failed
+  if (csv_load_) return csv_load_end();
   try {
     importer_->finish();
   } catch (const std::bad_alloc&) {

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "core/formats/importer.h"
+#include "core/memory/memory_data.h"
 #include "core/pyramid/pyramid.h"
 #include "core/store/trace_store.h"
+#include "engine/memory_scan.h"
 #include "engine/record_extractor.h"
 
 namespace strata {
@@ -90,7 +92,29 @@ class Engine {
   int64_t locate(std::string_view name, double start_ns, std::string_view pid,
                  std::string_view tid) const;
 
+  // ---- memory chart (engine_memory.cc) ------------------------------------------------------
+  // After a load: how many Kineto [memory] records must be re-read from the source (0: the
+  // memory data is complete). Then feed the file from its start to memory_scan_feed() until it
+  // returns true, and call memory_scan_end().
+  uint32_t memory_scan_begin();
+  bool memory_scan_feed(const uint8_t* data, size_t n) { return memory_scan_.feed(data, n); }
+  void memory_scan_end();
+  const MemoryData& memory() const { return memory_; }
+  // True when the last load was an Ascend memory CSV merged into the trace already shown
+  // (the current source for lazy args did not change).
+  bool last_load_merged() const { return last_load_merged_; }
+  // "memory", "memory_range", "memory_live", "memory_allocs" (see engine_memory.cc).
+  std::string memory_query_json(std::string_view kind, std::string_view args) const;
+
  private:
+  MemoryData memory_;
+  MemoryScan memory_scan_;
+  bool memory_scan_pending_ = false;
+  std::string csv_text_;  // an Ascend memory CSV being loaded (small files: held whole)
+  bool csv_load_ = false, last_load_merged_ = false;
+  void memory_reset();    // counters → series; lists the [memory] records to read
+  bool csv_load_end();
+
   std::unique_ptr<TraceStore> store_;       // current trace (never null)
   Pyramid pyramid_;                          // its multi-resolution summaries
   std::unique_ptr<TraceStore> loading_;     // trace being loaded

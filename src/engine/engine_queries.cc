@@ -54,6 +54,7 @@ std::string error_json(const std::string& message) {
 }  // namespace
 
 std::string Engine::query_json(std::string_view kind, std::string_view args_text) const {
+  if (kind.substr(0, 6) == "memory") return memory_query_json(kind, args_text);
   const TraceStore& s = *store_;
   Args args;
   std::string err;

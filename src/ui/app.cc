@@ -54,6 +54,7 @@ void top_bar(App* app, float w) {
     ImGui::SameLine();
   };
   tab_button("Timeline", ViewTab::kTimeline);
+  tab_button("Memory", ViewTab::kMemory);
   tab_button("Loss", ViewTab::kLoss);
   ImGui::TextDisabled("|");
   ImGui::SameLine();
@@ -164,6 +165,7 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
     app->details = DetailsPane{};
     app->search.sent.clear();  // search again in the new trace
     app->queries.clear();
+    memory_view_reset(&app->memory);
   } else {
     timeline_reply_arrived(&app->timeline, h.request_id);
   }
@@ -225,6 +227,10 @@ void app_query_result(App* app, uint32_t id, const char* json) {
   if (it == app->queries.end()) return;  // from a previous trace
   std::string kind = it->second;
   app->queries.erase(it);
+  if (kind.compare(0, 6, "memory") == 0) {
+    memory_view_result(&app->memory, id, json);
+    return;
+  }
   if (kind == "find") {
     search_panel_result(&app->search, &app->timeline, app->data, id, json);
   } else if (kind == "select" && id == app->selection_query) {
@@ -250,6 +256,10 @@ void app_frame(App* app, float w, float h, double now_ms) {
   if (app->tab == ViewTab::kLoss) {
     app->keys.commands.clear();
     loss_view_frame(&app->loss, 0, kTopBarH, w, h - kTopBarH);
+  } else if (app->data.loaded && app->tab == ViewTab::kMemory) {
+    app->keys.commands.clear();
+    memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, kTopBarH, w, h - kTopBarH, now_ms,
+                      send_query);
   } else if (app->data.loaded) {
     tool_bar(app, w, now_ms);
     const float top = kTopBarH + kToolBarH;

@@ -8,6 +8,7 @@
 #include "platform/gl/rect_renderer.h"
 #include "ui/details/details_pane.h"
 #include "ui/loss/loss_view.h"
+#include "ui/memory/memory_view.h"
 #include "ui/search/search_panel.h"
 #include "ui/timeline/timeline.h"
 #include "ui/trace_data.h"
@@ -35,6 +36,7 @@ enum class ViewTab { kTimeline, kMemory, kLoss };
 struct App {
   ViewTab tab = ViewTab::kTimeline;
   LossView loss;
+  MemoryView memory;
   TraceData data;
   Timeline timeline;
   NavKeys keys;

@@ -169,6 +169,14 @@ EMSCRIPTEN_KEEPALIVE void ui_frame_stats(double* out, int reset) {
   if (reset) fs.frames = 0;
 }
 
+// The top-level view: "timeline" or "memory" (strata.setTab).
+
+// New memory data for the trace shown (an Ascend memory CSV opened on top of it).
+EMSCRIPTEN_KEEPALIVE void ui_memory_reload() {
+  strata::memory_view_reset(&g_app->memory);
+  strata::request_redraw();
+}
+
 EMSCRIPTEN_KEEPALIVE void ui_query_result(uint32_t id, const char* json) {
   strata::app_query_result(g_app, id, json);
   strata::request_redraw();
@@ -194,6 +202,7 @@ EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   static const char* kTools[] = {"", "select", "pan", "zoom", "timing"};
   char buf[160];
   out = std::string("{\"tool\":\"") + kTools[static_cast<int>(t.tool)] + "\"";
+  out += std::string(",\"tab\":\"") + (g_app->tab == strata::ViewTab::kMemory ? "memory" : "timeline") + "\"";
   out += std::string(",\"grid\":") + (t.show_grid ? "true" : "false");
   out += std::string(",\"help\":") + (t.show_help ? "true" : "false");
   out += std::string(",\"flows\":") + (t.show_flows ? "true" : "false");
@@ -246,6 +255,7 @@ EMSCRIPTEN_KEEPALIVE float ui_locate_y() { return g_locate_y; }
 EMSCRIPTEN_KEEPALIVE int ui_set_tab(const char* name) {
   const std::string n = name;
   if (n == "timeline") g_app->tab = strata::ViewTab::kTimeline;
+  else if (n == "memory") g_app->tab = strata::ViewTab::kMemory;
   else if (n == "loss") g_app->tab = strata::ViewTab::kLoss;
   else return 0;
   strata::request_redraw();

@@ -80,6 +80,16 @@ EMSCRIPTEN_KEEPALIVE double engine_source_offset() { return static_cast<double>(
 EMSCRIPTEN_KEEPALIVE uint32_t engine_source_length() { return g_src_length; }
 EMSCRIPTEN_KEEPALIVE uint32_t engine_source_file() { return g_src_file; }
 
+// Memory chart: Kineto [memory] records still to read after a load (0: none); then the file
+// from its start through engine_load_buffer + engine_memory_scan_commit until it returns 1.
+EMSCRIPTEN_KEEPALIVE uint32_t engine_memory_scan_begin() { return engine().memory_scan_begin(); }
+EMSCRIPTEN_KEEPALIVE int engine_memory_scan_commit(uint32_t n) {
+  return engine().memory_scan_feed(engine().load_buffer(n), n) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE void engine_memory_scan_end() { engine().memory_scan_end(); }
+// 1 when the last load (an Ascend memory CSV) was merged into the trace already shown.
+EMSCRIPTEN_KEEPALIVE int engine_last_load_merged() { return engine().last_load_merged() ? 1 : 0; }
+
 // Binary protocol messages: returns a pointer to the bytes; engine_out_size() gives the length.
 EMSCRIPTEN_KEEPALIVE const uint8_t* engine_track_list() {
   g_out = engine().track_list();

@@ -1,0 +1,399 @@
+// The memory chart's side of the engine: gathering MemoryData from the loaded trace (memory
+// counters at once; Kineto [memory] records by one extra pass over the file), Ascend memory
+// CSVs opened on their own or on top of a trace, and the chart's JSON queries.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+#include "core/base/json_writer.h"
+#include "core/formats/ascend_csv/ascend_memory.h"
+#include "core/formats/json/json_flat.h"
+#include "core/formats/xplane/xplane_details.h"
+#include "core/memory/kineto_memory.h"
+#include "core/memory/memory_query.h"
+#include "core/memory/xplane_memory.h"
+#include "core/query/hierarchy.h"
+#include "engine/engine.h"
+
+namespace strata {
+
+namespace {
+
+bool mentions_memory(std::string_view s) {
+  std::string l(s);
+  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return l.find("mem") != std::string::npos;
+}
+
+Compression compression_named(const std::string& c) {
+  return c == "gzip" ? Compression::kGzip : c == "zstd" ? Compression::kZstd : Compression::kPlain;
+}
+
+// The few top-level args of a query.
+struct QueryArgs {
+  std::vector<JsonLine> lines;
+  const JsonLine* get(const char* key) const {
+    for (const JsonLine& l : lines)
+      if (l.depth == 0 && l.key == key) return &l;
+    return nullptr;
+  }
+  std::string text(const char* key, const char* fallback = "") const {
+    const JsonLine* l = get(key);
+    return l ? l->value : fallback;
+  }
+  double number(const char* key, double fallback) const {
+    const JsonLine* l = get(key);
+    return l && l->kind == 'n' ? std::strtod(l->value.c_str(), nullptr) : fallback;
+  }
+};
+
+void append_values(std::string* o, const char* key, const std::vector<MemoryBucket>& b, int which) {
+  *o += ",\"";
+  *o += key;
+  *o += "\":[";
+  for (size_t i = 0; i < b.size(); ++i) {
+    if (i) *o += ',';
+    const bool has = which < 2 ? b[i].has_alloc : b[i].has_resv;
+    const double v = which == 0   ? b[i].alloc_min
+                     : which == 1 ? b[i].alloc_max
+                     : which == 2 ? b[i].resv_min
+                                  : b[i].resv_max;
+    if (has)
+      json_append_number(o, v);
+    else
+      *o += "null";
+  }
+  *o += ']';
+}
+
+}  // namespace
+
+void Engine::memory_reset() {
+  memory_ = MemoryData();
+  const TraceStore& s = *store_;
+  // Chrome `C` counters whose track or series name says memory: one series each.
+  for (const CounterSeries& cs : s.series) {
+    const Track& t = s.tracks[cs.track];
+    const std::string_view track_name = s.strings.get(t.name), key = s.strings.get(cs.name);
+    if (!mentions_memory(track_name) && !mentions_memory(key)) continue;
+    MemorySeries m;
+    m.device = std::string(track_name.empty() ? std::string_view(t.key) : track_name);
+    m.component = key == "value" ? std::string() : std::string(key);
+    const bool reserved = mentions_memory(key) && key.find("eserv") != std::string_view::npos;
+    for (uint32_t i = cs.first_sample; i < cs.first_sample + cs.sample_count; ++i)
+      m.add(s.samples.ts[i], reserved ? std::nan("") : s.samples.value[i],
+            reserved ? s.samples.value[i] : std::nan(""));
+    memory_.series.push_back(std::move(m));
+  }
+  if (!memory_.series.empty()) memory_.sources.push_back("counters");
+  memory_finish(&memory_);
+  memory_scan_pending_ = false;
+  memory_scan_ = MemoryScan();
+}
+
+uint32_t Engine::memory_scan_begin() {
+  const TraceStore& s = *store_;
+  std::vector<MemoryScan::Want> wants;
+  // Kineto [memory] instants; xplane MemoryAllocation / MemoryDeallocation events.
+  const StrId names[] = {s.strings.find("[memory]"),
+                         s.xspace ? s.strings.find("MemoryAllocation") : kNone,
+                         s.xspace ? s.strings.find("MemoryDeallocation") : kNone};
+  for (uint32_t e = 0; e < s.events.size(); ++e) {
+    const StrId n = s.events.name[e];
+    if ((n == names[0] || n == names[1] || n == names[2]) && n != kNone && s.events.src_len[e] > 0)
+      wants.push_back({s.events.src_offset[e], s.events.src_len[e], e});
+  }
+  memory_scan_pending_ = !wants.empty();
+  memory_scan_.begin(compression_named(s.files.empty() ? "none" : s.files[0].compression),
+                     std::move(wants));
+  return static_cast<uint32_t>(memory_scan_.size());
+}
+
+void Engine::memory_scan_end() {
+  if (!memory_scan_pending_) return;
+  memory_scan_pending_ = false;
+  const TraceStore& s = *store_;
+  // Time order (the file's order is by thread or by plane line): alloc / free pairing needs it.
+  std::vector<uint32_t> order(memory_scan_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return s.events.start[memory_scan_.want(a).event] < s.events.start[memory_scan_.want(b).event];
+  });
+  KinetoMemoryBuilder kineto;
+  XplaneMemoryBuilder xplane;
+  const StrId alloc_name = s.strings.find("MemoryAllocation");
+  bool any_kineto = false, any_xplane = false;
+  for (uint32_t i : order) {
+    const MemoryScan::Want& w = memory_scan_.want(i);
+    const TimeNs ts = s.events.start[w.event];
+    if (s.xspace) {
+      any_xplane = true;
+      xplane.add(xplane_record_json(s, w.event, memory_scan_.record(i)), ts,
+                 s.events.name[w.event] == alloc_name);
+    } else {
+      any_kineto = true;
+      const uint32_t parent = parent_of(s, w.event);
+      kineto.add(
+          memory_scan_.record(i), ts,
+          parent == kNone ? std::string() : std::string(s.strings.get(s.events.name[parent])));
+    }
+  }
+  if (any_kineto) memory_merge(&memory_, kineto.take());
+  if (any_xplane) memory_merge(&memory_, xplane.take());
+  memory_scan_ = MemoryScan();
+}
+
+bool Engine::csv_load_end() {
+  MemoryData m;
+  std::string err;
+  const bool ok = parse_ascend_memory_csv(csv_text_, &m, &err);
+  std::string().swap(csv_text_);
+  csv_load_ = false;
+  importer_.reset();
+  if (!ok) {
+    load_fail(err);
+    return false;
+  }
+  memory_finish(&m);
+  last_error_.clear();
+  if (store_->events.size() > 0) {
+    // On top of a trace: its memory gains the CSV's; the timeline stays as it is.
+    memory_merge(&memory_, std::move(m));
+    last_load_merged_ = true;
+    loading_.reset();
+    loading_name_.clear();
+    return true;
+  }
+  // On its own (or on top of other memory CSVs): an empty timeline spanning the data.
+  MemoryData keep = std::move(memory_);
+  memory_merge(&keep, std::move(m));
+  TimeNs lo = 0, hi = 0;
+  bool any = false;
+  auto span = [&](TimeNs t) {
+    if (t == kNoRelease) return;
+    lo = any ? std::min(lo, t) : t;
+    hi = any ? std::max(hi, t) : t;
+    any = true;
+  };
+  for (const MemorySeries& sr : keep.series)
+    if (!sr.ts.empty()) span(sr.ts.front()), span(sr.ts.back());
+  for (size_t i = 0; i < keep.allocations.size(); ++i)
+    span(keep.allocations.alloc_ts[i]), span(keep.allocations.release_ts[i]);
+  loading_->files[0].format = "ascend-csv";
+  loading_->files[0].bytes = loaded_bytes_;
+  loading_->has_time = any;
+  loading_->start_ns = lo;
+  loading_->end_ns = hi;
+  loading_->warnings = keep.warnings;
+  Pyramid pyramid = build_pyramid(*loading_);
+  install(std::move(loading_), std::move(pyramid));
+  memory_ = std::move(keep);
+  loading_name_.clear();
+  return true;
+}
+
+std::string Engine::memory_query_json(std::string_view kind, std::string_view args_text) const {
+  QueryArgs args;
+  std::string err;
+  if (!json_flatten(args_text.empty() ? "{}" : args_text, &args.lines, &err))
+    return "{\"error\":\"bad query\"}";
+  const TraceStore& s = *store_;
+  const TimeNs origin = s.has_time ? s.start_ns : 0;
+  const MemoryData& m = memory_;
+  auto rel = [&](TimeNs t) { return static_cast<double>(t - origin); };
+  const std::string device = args.text("device");
+  std::string o;
+
+  if (kind == "memory") {
+    o = "{\"pending\":";
+    o += memory_scan_pending_ ? "true" : "false";
+    o += ",\"sources\":[";
+    for (size_t i = 0; i < m.sources.size(); ++i) {
+      if (i) o += ',';
+      json_append_string(&o, m.sources[i]);
+    }
+    o += "],\"warnings\":[";
+    for (size_t i = 0; i < m.warnings.size(); ++i) {
+      if (i) o += ',';
+      json_append_string(&o, m.warnings[i]);
+    }
+    o += "],\"devices\":[";
+    const std::vector<std::string> devices = memory_devices(m);
+    for (size_t d = 0; d < devices.size(); ++d) {
+      if (d) o += ',';
+      const uint32_t primary = memory_primary_series(m, devices[d]);
+      MemoryPeak peak;
+      bool peak_reserved = false;
+      if (primary != kNone) {
+        peak = series_peak(m.series[primary], false);
+        if (!peak.valid) peak = series_peak(m.series[primary], true), peak_reserved = peak.valid;
+      }
+      uint64_t samples = 0, allocs = 0, unreleased = 0;
+      for (const MemorySeries& sr : m.series)
+        if (sr.device == devices[d]) samples += sr.size();
+      for (size_t i = 0; i < m.allocations.size(); ++i)
+        if (m.allocations.device[i] == devices[d])
+          ++allocs, unreleased += m.allocations.release_ts[i] == kNoRelease;
+      o += "{\"name\":";
+      json_append_string(&o, devices[d]);
+      o += ",\"peakBytes\":";
+      json_append_number(&o, peak.valid ? peak.bytes : 0);
+      o += ",\"peakNs\":";
+      json_append_int(&o, peak.valid ? peak.ts : 0);
+      o += ",\"peakRelNs\":";
+      json_append_number(&o, peak.valid ? rel(peak.ts) : 0);
+      o += ",\"peakIsReserved\":";
+      o += peak_reserved ? "true" : "false";
+      // The device's data range, for "fit" (an Ascend CSV on top of a trace may use another clock).
+      TimeNs lo = 0, hi = 0;
+      bool any = false;
+      auto span = [&](TimeNs t) {
+        if (t == kNoRelease) return;
+        lo = any ? std::min(lo, t) : t;
+        hi = any ? std::max(hi, t) : t;
+        any = true;
+      };
+      for (const MemorySeries& sr : m.series)
+        if (sr.device == devices[d] && !sr.ts.empty()) span(sr.ts.front()), span(sr.ts.back());
+      for (size_t i = 0; i < m.allocations.size(); ++i)
+        if (m.allocations.device[i] == devices[d])
+          span(m.allocations.alloc_ts[i]), span(m.allocations.release_ts[i]);
+      o += ",\"startRelNs\":";
+      json_append_number(&o, any ? rel(lo) : 0);
+      o += ",\"endRelNs\":";
+      json_append_number(&o, any ? rel(hi) : 0);
+      o += ",\"samples\":" + std::to_string(samples) +
+           ",\"allocations\":" + std::to_string(allocs) +
+           ",\"unreleased\":" + std::to_string(unreleased) + ",\"primary\":";
+      json_append_string(&o, primary == kNone ? std::string() : m.series[primary].component);
+      o += ",\"series\":[";
+      bool first = true;
+      for (const MemorySeries& sr : m.series) {
+        if (sr.device != devices[d]) continue;
+        if (!first) o += ',';
+        first = false;
+        const MemoryPeak pa = series_peak(sr, false), pr = series_peak(sr, true);
+        o += "{\"component\":";
+        json_append_string(&o, sr.component);
+        o += ",\"samples\":" + std::to_string(sr.size()) + ",\"peakAllocated\":";
+        if (pa.valid)
+          json_append_number(&o, pa.bytes),
+              o += ",\"peakAllocatedRelNs\":", json_append_number(&o, rel(pa.ts));
+        else
+          o += "null";
+        o += ",\"peakReserved\":";
+        if (pr.valid)
+          json_append_number(&o, pr.bytes),
+              o += ",\"peakReservedRelNs\":", json_append_number(&o, rel(pr.ts));
+        else
+          o += "null";
+        o += '}';
+      }
+      o += "]}";
+    }
+    return o + "]}";
+  }
+
+  if (kind == "memory_range") {
+    const bool by_component = args.text("group") == "component";
+    const double t0 = args.number("t0", 0), t1 = args.number("t1", 1);
+    const auto px = static_cast<uint32_t>(std::clamp(args.number("px", 1000), 1.0, 8192.0));
+    const uint32_t primary = memory_primary_series(m, device);
+    o = "{\"device\":";
+    json_append_string(&o, device);
+    o += ",\"t0\":";
+    json_append_number(&o, t0);
+    o += ",\"t1\":";
+    json_append_number(&o, t1);
+    o += ",\"series\":[";
+    bool first = true;
+    for (uint32_t i = 0; i < m.series.size(); ++i) {
+      const MemorySeries& sr = m.series[i];
+      if (sr.device != device || (!by_component && i != primary)) continue;
+      if (!first) o += ',';
+      first = false;
+      const std::vector<MemoryBucket> b = memory_buckets(sr, static_cast<double>(origin) + t0,
+                                                         static_cast<double>(origin) + t1, px);
+      o += "{\"component\":";
+      json_append_string(&o, sr.component);
+      append_values(&o, "amin", b, 0);
+      append_values(&o, "amax", b, 1);
+      append_values(&o, "rmin", b, 2);
+      append_values(&o, "rmax", b, 3);
+      o += '}';
+    }
+    return o + "]}";
+  }
+
+  auto alloc_json = [&](uint32_t i) {
+    const MemoryAllocations& a = m.allocations;
+    o += "{\"name\":";
+    json_append_string(&o, a.name[i]);
+    o += ",\"bytes\":";
+    json_append_number(&o, a.bytes[i]);
+    o += ",\"allocNs\":";
+    json_append_number(&o, rel(a.alloc_ts[i]));
+    o += ",\"releaseNs\":";
+    if (a.release_ts[i] == kNoRelease)
+      o += "null";
+    else
+      json_append_number(&o, rel(a.release_ts[i]));
+    o += ",\"shape\":";
+    json_append_string(&o, a.shape[i]);
+    o += ",\"region\":";
+    json_append_string(&o, a.region[i]);
+    o += '}';
+  };
+
+  if (kind == "memory_live") {
+    const double t = args.number("t", 0);
+    const std::string by = args.text("by", "operator");
+    const auto limit = static_cast<size_t>(std::clamp(args.number("limit", 200), 0.0, 100000.0));
+    const std::vector<uint32_t> live =
+        memory_live_at(m, device, origin + static_cast<TimeNs>(std::llround(t)));
+    double total = 0;
+    for (uint32_t i : live) total += m.allocations.bytes[i];
+    o = "{\"t\":";
+    json_append_number(&o, t);
+    o += ",\"count\":" + std::to_string(live.size()) + ",\"bytes\":";
+    json_append_number(&o, total);
+    o += ",\"top\":[";
+    for (size_t k = 0; k < live.size() && k < limit; ++k) {
+      if (k) o += ',';
+      alloc_json(live[k]);
+    }
+    o += "],\"groups\":[";
+    const auto groups = memory_breakdown(m, live,
+                                         by == "shape"    ? MemoryGroupBy::kShape
+                                         : by == "region" ? MemoryGroupBy::kRegion
+                                                          : MemoryGroupBy::kOperator);
+    for (size_t k = 0; k < groups.size() && k < limit; ++k) {
+      if (k) o += ',';
+      o += "{\"key\":";
+      json_append_string(&o, groups[k].key);
+      o += ",\"bytes\":";
+      json_append_number(&o, groups[k].bytes);
+      o += ",\"count\":" + std::to_string(groups[k].count) + ",\"share\":";
+      json_append_number(&o, total > 0 ? groups[k].bytes / total : 0);
+      o += '}';
+    }
+    return o + "]}";
+  }
+
+  if (kind == "memory_allocs") {
+    const auto limit = static_cast<size_t>(std::clamp(args.number("limit", 20000), 0.0, 1e6));
+    uint64_t count = 0;
+    o = "{\"rows\":[";
+    for (uint32_t i = 0; i < m.allocations.size(); ++i) {
+      if (m.allocations.device[i] != device) continue;
+      if (count++ >= limit) continue;
+      if (count > 1) o += ',';
+      alloc_json(i);
+    }
+    return o + "],\"count\":" + std::to_string(count) + "}";
+  }
+  return "{\"error\":\"unknown memory query\"}";
+}
+
+}  // namespace strata

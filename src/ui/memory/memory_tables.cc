@@ -1,0 +1,257 @@
+// The Memory tab's tables: what was live at the chosen instant (the peak, or a clicked time)
+// grouped by operator / shape / region with each group's share, the largest live buffers;
+// every allocation of the device (sortable, filterable, unreleased flagged); component peaks.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+
+#include "core/base/json_writer.h"
+#include "core/view/time_view.h"
+#include "imgui.h"
+#include "ui/memory/memory_view.h"
+
+namespace strata {
+
+namespace {
+
+// "1.23 GiB", "512.0 KiB": binary units, as allocators count.
+std::string mib(double b) {
+  char buf[32];
+  const double a = std::fabs(b);
+  if (a >= 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
+  else if (a >= 1024.0 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024));
+  else if (a >= 1024.0)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f B", b);
+  return buf;
+}
+
+bool contains_ci(const std::string& s, const char* needle) {
+  if (!*needle) return true;
+  auto it =
+      std::search(s.begin(), s.end(), needle, needle + std::strlen(needle), [](char a, char b) {
+        return std::tolower(static_cast<unsigned char>(a)) ==
+               std::tolower(static_cast<unsigned char>(b));
+      });
+  return it != s.end();
+}
+
+constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                   ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                                   ImGuiTableFlags_SizingStretchProp;
+
+void live_tab(MemoryView* m, MemorySendQuery send) {
+  if (std::isnan(m->live_t)) {
+    ImGui::TextDisabled("Click the chart to see what was live at that instant.");
+    return;
+  }
+  ImGui::Text("Live at %s: %d buffers, %s", format_duration(m->live_t).c_str(), m->live_count,
+              mib(m->live_bytes).c_str());
+  ImGui::SameLine();
+  ImGui::TextUnformatted("   group by");
+  static const char* kBy[] = {"operator", "shape", "region"};
+  for (int i = 0; i < 3; ++i) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(kBy[i], m->live_by == i) && m->live_by != i) {
+      m->live_by = i;
+      memory_request_live(m, m->live_t, send);
+    }
+  }
+  const float half = ImGui::GetContentRegionAvail().x * 0.5f - 4;
+  if (ImGui::BeginTable("##groups", 4, kTable, ImVec2(half, 0))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn(kBy[m->live_by], ImGuiTableColumnFlags_WidthStretch, 4);
+    ImGui::TableSetupColumn("bytes");
+    ImGui::TableSetupColumn("buffers");
+    ImGui::TableSetupColumn("share");
+    ImGui::TableHeadersRow();
+    for (const MemoryView::Group& g : m->live_groups) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(g.key.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(mib(g.bytes).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", g.count);
+      ImGui::TableNextColumn();
+      ImGui::ProgressBar(static_cast<float>(g.share), ImVec2(-1, 0));
+    }
+    ImGui::EndTable();
+  }
+  ImGui::SameLine();
+  if (ImGui::BeginTable("##top", 3, kTable, ImVec2(half, 0))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("largest live buffers", ImGuiTableColumnFlags_WidthStretch, 4);
+    ImGui::TableSetupColumn("bytes");
+    ImGui::TableSetupColumn("allocated at");
+    ImGui::TableHeadersRow();
+    for (const MemoryView::Alloc& a : m->live_top) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(a.name.empty() ? "(unknown)" : a.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(mib(a.bytes).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_duration(a.alloc_t).c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+void sort_allocs(MemoryView* m, const ImGuiTableSortSpecs* specs) {
+  std::vector<uint32_t>& o = m->allocs_order;
+  o.clear();
+  for (uint32_t i = 0; i < m->allocs.size(); ++i)
+    if (contains_ci(m->allocs[i].name, m->filter)) o.push_back(i);
+  if (!specs || specs->SpecsCount == 0) return;
+  const int col = specs->Specs[0].ColumnIndex;
+  const bool asc = specs->Specs[0].SortDirection == ImGuiSortDirection_Ascending;
+  auto key = [&](const MemoryView::Alloc& a) {
+    switch (col) {
+      case 1:
+        return a.bytes;
+      case 2:
+        return a.alloc_t;
+      case 3:
+        return std::isnan(a.release_t) ? INFINITY : a.release_t;
+      case 4:
+        return std::isnan(a.release_t) ? INFINITY : a.release_t - a.alloc_t;
+      default:
+        return 0.0;
+    }
+  };
+  std::stable_sort(o.begin(), o.end(), [&](uint32_t x, uint32_t y) {
+    const MemoryView::Alloc &a = m->allocs[x], &b = m->allocs[y];
+    if (col == 0) return asc ? a.name < b.name : b.name < a.name;
+    return asc ? key(a) < key(b) : key(b) < key(a);
+  });
+}
+
+void allocs_tab(MemoryView* m, MemorySendQuery send) {
+  if (m->allocs_device != m->device) {
+    m->allocs_device = m->device;
+    m->allocs.clear();
+    m->order_dirty = true;
+    std::string args = "{\"device\":";
+    json_append_string(&args, m->devices[m->device].name);
+    m->allocs_query = send("memory_allocs", args + ",\"limit\":50000}");
+  }
+  ImGui::SetNextItemWidth(240);
+  if (ImGui::InputTextWithHint("##filter", "filter by operator name", m->filter, sizeof m->filter))
+    m->order_dirty = true;
+  ImGui::SameLine();
+  ImGui::TextDisabled(
+      "%zu allocations; unreleased ones (still live at the end of the profile) in red",
+      m->allocs.size());
+  if (!ImGui::BeginTable("##allocs", 5, kTable | ImGuiTableFlags_Sortable)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn("operator", ImGuiTableColumnFlags_WidthStretch, 4);
+  ImGui::TableSetupColumn(
+      "size", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn("allocated at");
+  ImGui::TableSetupColumn("released at");
+  ImGui::TableSetupColumn("duration");
+  ImGui::TableHeadersRow();
+  ImGuiTableSortSpecs* specs = ImGui::TableGetSortSpecs();
+  if (specs && (specs->SpecsDirty || m->order_dirty)) {
+    sort_allocs(m, specs);
+    specs->SpecsDirty = false;
+    m->order_dirty = false;
+  }
+  ImGuiListClipper clip;
+  clip.Begin(static_cast<int>(m->allocs_order.size()));
+  while (clip.Step()) {
+    for (int r = clip.DisplayStart; r < clip.DisplayEnd; ++r) {
+      const MemoryView::Alloc& a = m->allocs[m->allocs_order[static_cast<size_t>(r)]];
+      const bool open = std::isnan(a.release_t);
+      ImGui::TableNextRow();
+      if (open) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(a.name.empty() ? "(unknown)" : a.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(mib(a.bytes).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(format_duration(a.alloc_t).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(open ? "not released" : format_duration(a.release_t).c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(open ? "-" : format_duration(a.release_t - a.alloc_t).c_str());
+      if (open) ImGui::PopStyleColor();
+    }
+  }
+  ImGui::EndTable();
+}
+
+void components_tab(MemoryView* m) {
+  const MemoryView::Device& d = m->devices[m->device];
+  if (!ImGui::BeginTable("##components", 5, kTable)) return;
+  ImGui::TableSetupColumn("component");
+  ImGui::TableSetupColumn("peak reserved");
+  ImGui::TableSetupColumn("first at");
+  ImGui::TableSetupColumn("peak allocated");
+  ImGui::TableSetupColumn("samples");
+  ImGui::TableHeadersRow();
+  for (const MemoryView::Series& s : d.series) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(s.component.empty() ? "(total)" : s.component.c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(std::isnan(s.peak_resv) ? "-" : mib(s.peak_resv).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(std::isnan(s.peak_resv) ? "-" : format_duration(s.peak_resv_t).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(std::isnan(s.peak_alloc) ? "-" : mib(s.peak_alloc).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%d", s.samples);
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
+void memory_request_live(MemoryView* m, double t, MemorySendQuery send) {
+  if (m->devices.empty()) return;
+  static const char* kBy[] = {"operator", "shape", "region"};
+  char buf[128];
+  std::snprintf(buf, sizeof buf, ",\"t\":%.17g,\"by\":\"%s\",\"limit\":200}", t, kBy[m->live_by]);
+  m->live_t = t;
+  std::string args = "{\"device\":";
+  json_append_string(&args, m->devices[m->device].name);
+  m->live_query = send("memory_live", args + buf);
+}
+
+void memory_tables_draw(MemoryView* m, float x, float y, float w, float h, MemorySendQuery send) {
+  ImGui::SetNextWindowPos(ImVec2(x, y));
+  ImGui::SetNextWindowSize(ImVec2(w, h));
+  ImGui::Begin(
+      "##memtables", nullptr,
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  if (m->devices.empty()) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::BeginTabBar("##memtabs")) {
+    if (ImGui::BeginTabItem("Live at instant")) {
+      live_tab(m, send);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Allocations")) {
+      allocs_tab(m, send);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Components")) {
+      components_tab(m);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+}
+
+}  // namespace strata

@@ -1,0 +1,94 @@
+// The Memory tab: memory in use over time per device (allocated and reserved, from the
+// engine's min/max points per pixel column, so peaks are exact at every zoom), the peak
+// marked, a device selector and Group By (total / per component), zoom and pan on the
+// timeline's own time range, a cursor readout, and a click that shows what was live at that
+// instant; below, tables of live buffers and their breakdown, all allocations, and component
+// peaks. Data comes from the engine's "memory*" queries (src/engine/engine_memory.cc).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ui/timeline/timeline.h"
+#include "ui/trace_data.h"
+
+namespace strata {
+
+using MemorySendQuery = uint32_t (*)(const char* kind, const std::string& args);
+
+struct MemoryView {
+  struct Series {
+    std::string component;
+    int samples = 0;
+    double peak_alloc = NAN, peak_alloc_t = 0, peak_resv = NAN, peak_resv_t = 0;
+  };
+  struct Device {
+    std::string name, primary;
+    double peak = 0, peak_t = 0;
+    double start = 0, end = 0;  // the device's data range, relative ns
+    bool peak_reserved = false;
+    int samples = 0, allocations = 0, unreleased = 0;
+    std::vector<Series> series;
+  };
+  struct Line {  // one series of a range reply: per column min/max (NaN = no value)
+    std::string component;
+    std::vector<float> amin, amax, rmin, rmax;
+  };
+  struct Alloc {
+    std::string name, shape, region;
+    double bytes = 0, alloc_t = 0, release_t = NAN;  // NaN release = not released
+  };
+  struct Group {
+    std::string key;
+    double bytes = 0, share = 0;
+    int count = 0;
+  };
+
+  // summary
+  bool summary_asked = false, summary_ready = false;
+  uint32_t summary_query = 0;
+  std::vector<Device> devices;
+  std::vector<std::string> sources, warnings;
+  int device = 0;
+  bool by_component = false;
+  bool fit_request = false,
+       fit_checked = false;  // zoom to the device's data (the Fit button, or unrelated clocks)
+  // chart data
+  uint32_t range_query = 0;
+  std::string range_key;  // what the last request asked for
+  double reply_t0 = 0, reply_t1 = 1;
+  std::vector<Line> lines;
+  // live at an instant
+  uint32_t live_query = 0;
+  double live_t = NAN;
+  int live_by = 0;  // operator, shape, region
+  bool live_asked_for_peak = false;
+  double live_bytes = 0;
+  int live_count = 0;
+  std::vector<Alloc> live_top;
+  std::vector<Group> live_groups;
+  // all allocations of the device
+  uint32_t allocs_query = 0;
+  int allocs_device = -1;
+  std::vector<Alloc> allocs;
+  std::vector<uint32_t> allocs_order;  // sorted + filtered view of allocs
+  char filter[128] = {};
+  bool order_dirty = true;
+  // cursor
+  double hover_t = NAN;
+};
+
+// A new trace: forget everything.
+void memory_view_reset(MemoryView* m);
+// Draws the tab in [x, y, w, h]; pans/zooms t->view (shared with the timeline).
+void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* keys, float x,
+                       float y, float w, float h, double now_ms, MemorySendQuery send);
+// An engine answer to one of this view's queries; false when the id is not ours.
+bool memory_view_result(MemoryView* m, uint32_t id, const char* json);
+
+// Shared by the ui/memory files: asks what was live at t (relative ns); draws the tables.
+void memory_request_live(MemoryView* m, double t, MemorySendQuery send);
+void memory_tables_draw(MemoryView* m, float x, float y, float w, float h, MemorySendQuery send);
+
+}  // namespace strata

@@ -1,0 +1,114 @@
+// XProf xplane memory events against the real files: each allocator's samples, peak of
+// bytes_allocated and its time, decoded here independently with the protoc-generated classes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "core/memory/memory_query.h"
+#include "xplane_test_util.h"
+
+namespace strata {
+namespace {
+
+using namespace strata::testing;
+
+struct Want {
+  size_t samples = 0, allocs = 0;
+  double peak = -1;
+  int64_t peak_ns = 0;
+};
+
+std::map<std::string, Want> expected(const pb::XSpace& space) {
+  struct Sample {
+    int64_t ns;
+    double allocated;
+    std::string allocator;
+    bool alloc;
+  };
+  std::vector<Sample> all;
+  for (const pb::XPlane& p : space.planes()) {
+    for (const pb::XLine& l : p.lines()) {
+      for (const pb::XEvent& e : l.events()) {
+        auto m = p.event_metadata().find(e.metadata_id());
+        if (m == p.event_metadata().end()) continue;
+        const std::string& name = m->second.name();
+        if (name != "MemoryAllocation" && name != "MemoryDeallocation") continue;
+        Sample s{0, NAN, "", name == "MemoryAllocation"};
+        const int64_t ps = l.timestamp_ns() * 1000 + e.offset_ps();
+        s.ns = (ps + 500) / 1000;
+        for (const pb::XStat& st : e.stats()) {
+          auto sm = p.stat_metadata().find(st.metadata_id());
+          if (sm == p.stat_metadata().end()) continue;
+          const std::string& sn = sm->second.name();
+          if (sn == "bytes_allocated")
+            s.allocated = st.has_int64_value() ? static_cast<double>(st.int64_value())
+                                               : static_cast<double>(st.uint64_value());
+          if (sn == "allocator_name")
+            s.allocator = st.has_ref_value()
+                              ? p.stat_metadata().at(static_cast<int64_t>(st.ref_value())).name()
+                              : st.str_value();
+        }
+        if (!std::isnan(s.allocated)) all.push_back(s);
+      }
+    }
+  }
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Sample& a, const Sample& b) { return a.ns < b.ns; });
+  std::map<std::string, Want> out;
+  for (const Sample& s : all) {
+    Want& w = out[s.allocator];
+    ++w.samples;
+    w.allocs += s.alloc;
+    if (s.allocated > w.peak) w.peak = s.allocated, w.peak_ns = s.ns;
+  }
+  return out;
+}
+
+TEST(XplaneMemory, RealFilesAllocatorPeaksMatchTheFile) {
+  const char* files[] = {"xplane/xprof/34.83.195.179_6003.xplane.pb",
+                         "xplane/tracelens/jax08_gemm/tw003.xplane.pb",
+                         "xplane/tracelens/jax_te_fused_attn/934987a2fc2f.xplane.pb"};
+  int found = 0;
+  for (const char* f : files) {
+    std::string bytes;
+    if (!read_shared(f, &bytes)) continue;
+    ++found;
+    pb::XSpace space;
+    ASSERT_TRUE(space.ParseFromString(bytes));
+    const auto want = expected(space);
+    ASSERT_FALSE(want.empty()) << f;
+    Engine e;
+    e.load_begin(f, bytes.size());
+    std::memcpy(e.load_buffer(bytes.size()), bytes.data(), bytes.size());
+    e.load_commit(bytes.size());
+    ASSERT_TRUE(e.load_end());
+    ASSERT_GT(e.memory_scan_begin(), 0u);
+    for (size_t off = 0; off < bytes.size(); off += 65536) {
+      const size_t n = std::min<size_t>(65536, bytes.size() - off);
+      std::memcpy(e.load_buffer(n), bytes.data() + off, n);
+      if (e.memory_scan_feed(e.load_buffer(n), n)) break;
+    }
+    e.memory_scan_end();
+    const MemoryData& m = e.memory();
+    for (const auto& [allocator, w] : want) {
+      const uint32_t s = memory_primary_series(m, allocator);
+      ASSERT_NE(s, kNone) << f << " " << allocator;
+      EXPECT_EQ(m.series[s].size(), w.samples) << f << " " << allocator;
+      const MemoryPeak p = series_peak(m.series[s], false);
+      ASSERT_TRUE(p.valid);
+      EXPECT_DOUBLE_EQ(p.bytes, w.peak) << f << " " << allocator;
+      EXPECT_EQ(p.ts, w.peak_ns) << f << " " << allocator;
+      size_t allocs = 0;
+      for (size_t i = 0; i < m.allocations.size(); ++i)
+        allocs += m.allocations.device[i] == allocator;
+      EXPECT_EQ(allocs, w.allocs) << f << " " << allocator;
+    }
+    EXPECT_NE(e.memory_query_json("memory", "{}").find("\"xplane\""), std::string::npos);
+  }
+  if (!found) GTEST_SKIP() << "no xplanes in ../shared/data";
+}
+
+}  // namespace
+}  // namespace strata
