@@ -155,7 +155,7 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
     app->search.sent.clear();  // search again in the new trace
     app->queries.clear();
   } else {
-    timeline_reply_arrived(&app->timeline, h.request_id);
+    timeline_reply_arrived(&app->timeline, &app->data, h.request_id);
   }
 }
 

@@ -61,6 +61,7 @@ struct TileCache {
   size_t bytes = 0;
   uint64_t clock = 0;
   std::vector<TileRequest> in_flight;  // sent, not answered yet
+  std::vector<TileRequest> late;       // given up on and sent again; a late answer is still kept
   std::vector<TileKey> last_visible;   // for hit/miss counting: the exact-level tiles last needed
   uint64_t hits = 0, misses = 0, requests = 0, evictions = 0;
 };
