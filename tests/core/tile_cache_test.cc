@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -22,21 +23,24 @@ ViewReply reply_with(size_t slices) {
   return r;
 }
 
-TEST(TileMath, LevelIsTheCoarsestNoWiderThanAPixel) {
+TEST(TileMath, LevelIsTheNearestInLogScale) {
   EXPECT_EQ(tile_level_for(0.01), 0);
   EXPECT_EQ(tile_level_for(1), 0);
-  EXPECT_EQ(tile_level_for(1.99), 0);
+  EXPECT_EQ(tile_level_for(1.41), 0);
+  EXPECT_EQ(tile_level_for(1.42), 1);
   EXPECT_EQ(tile_level_for(2), 1);
-  EXPECT_EQ(tile_level_for(3.9), 1);
+  EXPECT_EQ(tile_level_for(2.8), 1);
+  EXPECT_EQ(tile_level_for(2.9), 2);
   EXPECT_EQ(tile_level_for(1024), 10);
-  EXPECT_EQ(tile_level_for(1500), 10);
+  EXPECT_EQ(tile_level_for(1400), 10);
+  EXPECT_EQ(tile_level_for(1500), 11);
   EXPECT_EQ(tile_level_for(1e300), kMaxTileLevel);
-  // A level's pixels are never wider than the view's, and at most twice finer.
-  for (double r = 1; r < 1e15; r *= 1.37) {
+  // A level's pixels are within a factor sqrt(2) of the view's.
+  for (double r = 1.5; r < 1e15; r *= 1.37) {
     int l = tile_level_for(r);
     double px = tile_span(l) / kTilePx;
-    EXPECT_LE(px, r);
-    EXPECT_GT(px * 2, r);
+    EXPECT_LE(px, r * std::sqrt(2.0)) << r;
+    EXPECT_GE(px * std::sqrt(2.0), r) << r;
   }
 }
 

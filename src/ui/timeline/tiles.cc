@@ -22,11 +22,14 @@ double tile_start(const TileKey& k) { return static_cast<double>(k.index) * tile
 double tile_end(const TileKey& k) { return static_cast<double>(k.index + 1) * tile_span(k.level); }
 
 int tile_level_for(double ns_per_px) {
-  if (!(ns_per_px >= 2)) return 0;  // also NaN
-  int level = static_cast<int>(std::floor(std::log2(ns_per_px)));
-  // log2 can land a hair off at exact powers of two; settle it with exact ldexp.
-  while (level > 0 && std::ldexp(1.0, level) > ns_per_px) --level;
-  while (level < kMaxTileLevel && std::ldexp(1.0, level + 1) <= ns_per_px) ++level;
+  // Nearest in log scale: a tile pixel is within a factor sqrt(2) of the view's, so a view draws
+  // about as many slices as it has pixels (the floor would draw up to twice as many).
+  if (!(ns_per_px >= std::sqrt(2.0))) return 0;  // also NaN
+  int level = static_cast<int>(std::floor(std::log2(ns_per_px) + 0.5));
+  // log2 can land a hair off at the boundaries; settle it with exact comparisons of squares.
+  auto below = [&](int l) { return std::ldexp(1.0, 2 * l + 1) <= ns_per_px * ns_per_px; };  // 2^(l+.5) <= r
+  while (level > 0 && !below(level - 1)) --level;
+  while (level < kMaxTileLevel && below(level)) ++level;
   return std::clamp(level, 0, kMaxTileLevel);
 }
 

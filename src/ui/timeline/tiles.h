@@ -35,8 +35,8 @@ struct TileKey {
 double tile_span(int level);
 double tile_start(const TileKey& k);
 double tile_end(const TileKey& k);
-// The coarsest level whose pixels are no wider than `ns_per_px` (tiles at most twice as fine
-// as the view needs), clamped to [0, kMaxTileLevel].
+// The level whose pixels are nearest `ns_per_px` in log scale (within a factor sqrt(2)),
+// clamped to [0, kMaxTileLevel].
 int tile_level_for(double ns_per_px);
 // The tiles of `level` that cover [start, end) (relative ns), left to right.
 void tiles_covering(int level, double start, double end, std::vector<TileKey>* out);
