@@ -343,6 +343,17 @@
     setLossChecked(name, checked) { return withString(String(name), (p) => ui._ui_loss_set_checked(p, checked ? 1 : 0)) === 1; },
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
     memory: () => request({ type: 'query', kind: 'memory', args: '{}' }),
+    // The timeline's tile cache: {tiles, bytes, hits, misses, requests, pending, evictions, level, budget}.
+    tileStats() {
+      if (!ui) return null;
+      const p = ui._malloc(72);
+      ui._ui_tile_stats(p);
+      const v = new Float64Array(ui.HEAPU8.buffer, p, 9);
+      const out = { tiles: v[0], bytes: v[1], hits: v[2], misses: v[3], requests: v[4], pending: v[5],
+        evictions: v[6], level: v[7], budget: v[8] };
+      ui._free(p);
+      return out;
+    },
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------

@@ -167,7 +167,7 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
     app->queries.clear();
     memory_view_reset(&app->memory);
   } else {
-    timeline_reply_arrived(&app->timeline, h.request_id);
+    timeline_reply_arrived(&app->timeline, &app->data, h.request_id);
   }
 }
 

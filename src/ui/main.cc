@@ -46,7 +46,7 @@ void ensure_fonts(float dpr) {
 bool animating() {
   const strata::App& a = *g_app;
   const strata::NavKeys& k = a.keys;
-  return a.progress.active || a.timeline.in_flight_id != 0 || k.zoom_in || k.zoom_out || k.pan_left ||
+  return a.progress.active || !a.timeline.tiles.in_flight.empty() || k.zoom_in || k.zoom_out || k.pan_left ||
          k.pan_right || a.details.waiting || !k.commands.empty() || a.search.pending_id != 0 ||
          (a.search.sent != std::string(a.search.regex ? "r:" : "s:") + a.search.text);
 }
@@ -169,12 +169,23 @@ EMSCRIPTEN_KEEPALIVE void ui_frame_stats(double* out, int reset) {
   if (reset) fs.frames = 0;
 }
 
-// The top-level view: "timeline" or "memory" (strata.setTab).
-
 // New memory data for the trace shown (an Ascend memory CSV opened on top of it).
 EMSCRIPTEN_KEEPALIVE void ui_memory_reload() {
   strata::memory_view_reset(&g_app->memory);
   strata::request_redraw();
+}
+
+// Tile cache statistics for strata.tileStats(): writes tiles, bytes, hits, misses, requests,
+// pending (in flight), evictions, the view's tile level and the byte budget to p[0..8].
+EMSCRIPTEN_KEEPALIVE void ui_tile_stats(double* out) {
+  const strata::TileCache& c = g_app->timeline.tiles;
+  const double v[9] = {static_cast<double>(c.tiles.size()), static_cast<double>(c.bytes),
+                       static_cast<double>(c.hits), static_cast<double>(c.misses),
+                       static_cast<double>(c.requests), static_cast<double>(c.in_flight.size()),
+                       static_cast<double>(c.evictions),
+                       static_cast<double>(strata::timeline_tile_level(g_app->timeline)),
+                       static_cast<double>(c.budget_bytes)};
+  std::copy(v, v + 9, out);
 }
 
 EMSCRIPTEN_KEEPALIVE void ui_query_result(uint32_t id, const char* json) {

@@ -1,5 +1,5 @@
 // What the UI knows of the loaded trace: the track list, the names it has been sent, and the
-// latest view reply. All of it arrives from the engine worker as protocol messages
+// latest view reply (the timeline files it in its tile cache, ui/timeline/tiles.h). All of it arrives from the engine worker as protocol messages
 // (engine/protocol.h); nothing here touches the trace itself.
 #pragma once
 #include <cstdint>
@@ -54,9 +54,8 @@ struct TraceData {
   std::vector<std::string> names;  // by string id; filled as view replies bring them
   std::vector<uint32_t> name_colors;
   ViewReply reply;
-  // The whole trace at a coarse resolution, requested once per trace: drawn wherever the view
-  // reaches beyond `reply` (a fast zoom-out or jump) until the finer reply arrives, so the
-  // timeline never shows a gap.
+  // The whole trace at a coarse resolution, requested once per trace: drawn wherever no tile
+  // of the view's level (or a near one) is cached yet, so the timeline never shows a gap.
   ViewReply overview;
   uint32_t overview_request = 0;
 

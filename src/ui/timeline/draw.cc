@@ -45,27 +45,31 @@ void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch) {
 }
 
 void draw_slices(const Timeline& t, const TraceData& d, const std::vector<proto::SliceEntry>& slices,
-                 double skip_start, double skip_end, RectBatch* batch, ImDrawList* dl) {
+                 double a, double b, double skip_from, double right, RectBatch* batch, ImDrawList* dl) {
   const TimelineLayout& L = t.layout;
   const float char_w = ImGui::CalcTextSize("M").x;
   const float text_h = ImGui::GetFontSize();
-  const bool skipping = skip_end > skip_start;
   for (const proto::SliceEntry& s : slices) {
+    if (s.end < a || s.start > b) continue;
+    const bool folded = s.event == kNone;
+    const bool instant = !folded && s.end <= s.start;
+    double sa = s.start, sb = s.end;
+    if (folded) {
+      sa = std::max(sa, a), sb = std::min(sb, b);
+    } else if (!instant) {
+      if (sa < a) {
+        if (sa >= skip_from) continue;  // drawn whole by the tile it starts in
+        sa = a;
+      }
+      sb = std::min(sb, right);
+    }
     RowGeom g = track_geom(t, s.track);
     if (!g.visible) continue;
     float y0 = g.top + static_cast<float>(s.depth) * kRowH + 1;
     float y1 = y0 + kRowH - 2;
     if (y1 < L.y0 || y0 > L.y0 + L.h) continue;
-    double a = s.start, b = s.end;
-    if (skipping) {
-      if (a >= skip_start && b <= skip_end) continue;   // the finer reply has it
-      if (a < skip_start && b > skip_start) b = std::min(b, skip_start);
-      else if (a < skip_end && b > skip_end) a = std::max(a, skip_end);
-    }
-    float x0 = to_x(t, a), x1 = to_x(t, b);
+    float x0 = to_x(t, sa), x1 = to_x(t, sb);
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
-    const bool folded = s.event == kNone;
-    const bool instant = !folded && s.end <= s.start;
     // A folded run takes its longest event's colour, darker the emptier the run is.
     uint32_t col = folded ? shade(d.name_colors[s.name], 0.45f + 0.45f * static_cast<float>(s.busy_permille) / 1000.0f)
                           : d.name_colors[s.name];
@@ -108,17 +112,19 @@ void draw_slices(const Timeline& t, const TraceData& d, const std::vector<proto:
   }
 }
 
-void draw_counters(const Timeline& t, const TraceData& d, RectBatch* batch) {
+void draw_counters(const Timeline& t, const TraceData& d, const std::vector<proto::BucketEntry>& b,
+                   double a, double end, RectBatch* batch) {
   const TimelineLayout& L = t.layout;
-  const auto& b = d.reply.buckets;
   for (size_t i = 0; i < b.size(); ++i) {
     const UiSeries& se = d.series[b[i].series];
     RowGeom g = track_geom(t, se.track);
     if (!g.visible) continue;
     double lo = std::min(0.0, se.min), hi = std::max(se.max, lo + 1e-12);
-    float x0 = to_x(t, b[i].start);
+    // A bucket holds until the next one of its series (or the end of the tile).
     bool next_same = i + 1 < b.size() && b[i + 1].series == b[i].series;
-    float x1 = next_same ? to_x(t, b[i + 1].start) : L.x0 + L.w;
+    double t0 = std::max(b[i].start, a), t1 = std::min(next_same ? b[i + 1].start : end, end);
+    if (!(t1 > t0)) continue;
+    float x0 = to_x(t, t0), x1 = to_x(t, t1);
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
     float base = g.top + kCounterH - 3;
     float span = kCounterH - 8;

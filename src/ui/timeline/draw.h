@@ -8,11 +8,15 @@ struct ImDrawList;
 namespace strata {
 
 void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch);
-// Draws `slices`, leaving out the part of time in [skip_start, skip_end] (relative ns; pass an
-// empty interval to draw everything): the coarse overview fills in around the current reply.
+// Draws the part of `slices` (one tile's) that falls in [a, b] (relative ns): folded runs are
+// cut to it; an event that starts before `a` is left out when it starts at or after
+// `skip_from` (an earlier tile of the same level drew it whole), else drawn from `a`; events
+// are cut at `right` (where a tile of another level takes over).
 void draw_slices(const Timeline& t, const TraceData& d, const std::vector<proto::SliceEntry>& slices,
-                 double skip_start, double skip_end, RectBatch* batch, ImDrawList* dl);
-void draw_counters(const Timeline& t, const TraceData& d, RectBatch* batch);
+                 double a, double b, double skip_from, double right, RectBatch* batch, ImDrawList* dl);
+// Counter buckets of one tile, cut to [a, b].
+void draw_counters(const Timeline& t, const TraceData& d, const std::vector<proto::BucketEntry>& buckets,
+                   double a, double b, RectBatch* batch);
 void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl);
 // Flow arrows: curves from the end of the source slice to the start of the target slice.
 void draw_flows(const Timeline& t, const std::vector<proto::FlowEntry>& flows, ImDrawList* dl, uint32_t color);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include "core/base/types.h"
@@ -15,8 +16,12 @@ namespace strata {
 
 namespace {
 
-// Requests cover the view plus half a view either side, so small pans need no new data.
-constexpr double kOverscan = 0.5;
+// Tile requests in flight at once: enough to keep the worker busy, few enough that a fast zoom
+// does not queue up tiles for levels it has already left.
+constexpr size_t kMaxTilesInFlight = 4;
+// A tile request unanswered for this long may be sent again.
+constexpr double kTileRetryMs = 3000;
+constexpr size_t kMaxLate = 32;  // given-up requests whose answers are still welcome
 constexpr float kClickSlop = 4;  // px a press may move and still be a click
 
 void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, float mouse_x, double dt_ms) {
@@ -54,21 +59,74 @@ void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, f
   if (hovered && io.MouseWheelH != 0) t->view = pan_by(t->view, -io.MouseWheelH * 0.1 * span, t->limits);
 }
 
-// The slice under (mx, my), from the latest reply.
+// Calls f(slice) for the slices of the tiles (or the overview) that draw the view, each within
+// its part of the view, until f returns true. Pointers stay valid until the tile cache changes.
+template <typename F>
+void visit_view_slices(const Timeline& t, const TraceData& d, F f) {
+  std::vector<TileSegment> plan;
+  plan_tiles(t.tiles, timeline_tile_level(t), t.view.start, t.view.end, &plan);
+  for (const TileSegment& g : plan) {
+    const ViewReply* v = g.tile ? &g.tile->data : d.overview.valid ? &d.overview : nullptr;
+    if (!v) continue;
+    for (const proto::SliceEntry& s : v->slices) {
+      if (s.end < g.a || s.start > g.b) continue;
+      if (f(s)) return;
+    }
+  }
+}
+
+// The slice under (mx, my), from the tiles on screen.
 const proto::SliceEntry* hit_test(const Timeline& t, const TraceData& d, float mx, float my) {
   const proto::SliceEntry* best = nullptr;
-  for (const proto::SliceEntry& s : d.reply.slices) {
+  visit_view_slices(t, d, [&](const proto::SliceEntry& s) {
     RowGeom g = track_geom(t, s.track);
-    if (!g.visible) continue;
+    if (!g.visible) return false;
     float y0 = g.top + static_cast<float>(s.depth) * kRowH;
-    if (my < y0 || my >= y0 + kRowH) continue;
+    if (my < y0 || my >= y0 + kRowH) return false;
     float x0 = to_x(t, s.start), x1 = std::max(to_x(t, s.end), x0 + 3.0f);
     if (mx >= x0 - 1 && mx <= x1 + 1) {
       best = &s;
-      if (mx >= x0 && mx <= x1) break;  // exact hit beats a near one
+      return mx >= x0 && mx <= x1;  // exact hit beats a near one
     }
-  }
+    return false;
+  });
   return best;
+}
+
+// Draws the view from its tiles: each segment from its tile (or the overview), counters and
+// slices clipped to the segment; a slice crossing into the next tile of the same level is
+// drawn once, whole, so its label is not cut at tile edges.
+void draw_tiles(Timeline* t, const TraceData& d, RectBatch* batch, ImDrawList* dl) {
+  std::vector<TileSegment>& plan = t->plan;
+  plan_tiles(t->tiles, timeline_tile_level(*t), t->view.start, t->view.end, &plan);
+  auto data_of = [&](const TileSegment& g) {
+    return g.tile ? &g.tile->data : d.overview.valid ? &d.overview : nullptr;
+  };
+  for (const TileSegment& g : plan) {
+    if (g.tile) tile_touch(&t->tiles, g.key);
+    if (const ViewReply* v = data_of(g)) draw_counters(*t, d, v->buckets, g.a, g.b, batch);
+  }
+  double run_from = -1e300;  // where the current run of same-level segments began
+  for (size_t i = 0; i < plan.size(); ++i) {
+    const TileSegment& g = plan[i];
+    const bool first_of_run = i == 0 || plan[i - 1].level != g.level;
+    if (first_of_run && i > 0) run_from = g.a;
+    const double skip_from = first_of_run ? g.a : run_from;
+    const double right = i + 1 < plan.size() && plan[i + 1].level != g.level ? g.b : 1e300;
+    if (const ViewReply* v = data_of(g)) draw_slices(*t, d, v->slices, g.a, g.b, skip_from, right, batch, dl);
+  }
+  if (t->show_flows) {  // an arrow between two tiles comes with both: draw it once
+    t->plan_flows.clear();
+    for (const TileSegment& g : plan)
+      if (g.tile) t->plan_flows.insert(t->plan_flows.end(), g.tile->data.flows.begin(), g.tile->data.flows.end());
+    auto key = [](const proto::FlowEntry& f) { return (uint64_t(f.from_event) << 32) | f.to_event; };
+    std::sort(t->plan_flows.begin(), t->plan_flows.end(),
+              [&](const proto::FlowEntry& x, const proto::FlowEntry& y) { return key(x) < key(y); });
+    t->plan_flows.erase(std::unique(t->plan_flows.begin(), t->plan_flows.end(),
+                                    [&](const proto::FlowEntry& x, const proto::FlowEntry& y) { return key(x) == key(y); }),
+                        t->plan_flows.end());
+    draw_flows(*t, t->plan_flows, dl, 0x90C8C8C8);
+  }
 }
 
 void click(Timeline* t, const TraceData& d, float mx, float my, bool ctrl, bool shift) {
@@ -320,16 +378,10 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   batch->clip[3] = L.h;
   draw_backgrounds(*t, d, batch);
   if (t->show_grid) draw_ruler_grid(t->view, L.x0, L.y0, L.w, L.h, batch);
-  if (d.reply.valid || d.overview.valid) {
-    dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
-    draw_counters(*t, d, batch);
-    if (d.overview.valid && (d.reply.start > t->view.start || d.reply.end < t->view.end))
-      draw_slices(*t, d, d.overview.slices, d.reply.start, d.reply.end, batch, dl);
-    draw_slices(*t, d, d.reply.slices, 0, 0, batch, dl);
-    if (t->show_flows) draw_flows(*t, d.reply.flows, dl, 0x90C8C8C8);
-    draw_flows(*t, t->selected_flows, dl, 0xFF00D7FF);
-    dl->PopClipRect();
-  }
+  dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
+  draw_tiles(t, d, batch, dl);
+  draw_flows(*t, t->selected_flows, dl, 0xFF00D7FF);
+  dl->PopClipRect();
   draw_overlays(*t, dl, drag_x0, drag_y0, drag_x1, drag_y1, drag_is_range);
   draw_labels(t, d, x, dl);
   draw_ruler(t->view, L.x0, y, L.w, kRulerH, dl);
@@ -360,45 +412,93 @@ void timeline_request_overview(Timeline* t, TraceData* d, void (*send)(const voi
   send(&msg, sizeof msg);
 }
 
+int timeline_tile_level(const Timeline& t) {
+  return tile_level_for(ns_per_px(t.view, std::max(t.layout.w, 1.0f)));
+}
+
 void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const void*, size_t)) {
-  if (!d.loaded || !t->has_view) return;
-  if (timeline_settled(*t, d)) return;
-  if (t->in_flight_id != 0 && t->last_frame_ms - t->in_flight_since_ms < 500) return;
-  const double span = t->view.span();
-  struct {
-    proto::Header h;
-    proto::ViewRequestBody b;
-  } msg{};
-  msg.h = {proto::MsgType::kViewRequest, sizeof msg, d.generation, t->next_request_id++};
-  msg.b.start = t->view.start - span * kOverscan;
-  msg.b.end = t->view.end + span * kOverscan;
-  msg.b.width_px = static_cast<uint32_t>(std::ceil(t->layout.w * (1 + 2 * kOverscan)));
-  msg.b.flags = t->show_flows ? proto::kWantFlows : 0;
-  t->in_flight_flags = msg.b.flags;
-  t->in_flight_id = msg.h.request_id;
-  t->in_flight_since_ms = t->last_frame_ms;
-  send(&msg, sizeof msg);
+  if (!d.loaded || !t->has_view || t->layout.w < 2) return;
+  TileCache& c = t->tiles;
+  // Unanswered for too long (the worker was busy loading, or a message got lost): ask again.
+  const double now = t->last_frame_ms;
+  for (size_t i = 0; i < c.in_flight.size();) {
+    if (now - c.in_flight[i].sent_ms <= kTileRetryMs) {
+      ++i;
+      continue;
+    }
+    if (c.late.size() >= kMaxLate) c.late.erase(c.late.begin());
+    c.late.push_back(c.in_flight[i]);
+    c.in_flight.erase(c.in_flight.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  const int level = timeline_tile_level(*t);
+  // Hits and misses: each tile that comes into view at the view's level, cached or not.
+  std::vector<TileKey> visible;
+  tiles_covering(level, t->view.start, t->view.end, &visible);
+  if (visible != c.last_visible) {
+    for (const TileKey& k : visible) {
+      if (std::find(c.last_visible.begin(), c.last_visible.end(), k) != c.last_visible.end()) continue;
+      if (tile_find(c, k)) ++c.hits;
+      else ++c.misses;
+    }
+    c.last_visible = visible;
+  }
+  if (c.in_flight.size() >= kMaxTilesInFlight) return;
+  const uint32_t flags = t->show_flows ? proto::kWantFlows : 0;
+  std::vector<TileKey> wanted;
+  tiles_wanted(c, level, t->view.start, t->view.end, t->limits.min_time, t->limits.max_time, flags, &wanted);
+  for (const TileKey& k : wanted) {
+    if (c.in_flight.size() >= kMaxTilesInFlight) break;
+    // A tile request is a view request for the tile's range at the tile's width.
+    struct {
+      proto::Header h;
+      proto::ViewRequestBody b;
+    } msg{};
+    msg.h = {proto::MsgType::kViewRequest, sizeof msg, d.generation, t->next_request_id++};
+    msg.b.start = tile_start(k);
+    msg.b.end = tile_end(k);
+    msg.b.width_px = kTilePx;
+    msg.b.flags = flags;
+    c.in_flight.push_back({msg.h.request_id, k, flags, now});
+    ++c.requests;
+    send(&msg, sizeof msg);
+  }
 }
 
 bool timeline_settled(const Timeline& t, const TraceData& d) {
-  const ViewReply& r = d.reply;
-  if (!r.valid || r.width_px == 0) return false;
-  if (t.reply_flags != (t.show_flows ? proto::kWantFlows : 0u)) return false;
-  if (r.start > t.view.start + 1 || r.end < t.view.end - 1) return false;
-  double have = (r.end - r.start) / r.width_px;
-  double want = ns_per_px(t.view, t.layout.w);
-  return have <= want * 1.5 && have >= want / 1.5;
+  if (!d.loaded || !t.has_view || t.layout.w < 2 || !t.tiles.in_flight.empty()) return false;
+  std::vector<TileKey> wanted;
+  tiles_wanted(t.tiles, timeline_tile_level(t), t.view.start, t.view.end, t.limits.min_time, t.limits.max_time,
+               t.show_flows ? proto::kWantFlows : 0, &wanted);
+  return wanted.empty();
 }
 
-void timeline_reply_arrived(Timeline* t, uint32_t request_id) {
-  if (request_id != t->in_flight_id) return;
-  t->in_flight_id = 0;
-  t->reply_flags = t->in_flight_flags;
+void timeline_reply_arrived(Timeline* t, TraceData* d, uint32_t request_id) {
+  TileCache& c = t->tiles;
+  auto answered = [&](const TileRequest& r) { return r.id == request_id; };
+  std::vector<TileRequest>* from = &c.in_flight;
+  auto it = std::find_if(from->begin(), from->end(), answered);
+  if (it == from->end()) {
+    from = &c.late;
+    it = std::find_if(from->begin(), from->end(), answered);
+    if (it == from->end()) return;  // the overview
+  }
+  const TileRequest r = *it;
+  from->erase(it);
+  if (!d->reply.valid || d->reply.request_id != request_id) return;
+  tile_insert(&c, r.key, r.flags, std::move(d->reply));
+  d->reply = ViewReply{};
 }
 
 bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event) {
-  for (const proto::SliceEntry& s : d.reply.slices) {
-    if (s.event != event) continue;
+  proto::SliceEntry found{};
+  bool have = false;
+  visit_view_slices(*t, d, [&](const proto::SliceEntry& s) {
+    if (s.event != event) return false;
+    found = s;
+    return have = true;
+  });
+  if (have) {
+    const proto::SliceEntry& s = found;
     if (t->layout.track_h[s.track] <= 0) {  // in a collapsed section or hidden: show it
       t->hidden[s.track] = 0;
       for (size_t p = 0; p < d.processes.size(); ++p)
@@ -415,18 +515,22 @@ bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event) {
 }
 
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y) {
-  for (const proto::SliceEntry& s : d.reply.slices) {
-    if (s.event != event) continue;
-    RowGeom g = track_geom(t, s.track);
-    if (!g.visible) return false;
-    float x0 = std::max(to_x(t, s.start), t.layout.x0);
-    float x1 = std::min(std::max(to_x(t, s.end), x0 + 1), t.layout.x0 + t.layout.w);
-    if (x1 < x0) return false;
-    *x = (x0 + x1) / 2;
-    *y = g.top + static_cast<float>(s.depth) * kRowH + kRowH / 2;
-    return *y >= t.layout.y0 && *y <= t.layout.y0 + t.layout.h;
-  }
-  return false;
+  proto::SliceEntry s{};
+  bool have = false;
+  visit_view_slices(t, d, [&](const proto::SliceEntry& e) {
+    if (e.event != event) return false;
+    s = e;
+    return have = true;
+  });
+  if (!have) return false;
+  RowGeom g = track_geom(t, s.track);
+  if (!g.visible) return false;
+  float x0 = std::max(to_x(t, s.start), t.layout.x0);
+  float x1 = std::min(std::max(to_x(t, s.end), x0 + 1), t.layout.x0 + t.layout.w);
+  if (x1 < x0) return false;
+  *x = (x0 + x1) / 2;
+  *y = g.top + static_cast<float>(s.depth) * kRowH + kRowH / 2;
+  return *y >= t.layout.y0 && *y <= t.layout.y0 + t.layout.h;
 }
 
 }  // namespace strata

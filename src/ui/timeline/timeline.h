@@ -10,6 +10,7 @@
 
 #include "core/view/time_view.h"
 #include "platform/gl/rect_renderer.h"
+#include "ui/timeline/tiles.h"
 #include "ui/trace_data.h"
 
 namespace strata {
@@ -81,11 +82,12 @@ struct Timeline {
   // Flow arrows of the selected event (from its details), drawn whatever the toggle says.
   std::vector<proto::FlowEntry> selected_flows;
 
-  // Outstanding request to the engine.
+  // View data: tiles per zoom level (tiles.h), their requests in flight, and this frame's plan
+  // of which tile draws which part of the view.
   uint32_t next_request_id = 1;
-  uint32_t in_flight_id = 0;
-  uint32_t in_flight_flags = 0, reply_flags = 0;
-  double in_flight_since_ms = 0;
+  TileCache tiles;
+  std::vector<TileSegment> plan;
+  std::vector<proto::FlowEntry> plan_flows;  // flow arrows of the planned tiles, de-duplicated
 
   // Mouse gesture in the events area.
   float drag_moved = 0;
@@ -103,10 +105,15 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
                     float h, double now_ms, RectBatch* batch);
 // Asks once per trace for the coarse whole-trace overview (see TraceData::overview).
 void timeline_request_overview(Timeline* t, TraceData* d, void (*send)(const void*, size_t));
-// Sends a view request when the data on hand does not cover the view at its resolution.
+// Requests the tiles the view lacks at its level (and a margin tile either side), a few at a
+// time, never one already in flight.
 void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const void*, size_t));
+// True when every tile the view wants is cached and nothing is in flight.
 bool timeline_settled(const Timeline& t, const TraceData& d);
-void timeline_reply_arrived(Timeline* t, uint32_t request_id);
+// A view reply arrived (now in d->reply): files it in the tile cache when it answers a tile.
+void timeline_reply_arrived(Timeline* t, TraceData* d, uint32_t request_id);
+// The tile level the current view draws at.
+int timeline_tile_level(const Timeline& t);
 bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event);
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y);
 void timeline_set_view(Timeline* t, double start_rel, double end_rel);
