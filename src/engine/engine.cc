@@ -380,7 +380,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   std::vector<VisibleSlice> slices;
   std::vector<CounterBucket> buckets;
   query_slices_pyramid(s, pyramid_, q, &slices);
-  query_counters(s, q, &buckets);
+  query_counters(s, q, &buckets, &pyramid_.counters);
 
   // Track ids go out in display order, as in the track list.
   const std::vector<uint32_t>& display_index = store_to_display_;

@@ -54,6 +54,7 @@ size_t Pyramid::memory_bytes() const {
   for (const PyramidLevel& L : levels)
     b += L.row_bins.capacity() * 4 + L.bin.capacity() * 8 + L.count.capacity() * 4 + L.busy.capacity() * 8 +
          L.longest.capacity() * 4 + L.row_long.capacity() * 4 + L.long_events.capacity() * 4;
+  for (const MinMaxPyramid::Level& L : counters.levels) b += (L.min.capacity() + L.max.capacity()) * 8;
   return b;
 }
 
@@ -122,6 +123,7 @@ Pyramid build_pyramid(const TraceStore& s) {
     prev = std::move(L);
     if (last) break;
   }
+  p.counters = build_minmax_pyramid(s.samples.value);
   return p;
 }
 

@@ -42,6 +42,7 @@ struct Pyramid {
   TimeNs origin = 0;
   std::vector<PyramidRow> rows;       // every (thread-like track, depth) with events
   std::vector<PyramidLevel> levels;   // kept levels, finest first
+  MinMaxPyramid counters;             // min/max over TraceStore::samples.value (every series)
   size_t memory_bytes() const;
 };
 

@@ -80,7 +80,8 @@ void query_slices(const TraceStore& s, const ViewportQuery& q, std::vector<Visib
   }
 }
 
-void query_counters(const TraceStore& s, const ViewportQuery& q, std::vector<CounterBucket>* out) {
+void query_counters(const TraceStore& s, const ViewportQuery& q, std::vector<CounterBucket>* out,
+                    const MinMaxPyramid* minmax) {
   if (!(q.end > q.start) || q.width_px == 0) return;
   const double ns_per_px = (q.end - q.start) / q.width_px;
   const TimeNs px = std::max<TimeNs>(1, static_cast<TimeNs>(ns_per_px));
@@ -99,9 +100,13 @@ void query_counters(const TraceStore& s, const ViewportQuery& q, std::vector<Cou
       TimeNs bucket_end = std::max(ts[i], t0) + px;
       uint32_t k = static_cast<uint32_t>(std::lower_bound(ts + i + 1, ts + hi, bucket_end) - ts);
       double mn = val[i], mx = val[i];
-      for (uint32_t j = i + 1; j < k; ++j) {  // ≤ samples per pixel: bounded by the data itself
-        mn = std::min(mn, val[j]);
-        mx = std::max(mx, val[j]);
+      if (minmax && k - i > 16) {
+        range_minmax(*minmax, s.samples.value, i, k, &mn, &mx);  // NaN samples are skipped
+      } else {
+        for (uint32_t j = i + 1; j < k; ++j) {  // ≤ samples per pixel: bounded by the data itself
+          mn = std::min(mn, val[j]);
+          mx = std::max(mx, val[j]);
+        }
       }
       out->push_back({si, static_cast<double>(ts[i] - q.origin), mn, mx, val[k - 1]});
       i = k;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/memory/minmax_pyramid.h"
 #include "core/store/trace_store.h"
 
 namespace strata {
@@ -40,7 +41,11 @@ struct ViewportQuery {
 void query_slices(const TraceStore& s, const ViewportQuery& q, std::vector<VisibleSlice>* out);
 // Appends min/max buckets of every counter series, about one per pixel column, starting with
 // the sample in force at the left edge.
-void query_counters(const TraceStore& s, const ViewportQuery& q, std::vector<CounterBucket>* out);
+// With `minmax` (build_minmax_pyramid over s.samples.value, kept in the engine's Pyramid), a
+// bucket's extremes come from the pyramid in O(log n) instead of a scan of its samples, so a
+// view of millions of samples costs about the pixels; the buckets are the same either way.
+void query_counters(const TraceStore& s, const ViewportQuery& q, std::vector<CounterBucket>* out,
+                    const MinMaxPyramid* minmax = nullptr);
 
 // Index of the first event in [first, last) of one row whose end is after `t` (absolute ns).
 uint32_t first_visible_in_row(const TraceStore& s, uint32_t first, uint32_t last, TimeNs t);
