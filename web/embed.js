@@ -235,6 +235,7 @@
     bar.id = 'copy-link';
     const button = document.createElement('button');
     button.type = 'button';
+    button.id = 'copy-link-button';
     button.textContent = 'Copy link';
     button.title = 'Copy a link to this trace, view and selection';
     const note = document.createElement('output');

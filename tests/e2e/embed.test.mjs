@@ -188,7 +188,7 @@ describe('URL parameters and Copy link', () => {
 
       // strata.js writes the hash deep link every 300 ms: wait for it to hold the selection.
       await poll(() => s.call(() => location.hash.includes(`sel=`)), { message: 'the hash to carry sel=' });
-      await s.page.click('#copy-link button');
+      await s.page.click('#copy-link-button');
       await poll(async () => /copied/i.test(await s.page.textContent('#copy-link output')), { message: '"Link copied"' });
       const link = await s.call(() => navigator.clipboard.readText());
       assert.ok(link.startsWith(server.url), link);
