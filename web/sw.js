@@ -17,9 +17,10 @@ self.addEventListener('install', (e) => {
 });
 
 self.addEventListener('activate', (e) => {
+  // No clients.claim(): the page that installed this worker keeps running as it started (its
+  // files, its range reads straight from the server); the next visit is served from the cache.
   e.waitUntil(caches.keys()
-    .then((keys) => Promise.all(keys.filter((k) => k.startsWith('strata-') && k !== CACHE).map((k) => caches.delete(k))))
-    .then(() => self.clients.claim()));
+    .then((keys) => Promise.all(keys.filter((k) => k.startsWith('strata-') && k !== CACHE).map((k) => caches.delete(k)))));
 });
 
 // The app file a request is for (the page itself whatever its ?query), or null.

@@ -226,6 +226,8 @@ describe('URL parameters and Copy link', () => {
       await s.goto(`${server.url}?url=${encodeURIComponent(demo)}&url=${encodeURIComponent('/some/dir/demo/demo-trace.json')}`);
       const sum = await s.summary();
       assert.match(sum.files[0].name, /demo/);
+      assert.equal(sum.files.length, 1);
+      assert.match(sum.errors.join('\n'), /demo-trace\.json was not opened: only XProf xplanes/, 'the second url= is named');
       assert.equal((await s.call(() => window.strata.link())).split('url=').length - 1, 2, 'both url= in the link');
     } finally {
       await s.close();
