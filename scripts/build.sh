@@ -24,8 +24,14 @@ cmake --build build/wasm -j "$JOBS"
 
 log "static site → dist/"
 rm -rf dist.tmp && mkdir -p dist.tmp/demo
-cp web/*.html web/*.js dist.tmp/
+cp web/*.html web/*.js web/*.css dist.tmp/
 cp build/wasm/strata_engine.js build/wasm/strata_engine.wasm build/wasm/strata_ui.js build/wasm/strata_ui.wasm dist.tmp/
 build/native/strata_make_demo dist.tmp/demo/demo-trace.json
+# The offline service worker (web/sw.js) precaches every app file (not itself, not the embedding
+# example) in a cache named after a hash of their contents: a new build is a new cache.
+files=$(cd dist.tmp && find . -type f ! -name sw.js ! -name '*-example.html' | sed 's|^\./||' | LC_ALL=C sort)
+hash=$(cd dist.tmp && printf '%s\n' $files | xargs sha256sum | sha256sum | cut -c1-16)
+list=$(printf "'%s'," $files)
+sed -i -e "s|^const BUILD = .*|const BUILD = '$hash';|" -e "s|^const FILES = .*|const FILES = [${list%,}];|" dist.tmp/sw.js
 rm -rf dist && mv dist.tmp dist
 log "done: $(du -sh dist | cut -f1) in dist/"

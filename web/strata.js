@@ -6,6 +6,8 @@
   const canvas = document.getElementById('canvas');
   const fileInput = document.getElementById('file-input');
   const worker = new Worker(new URL('engine-worker.js', document.baseURI));
+  // embed=1 (README "Embedding and hosting"): the host page opens files; no picker, no drop.
+  const embedded = new URLSearchParams(location.search).get('embed') === '1';
 
   let ui = null;                 // the UI wasm module
   let lastSummary = emptySummary();
@@ -34,9 +36,12 @@
   const host = {
     postToEngine(buffer) { worker.postMessage({ type: 'view', bytes: buffer }, [buffer]); },
     requestDetails(event) { worker.postMessage({ type: 'details', event }); },
-    openFilePicker() { fileInput.click(); },
+    openFilePicker() { if (!embedded) fileInput.click(); },
     query(id, kind, args) { worker.postMessage({ type: 'query', forUi: true, id, kind, args }); },
-    selectionChanged(event) { selected = event; lastDetails = null; },
+    selectionChanged(event) {
+      selected = event; lastDetails = null;
+      window.dispatchEvent(new CustomEvent('strata:selection', { detail: { event } }));
+    },
     uiReady() { resolveUi(); },
     fatal,
     // Loss view (src/ui/loss): new tags for a log, a removed log, a CSV download.
@@ -54,7 +59,7 @@
   };
   createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
     .then((m) => { ui = m; return uiReady; })
-    .then(() => { for (const m of uiQueue.splice(0)) deliver(m); })
+    .then(() => { if (embedded) ui._ui_set_embedded(1); for (const m of uiQueue.splice(0)) deliver(m); })
     .catch((e) => fatal(`Strata could not start: ${e && e.message || e}`));
 
   function withString(s, fn) {
@@ -145,6 +150,8 @@
     if (m.summary) lastSummary = m.summary;
     // Every load ends in one 'strata:loaded' event on window, whoever started it (picker, drop,
     // ?url=, the API): detail is the summary (errors included when it failed; `loss` for a log).
+    if (m.type === 'loadFailed')
+      window.dispatchEvent(new CustomEvent('strata:loadfailed', { detail: { error: m.error, summary: m.summary } }));
     if (m.type === 'loaded' || m.type === 'loadFailed')
       window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
     if (m.type === 'lossLoaded' || m.type === 'lossPoints') {
@@ -192,9 +199,10 @@
     if (files.length) open(Array.from(files));
   }
 
-  function open(source) {
+  // opts.name names a single buffer/blob source (the embedding protocol passes the host's name).
+  function open(source, opts) {
     // Several files (an array, a FileList, a multi-file drop or pick): the xplanes of one run,
-    // opened together on one time axis. Other formats open one at a time (the rest is reported).
+    // opened together on one time axis; any other list opens file by file.
     if (source && typeof source !== 'string' && typeof source.length === 'number' && !ArrayBuffer.isView(source)) {
       const list = Array.from(source);
       if (list.length > 1 && !list.every(isXPlane)) {
@@ -227,6 +235,7 @@
         { errors: lastSummary.errors.concat([`open(): unsupported source ${Object.prototype.toString.call(source)}`]) });
       return Promise.resolve(lastSummary);
     }
+    if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
     return request({ type: 'open', name, source }, transfer);
   }
 
@@ -238,7 +247,7 @@
   canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
   canvas.addEventListener('drop', (e) => {
     e.preventDefault();
-    openFiles(e.dataTransfer.files);
+    if (!embedded) openFiles(e.dataTransfer.files);
   });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener('mousedown', () => canvas.focus());
@@ -258,7 +267,10 @@
 
   // ---- window.strata ---------------------------------------------------------------------------
   const params = new URLSearchParams(location.search);
-  const startUrl = params.get('url') || 'demo/demo-trace.json';
+  // Several ?url= open together (the xplanes of one run); embed=1 starts empty unless given one.
+  const startUrls = params.getAll('url').filter(Boolean);
+  const startSource = startUrls.length > 1 ? startUrls : startUrls[0] ||
+    (embedded ? null : 'demo/demo-trace.json');
   const api = {
     version: 1,
     open,
@@ -382,7 +394,7 @@
   }
   window.addEventListener('hashchange', () => { if (location.hash.slice(1) !== lastHash) applyHash(); });
 
-  api.ready = uiReady.then(() => open(startUrl)).then(() => settled(5000)).then(applyHash)
+  api.ready = uiReady.then(() => startSource && open(startSource)).then(() => settled(5000)).then(applyHash)
     .then(() => { setInterval(writeHash, 300); }).then(() => undefined);
   window.strata = api;
 })();

@@ -45,8 +45,10 @@ void top_bar(App* app, float w) {
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::TextColored(ImVec4(0.55f, 0.78f, 1, 1), "Strata");
   ImGui::SameLine();
-  if (ImGui::Button("Open...")) host_open_file_picker();
-  ImGui::SameLine();
+  if (!app->embedded) {
+    if (ImGui::Button("Open...")) host_open_file_picker();
+    ImGui::SameLine();
+  }
   // View tabs.
   auto tab_button = [&](const char* label, ViewTab tab) {
     const ImVec2 size(ImGui::CalcTextSize(label).x + 12, 0);
@@ -93,8 +95,9 @@ void tool_bar(App* app, float w, double now_ms) {
   ImGui::End();
 }
 
-void empty_state(float w, float h) {
-  const char* msg = "Drop a trace here, or click Open...  (Chrome Trace Event JSON, .gz, .zst)";
+void empty_state(float w, float h, bool embedded) {
+  const char* msg = embedded ? "No trace loaded yet"
+                             : "Drop a trace here, or click Open...  (Chrome Trace Event JSON, .gz, .zst)";
   ImVec2 sz = ImGui::CalcTextSize(msg);
   ImGui::GetBackgroundDrawList()->AddText(ImVec2((w - sz.x) / 2, h / 2), theme::kTextDim, msg);
 }
@@ -275,7 +278,7 @@ void app_frame(App* app, float w, float h, double now_ms) {
     timeline_help(&app->timeline, w, h);
   } else {
     app->keys.commands.clear();
-    if (!app->progress.active) empty_state(w, h);
+    if (!app->progress.active) empty_state(w, h, app->embedded);
   }
 }
 

@@ -45,6 +45,7 @@ struct App {
   LoadProgress progress;
   std::string file_label;    // "name | 12.3 MB | 45,678 events"
   std::string error_banner;  // the last load error, until dismissed
+  bool embedded = false;     // embed=1: the host page opens files, so no Open... or drop hint
   RectBatch batch;
   double last_frame_ms = 0;
   FrameStats frame_stats;

@@ -127,6 +127,11 @@ EMSCRIPTEN_KEEPALIVE void ui_set_file_label(const char* text) {
   g_app->file_label = text;
   strata::request_redraw();
 }
+// embed=1 (web/embed.js): the host page opens files, so the UI hides its own file chrome.
+EMSCRIPTEN_KEEPALIVE void ui_set_embedded(int on) {
+  g_app->embedded = on != 0;
+  strata::request_redraw();
+}
 EMSCRIPTEN_KEEPALIVE void ui_show_error(const char* text) {
   g_app->error_banner = text;
   strata::request_redraw();
