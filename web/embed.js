@@ -22,6 +22,10 @@
   // What "Copy link" can reopen: the URLs of the shown trace, [] for the demo, null for a local file.
   let currentUrls = params.getAll('url').filter(Boolean);
   let requestedUrls = currentUrls;  // the URLs of the load in flight (start-up: ?url= or the demo)
+  // Loads that list makes: one (a single URL, or a multi-host run's xplanes opened as one trace)
+  // or one per URL (other files open one after another).
+  const loadsOf = (urls) => (urls && urls.length > 1 && !urls.every((u) => /\.xplane\.pb(\.gz|\.zst)?$/i.test(urlName(u))) ? urls.length : 1);
+  let requestedLoads = loadsOf(requestedUrls);
   window.addEventListener('strata:loadfailed', (e) => { failure = e.detail.error; });
   window.addEventListener('strata:loaded', (e) => {
     lastEnd = { summary: e.detail, error: failure };
@@ -30,9 +34,9 @@
     if (!lastEnd.error) {
       // A load by URL keeps its URLs in the link; anything else (picker, drop, buffer) cannot.
       const names = (e.detail.files || []).map((f) => f.name);
-      currentUrls = requestedUrls && (!requestedUrls.length || names[0] === urlName(requestedUrls[0])) ? requestedUrls : null;
+      currentUrls = requestedUrls && (!requestedUrls.length || requestedUrls.some((u) => names[0] === urlName(u))) ? requestedUrls : null;
     }
-    requestedUrls = null;
+    if (--requestedLoads <= 0) requestedUrls = null;
     if (protocolOpens === 0) post(lastEnd.error ? { error: lastEnd.error } : { loaded: lastEnd.summary });
   });
   function urlName(u) {
@@ -47,6 +51,7 @@
   const openInner = strata.open;
   strata.open = function (source, opts) {
     requestedUrls = urlsOf(source);
+    requestedLoads = loadsOf(requestedUrls);
     return openInner.call(strata, source, opts);
   };
 
@@ -218,7 +223,10 @@
     for (const u of currentUrls || []) q.append('url', u);
     for (const k of ['origins', 'tab']) if (params.has(k)) q.set(k, params.get(k));
     const st = strata.state && strata.state();
-    if (st && typeof st.tab === 'string') q.set('tab', st.tab);
+    if (st && typeof st.tab === 'string') {
+      if (st.tab === 'timeline') q.delete('tab');  // the default
+      else q.set('tab', st.tab);
+    }
     const v = strata.view();
     // The hash in strata.js's own form (#view=<startNs>,<endNs>&sel=<event>).
     const sel = new URLSearchParams(location.hash.slice(1)).get('sel');
