@@ -169,17 +169,7 @@ bool Engine::csv_load_end() {
   MemoryData keep = std::move(memory_);
   memory_merge(&keep, std::move(m));
   TimeNs lo = 0, hi = 0;
-  bool any = false;
-  auto span = [&](TimeNs t) {
-    if (t == kNoRelease) return;
-    lo = any ? std::min(lo, t) : t;
-    hi = any ? std::max(hi, t) : t;
-    any = true;
-  };
-  for (const MemorySeries& sr : keep.series)
-    if (!sr.ts.empty()) span(sr.ts.front()), span(sr.ts.back());
-  for (size_t i = 0; i < keep.allocations.size(); ++i)
-    span(keep.allocations.alloc_ts[i]), span(keep.allocations.release_ts[i]);
+  const bool any = memory_time_span(keep, nullptr, &lo, &hi);
   loading_->files[0].format = "ascend-csv";
   loading_->files[0].bytes = loaded_bytes_;
   loading_->has_time = any;
@@ -247,18 +237,7 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
       o += peak_reserved ? "true" : "false";
       // The device's data range, for "fit" (an Ascend CSV on top of a trace may use another clock).
       TimeNs lo = 0, hi = 0;
-      bool any = false;
-      auto span = [&](TimeNs t) {
-        if (t == kNoRelease) return;
-        lo = any ? std::min(lo, t) : t;
-        hi = any ? std::max(hi, t) : t;
-        any = true;
-      };
-      for (const MemorySeries& sr : m.series)
-        if (sr.device == devices[d] && !sr.ts.empty()) span(sr.ts.front()), span(sr.ts.back());
-      for (size_t i = 0; i < m.allocations.size(); ++i)
-        if (m.allocations.device[i] == devices[d])
-          span(m.allocations.alloc_ts[i]), span(m.allocations.release_ts[i]);
+      const bool any = memory_time_span(m, &devices[d], &lo, &hi);
       o += ",\"startRelNs\":";
       json_append_number(&o, any ? rel(lo) : 0);
       o += ",\"endRelNs\":";

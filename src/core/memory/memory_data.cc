@@ -95,4 +95,21 @@ uint32_t memory_primary_series(const MemoryData& m, const std::string& device) {
   return best;
 }
 
+bool memory_time_span(const MemoryData& m, const std::string* device, TimeNs* lo, TimeNs* hi) {
+  bool any = false;
+  auto span = [&](TimeNs t) {
+    if (t == kNoRelease) return;
+    *lo = any ? std::min(*lo, t) : t;
+    *hi = any ? std::max(*hi, t) : t;
+    any = true;
+  };
+  for (const MemorySeries& sr : m.series)
+    if ((!device || sr.device == *device) && !sr.ts.empty())
+      span(sr.ts.front()), span(sr.ts.back());
+  for (size_t i = 0; i < m.allocations.size(); ++i)
+    if (!device || m.allocations.device[i] == *device)
+      span(m.allocations.alloc_ts[i]), span(m.allocations.release_ts[i]);
+  return any;
+}
+
 }  // namespace strata

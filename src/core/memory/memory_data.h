@@ -70,5 +70,8 @@ std::vector<std::string> memory_devices(const MemoryData& m);
 // else the component with the highest allocated peak (Ascend "PTA+GE"), else the highest
 // reserved. kNone when the device has no series.
 uint32_t memory_primary_series(const MemoryData& m, const std::string& device);
+// First and last time of the data (series samples, allocation and release times) of `device`,
+// or of every device when it is null. False when there is none.
+bool memory_time_span(const MemoryData& m, const std::string* device, TimeNs* lo, TimeNs* hi);
 
 }  // namespace strata

@@ -350,16 +350,7 @@ size_t TraceBuilder::next_capacity(size_t n) const {
 }
 
 void TraceBuilder::grow_events(size_t cap) {
-  EventColumns& ev = store_->events;
-  if (cap <= ev.start.capacity()) return;
-  ev.start.reserve(cap);
-  ev.dur.reserve(cap);
-  ev.name.reserve(cap);
-  ev.cat.reserve(cap);
-  ev.track.reserve(cap);
-  ev.phase.reserve(cap);
-  ev.src_offset.reserve(cap);
-  ev.src_len.reserve(cap);
+  if (cap > store_->events.start.capacity()) reserve_events(cap);
 }
 
 uint64_t TraceBuilder::items() const {

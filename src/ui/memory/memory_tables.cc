@@ -17,20 +17,8 @@ namespace strata {
 
 namespace {
 
-// "1.23 GiB", "512.0 KiB": binary units, as allocators count.
-std::string mib(double b) {
-  char buf[32];
-  const double a = std::fabs(b);
-  if (a >= 1024.0 * 1024 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
-  else if (a >= 1024.0 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2f MiB", b / (1024.0 * 1024));
-  else if (a >= 1024.0)
-    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f B", b);
-  return buf;
-}
+// Tables show MiB to 2 decimals (the chart's labels to 1).
+std::string mib(double b) { return memory_bytes_text(b, 2); }
 
 bool contains_ci(const std::string& s, const char* needle) {
   if (!*needle) return true;
