@@ -396,5 +396,7 @@
 
   api.ready = uiReady.then(() => startSource && open(startSource)).then(() => settled(5000)).then(applyHash)
     .then(() => { setInterval(writeHash, 300); }).then(() => undefined);
+  // The canvas UI's palette (web/theme.js decides light or dark and calls this).
+  api._setUiTheme = (light) => { uiReady.then(() => ui._ui_set_theme(light ? 1 : 0)); };
   window.strata = api;
 })();

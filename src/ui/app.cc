@@ -43,7 +43,7 @@ void top_bar(App* app, float w) {
   ImGui::Begin("##topbar", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse);
-  ImGui::TextColored(ImVec4(0.55f, 0.78f, 1, 1), "Strata");
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText), "Strata");
   ImGui::SameLine();
   if (!app->embedded) {
     if (ImGui::Button("Open...")) host_open_file_picker();
@@ -72,7 +72,7 @@ void top_bar(App* app, float w) {
   }
   if (!app->error_banner.empty()) {
     ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
     ImGui::TextUnformatted(app->error_banner.c_str());
     ImGui::PopStyleColor();
     ImGui::SameLine();

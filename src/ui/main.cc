@@ -18,6 +18,7 @@
 #include "platform/gl/rect_renderer.h"
 #include "ui/app.h"
 #include "ui/timeline/colors.h"
+#include "ui/theme.h"
 
 namespace {
 
@@ -130,6 +131,11 @@ EMSCRIPTEN_KEEPALIVE void ui_set_file_label(const char* text) {
 // embed=1 (web/embed.js): the host page opens files, so the UI hides its own file chrome.
 EMSCRIPTEN_KEEPALIVE void ui_set_embedded(int on) {
   g_app->embedded = on != 0;
+  strata::request_redraw();
+}
+// Light (1) or dark (0) palette; web/theme.js decides which.
+EMSCRIPTEN_KEEPALIVE void ui_set_theme(int light) {
+  strata::set_theme(light != 0);
   strata::request_redraw();
 }
 EMSCRIPTEN_KEEPALIVE void ui_show_error(const char* text) {
@@ -338,7 +344,7 @@ int main() {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no file system; layout is code
   io.BackendPlatformName = "strata_html5";
-  ImGui::StyleColorsDark();
+  strata::set_theme(strata::g_palette.light);  // ImGui colours for the palette in use
   ImGuiStyle& st = ImGui::GetStyle();
   st.WindowRounding = 0;
   st.WindowBorderSize = 0;

@@ -95,7 +95,7 @@ size_t draw_tree(const std::vector<JsonLine>& lines, size_t i, uint16_t depth) {
     } else {
       ImGui::Bullet();
       ImGui::SameLine();
-      ImGui::TextColored(ImVec4(0.65f, 0.8f, 1, 1), "%s", l.key.c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText), "%s", l.key.c_str());
       ImGui::SameLine();
       ImGui::TextUnformatted(l.kind == 's' ? ("\"" + l.value + "\"").c_str() : l.value.c_str());
       ++i;
@@ -205,7 +205,7 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
   } else if (p->waiting && p->lines.empty()) {
     ImGui::TextDisabled("Loading details...");
   } else if (!p->error.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", p->error.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", p->error.c_str());
   } else {
     auto text = [&](const char* k) {
       const JsonLine* l = field(p->lines, k);

@@ -44,7 +44,7 @@ void draw_loss_chart(const char* id, const std::vector<ChartSeries>& series, boo
   ImGui::InvisibleButton(id, ImVec2(std::max(w, 10.0f), std::max(h, 10.0f)));
   const bool hovered = ImGui::IsItemHovered();
   const float px0 = o.x + kLeft, px1 = o.x + w - kRight, py0 = o.y + kTop, py1 = o.y + h - kBottom;
-  dl->AddRectFilled(ImVec2(px0, py0), ImVec2(px1, py1), 0xFF201D1A);
+  dl->AddRectFilled(ImVec2(px0, py0), ImVec2(px1, py1), theme::kChartBg);
   if (px1 - px0 < 10 || py1 - py0 < 10) return;
 
   auto tr = [&](double v) { return log_y ? (v > 0 ? std::log10(v) : std::nan("")) : v; };
@@ -131,7 +131,7 @@ void draw_loss_chart(const char* id, const std::vector<ChartSeries>& series, boo
   }
   if (std::isfinite(*cursor_iter) && *cursor_iter >= x0 && *cursor_iter <= x1) {
     const float cx = sx(*cursor_iter);
-    dl->AddLine(ImVec2(cx, py0), ImVec2(cx, py1), 0xC0FFFFFF);
+    dl->AddLine(ImVec2(cx, py0), ImVec2(cx, py1), theme::kCursorStrong);
     if (hovered) {
       ImGui::BeginTooltip();
       ImGui::Text("iteration %.0f", *cursor_iter);

@@ -187,7 +187,7 @@ void full_table_view(LossView* v, const std::vector<LossFile*>& checked, float h
       ImGui::TableNextColumn();
       const bool at_cursor =
           std::isfinite(v->cursor_iter) && static_cast<double>(t.iteration[r]) == v->cursor_iter;
-      if (at_cursor) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, 0x60FFFFFF);
+      if (at_cursor) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, theme::kRowHighlight);
       ImGui::Text("%lld", static_cast<long long>(t.iteration[r]));
       for (int c = 1; c < std::min(cols, 64); ++c) {
         ImGui::TableNextColumn();

@@ -9,6 +9,7 @@
 #include "imgui.h"
 #include "ui/timeline/layout.h"
 #include "ui/timeline/timeline.h"
+#include "ui/theme.h"
 
 namespace strata {
 
@@ -88,7 +89,7 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
   if (t->search_active || !p->error.empty()) {
     ImGui::SameLine();
     if (!p->error.empty()) {
-      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", p->error.c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", p->error.c_str());
     } else {
       if (p->current >= 0)
         ImGui::Text("%d of %llu", p->current + 1, static_cast<unsigned long long>(p->count));

@@ -1,8 +1,10 @@
 // Colours: a stable colour per event name (same name, same colour, across reloads), as in
-// chrome://tracing, and the theme's fixed colours. Colours are 0xAABBGGRR (ImGui's ImU32).
+// chrome://tracing. The theme's fixed colours are in ui/theme.h. Colours are 0xAABBGGRR (ImGui's ImU32).
 #pragma once
 #include <cstdint>
 #include <string_view>
+
+#include "ui/theme.h"  // theme::k* colours, used with these helpers
 
 namespace strata {
 
@@ -12,17 +14,5 @@ uint32_t shade(uint32_t rgba, float f);
 // Black or white, whichever reads better on `rgba`.
 uint32_t text_color_on(uint32_t rgba);
 
-namespace theme {
-constexpr uint32_t kBackground = 0xFF1E1B18;     // canvas behind everything
-constexpr uint32_t kRowEven = 0xFF24211E;
-constexpr uint32_t kRowOdd = 0xFF2A2723;
-constexpr uint32_t kProcessHeader = 0xFF3A342E;
-constexpr uint32_t kFolded = 0xFF8A8580;         // runs of sub-pixel events
-constexpr uint32_t kSelection = 0xFF00D7FF;      // amber outline
-constexpr uint32_t kCounter = 0xFFD09A4A;
-constexpr uint32_t kGrid = 0x30FFFFFF;
-constexpr uint32_t kText = 0xFFE6E6E6;
-constexpr uint32_t kTextDim = 0xFFA0A0A0;
-}  // namespace theme
 
 }  // namespace strata

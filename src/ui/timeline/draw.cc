@@ -196,7 +196,7 @@ void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, floa
     if (label) {
       ImVec2 sz = ImGui::CalcTextSize(label);
       float cx = std::clamp((x0 + x1 - sz.x) / 2, L.x0 + 2, L.x0 + L.w - sz.x - 2);
-      dl->AddRectFilled(ImVec2(cx - 3, L.y0 + 2), ImVec2(cx + sz.x + 3, L.y0 + 4 + sz.y), 0xE0202020);
+      dl->AddRectFilled(ImVec2(cx - 3, L.y0 + 2), ImVec2(cx + sz.x + 3, L.y0 + 4 + sz.y), theme::kLabelBg);
       dl->AddText(ImVec2(cx, L.y0 + 3), theme::kText, label);
     }
   };
@@ -209,10 +209,10 @@ void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, floa
   }
   if (dx0 >= 0) {
     if (range)
-      dl->AddRectFilled(ImVec2(std::min(dx0, dx1), L.y0), ImVec2(std::max(dx0, dx1), L.y0 + L.h), 0x40FFFFFF);
+      dl->AddRectFilled(ImVec2(std::min(dx0, dx1), L.y0), ImVec2(std::max(dx0, dx1), L.y0 + L.h), theme::kDragFill);
     else
       dl->AddRect(ImVec2(std::min(dx0, dx1), std::min(dy0, dy1)), ImVec2(std::max(dx0, dx1), std::max(dy0, dy1)),
-                  0xFFFFFFFF);
+                  theme::kOutline);
   }
   dl->PopClipRect();
 }

@@ -125,7 +125,7 @@ void draw_tiles(Timeline* t, const TraceData& d, RectBatch* batch, ImDrawList* d
     t->plan_flows.erase(std::unique(t->plan_flows.begin(), t->plan_flows.end(),
                                     [&](const proto::FlowEntry& x, const proto::FlowEntry& y) { return key(x) == key(y); }),
                         t->plan_flows.end());
-    draw_flows(*t, t->plan_flows, dl, 0x90C8C8C8);
+    draw_flows(*t, t->plan_flows, dl, theme::kFlow);
   }
 }
 
@@ -380,19 +380,19 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   if (t->show_grid) draw_ruler_grid(t->view, L.x0, L.y0, L.w, L.h, batch);
   dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
   draw_tiles(t, d, batch, dl);
-  draw_flows(*t, t->selected_flows, dl, 0xFF00D7FF);
+  draw_flows(*t, t->selected_flows, dl, theme::kSelection);
   dl->PopClipRect();
   draw_overlays(*t, dl, drag_x0, drag_y0, drag_x1, drag_y1, drag_is_range);
   draw_labels(t, d, x, dl);
   draw_ruler(t->view, L.x0, y, L.w, kRulerH, dl);
   if (hovered) {  // cursor line and time
     float mx = io.MousePos.x;
-    dl->AddLine(ImVec2(mx, L.y0), ImVec2(mx, L.y0 + L.h), 0x60FFFFFF);
+    dl->AddLine(ImVec2(mx, L.y0), ImVec2(mx, L.y0 + L.h), theme::kCursorLine);
     double tm = px_to_time(t->view, mx - L.x0, L.w);
     std::string label = format_tick(tm, tick_step(t->view.span(), L.w, 2));
     ImVec2 sz = ImGui::CalcTextSize(label.c_str());
     ImVec2 at(mx + 4, L.y0 + 2);
-    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1), 0xE0202020);
+    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1), theme::kLabelBg);
     dl->AddText(at, theme::kText, label.c_str());
   }
   ImGui::End();

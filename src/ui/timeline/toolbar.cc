@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "ui/timeline/timeline.h"
+#include "ui/theme.h"
 
 namespace strata {
 
@@ -77,7 +78,7 @@ void timeline_help(Timeline* t, float w, float h) {
     for (const auto& r : kRows) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::TextColored(ImVec4(0.55f, 0.78f, 1, 1), "%s", r[0]);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText), "%s", r[0]);
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(r[1]);
     }

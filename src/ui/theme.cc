@@ -1,0 +1,41 @@
+#include "ui/theme.h"
+
+#include "imgui.h"
+
+namespace strata {
+
+namespace {
+constexpr ThemePalette kDark = {
+    false,      0xFF1E1B18, 0xFF24211E, 0xFF2A2723, 0xFF3A342E, 0xFF8A8580,
+    0xFF00D7FF,  // amber
+    0xFFD09A4A, 0x30FFFFFF, 0xFFE6E6E6, 0xFFA0A0A0,
+    0xFFFFC78C,  // light blue
+    0xFF6673FF,  // salmon red
+    0xE0202020, 0x60FFFFFF, 0xC0FFFFFF, 0x40FFFFFF, 0xFFFFFFFF, 0xFF201D1A, 0x90C8C8C8, 0x60FFFFFF,
+};
+// Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
+constexpr ThemePalette kLight = {
+    true,       0xFFF4F3F2, 0xFFFBFAF9, 0xFFEFEDEB, 0xFFDCD6D0, 0xFF8C8884,
+    0xFF0078E6,  // deep orange
+    0xFFB06C2A, 0x30000000, 0xFF1E1E1E, 0xFF5E5E5E,
+    0xFFB05A1A,  // dark blue
+    0xFF2020C0,  // dark red
+    0xE8FAFAFA, 0x70000000, 0xC0000000, 0x30000000, 0xFF000000, 0xFFFFFFFF, 0xA0606060, 0x30000000,
+};
+}  // namespace
+
+ThemePalette g_palette = kDark;
+
+void set_theme(bool light) {
+  g_palette = light ? kLight : kDark;
+  if (ImGui::GetCurrentContext() == nullptr) return;
+  if (light) {
+    ImGui::StyleColorsLight();
+  } else {
+    ImGui::StyleColorsDark();
+  }
+  // Light ImGui windows are pure white; a touch of grey separates them from the canvas.
+  if (light) ImGui::GetStyle().Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.96f, 1.0f);
+}
+
+}  // namespace strata

@@ -1,0 +1,60 @@
+// The UI's two themes, dark and light. Colours are 0xAABBGGRR (ImGui's ImU32). Drawing code reads
+// them through theme::k* (references into the active palette), so switching the theme at run time
+// is one assignment and the next frame draws in the new colours.
+#pragma once
+#include <cstdint>
+
+namespace strata {
+
+struct ThemePalette {
+  bool light;
+  uint32_t background;  // canvas behind everything
+  uint32_t row_even, row_odd;
+  uint32_t process_header;
+  uint32_t folded;     // runs of sub-pixel events
+  uint32_t selection;  // outline of the selected event
+  uint32_t counter;
+  uint32_t grid;
+  uint32_t text, text_dim;
+  uint32_t accent_text;  // the "Strata" title, keys in the details pane, toolbar labels
+  uint32_t error_text;
+  uint32_t label_bg;  // behind text drawn over the tracks (cursor time, timing span)
+  uint32_t cursor_line, cursor_strong;
+  uint32_t drag_fill;      // the range being dragged out
+  uint32_t outline;        // the zoom tool's rectangle
+  uint32_t chart_bg;       // plot areas (loss chart)
+  uint32_t flow;           // flow arrows when no event is selected
+  uint32_t row_highlight;  // a table row under the linked cursor
+};
+
+// The active palette (dark until set_theme says otherwise).
+extern ThemePalette g_palette;
+
+// Switches the palette and ImGui's own widget colours. Called from ui_set_theme (strata.js decides:
+// ?theme=, the user's saved choice, else prefers-color-scheme).
+void set_theme(bool light);
+
+namespace theme {
+inline const uint32_t& kBackground = g_palette.background;
+inline const uint32_t& kRowEven = g_palette.row_even;
+inline const uint32_t& kRowOdd = g_palette.row_odd;
+inline const uint32_t& kProcessHeader = g_palette.process_header;
+inline const uint32_t& kFolded = g_palette.folded;
+inline const uint32_t& kSelection = g_palette.selection;
+inline const uint32_t& kCounter = g_palette.counter;
+inline const uint32_t& kGrid = g_palette.grid;
+inline const uint32_t& kText = g_palette.text;
+inline const uint32_t& kTextDim = g_palette.text_dim;
+inline const uint32_t& kAccentText = g_palette.accent_text;
+inline const uint32_t& kErrorText = g_palette.error_text;
+inline const uint32_t& kLabelBg = g_palette.label_bg;
+inline const uint32_t& kCursorLine = g_palette.cursor_line;
+inline const uint32_t& kCursorStrong = g_palette.cursor_strong;
+inline const uint32_t& kDragFill = g_palette.drag_fill;
+inline const uint32_t& kOutline = g_palette.outline;
+inline const uint32_t& kChartBg = g_palette.chart_bg;
+inline const uint32_t& kFlow = g_palette.flow;
+inline const uint32_t& kRowHighlight = g_palette.row_highlight;
+}  // namespace theme
+
+}  // namespace strata
