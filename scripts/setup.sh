@@ -5,7 +5,8 @@
 #   - Third-party sources for the wasm build (Dear ImGui, zstd, protobuf, zlib) from Debian
 #     source packages, pinned by upstream version and verified by SHA-256, unpacked into
 #     third_party/src/ (git-ignored).
-#   - npm test tools from package-lock.json (playwright-core; it drives Debian's Chromium).
+#   - npm test tools from package-lock.json: playwright-core drives Debian's Chromium;
+#     puppeteer-core drives Firefox ESR (WebDriver BiDi) under Xvfb for the Firefox check.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TP="$ROOT/third_party/src"
@@ -16,7 +17,7 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (it installs D
 # ---- Debian packages --------------------------------------------------------------------
 PKGS=(emscripten protobuf-compiler libprotobuf-dev libgtest-dev cmake ninja-build g++ clang-format
       clang libclang-rt-14-dev
-      chromium zstd dpkg-dev xz-utils bzip2 ca-certificates)
+      chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates)
 command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 missing=()
