@@ -13,21 +13,10 @@
 #include <sstream>
 #include <string>
 
+#include "core/formats/xplane/wire.h"
 #include "xplane.pb.h"
 
 namespace pb = tensorflow::profiler;
-
-namespace {
-
-void put_varint(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>(v | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -86,7 +75,7 @@ int main(int argc, char** argv) {
     }
     std::string body = plane.SerializeAsString();
     std::string head(1, '\x0A');
-    put_varint(&head, body.size());
+    strata::wire::append_varint(&head, body.size());
     out.write(head.data(), static_cast<std::streamsize>(head.size()));
     out.write(body.data(), static_cast<std::streamsize>(body.size()));
   }

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace strata::wire {
@@ -129,6 +130,15 @@ struct Reader {
     return (q == end && n < 10) ? Status::kTruncated : Status::kMalformed;
   }
 };
+
+// Appends v as a base-128 varint (the writing side, for the few places that emit wire bytes).
+inline void append_varint(std::string* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
 
 inline int64_t as_int64(uint64_t v) { return static_cast<int64_t>(v); }
 

@@ -129,32 +129,20 @@ void append_stat_member(std::string* out, const StringTable& strings, const XPla
   }
 }
 
-namespace {
-
-void put_varint(std::string* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<char>(v | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<char>(v));
-}
-
-}  // namespace
-
 void append_stat_field(std::string* out, const uint8_t* p, size_t n, const StatValue& v,
                        size_t keep_bytes) {
   out->push_back(static_cast<char>(5 << 3 | wire::kLen));
   if (v.kind == StatValue::kBytes && v.bits > keep_bytes) {
     std::string stat;
     stat.push_back(static_cast<char>(1 << 3 | wire::kVarint));
-    put_varint(&stat, static_cast<uint64_t>(v.metadata_id));
+    wire::append_varint(&stat, static_cast<uint64_t>(v.metadata_id));
     stat.push_back(static_cast<char>(kBytesSizeField << 3 | wire::kVarint));
-    put_varint(&stat, v.bits);
-    put_varint(out, stat.size());
+    wire::append_varint(&stat, v.bits);
+    wire::append_varint(out, stat.size());
     out->append(stat);
     return;
   }
-  put_varint(out, n);
+  wire::append_varint(out, n);
   out->append(reinterpret_cast<const char*>(p), n);
 }
 
