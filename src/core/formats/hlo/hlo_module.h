@@ -78,7 +78,7 @@ constexpr int32_t kMemorySpaceHost = 5;
 std::string memory_space_label(int32_t space);
 
 struct HloModule {
-  std::string name;
+  std::string module_name;
   int64_t program_id = -1;  // from an xplane's metadata plane; -1 otherwise
   uint32_t entry = kNone;   // entry computation index
 
