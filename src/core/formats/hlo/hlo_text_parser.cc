@@ -502,6 +502,7 @@ class TextParser {
     if (!m_) return true;
     HloModule& m = *m_;
     const size_t n = m.name.size();
+    if (m.comp_name.empty()) return fail(pos_, "module '" + m.module_name + "' has no computations");
     std::unordered_map<std::string_view, uint32_t> comps;
     for (uint32_t c = 0; c < m.comp_name.size(); ++c)
       if (!comps.emplace(m.str(m.comp_name[c]), c).second)
