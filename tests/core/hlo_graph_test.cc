@@ -92,8 +92,11 @@ TEST(HloGraph, KernelReuseFusionCollapsedAndExpanded) {
   EXPECT_EQ(g.node_group[g.node_of(m.find("custom-call"))], -1);
   auto edges = edge_set(g);
   EXPECT_TRUE(edges.count({g.node_of(m.find("custom-call")), param}));
-  for (size_t k = 0; k < g.edge_src.size(); ++k)
-    if (g.edge_dst[k] == param) EXPECT_EQ(g.edge_operand[k], 0u) << "fusion.2's operand 0";
+  for (size_t k = 0; k < g.edge_src.size(); ++k) {
+    if (g.edge_dst[k] == param) {
+      EXPECT_EQ(g.edge_operand[k], 0u) << "fusion.2's operand 0";
+    }
+  }
   EXPECT_TRUE(edges.count({root, g.node_of(m.find("custom-call.1"))}));
   EXPECT_TRUE(edges.count({g.node_of(m.find("sqrt.17")), g.node_of(m.find("sqrt.16"))}));
 
