@@ -318,9 +318,15 @@ class PlaneImporter {
       em.name = b_.strings().intern(name);
       em.display = display.empty() ? 0 : b_.strings().intern(display);
       mh.name = em.display ? em.display : em.name;
-      if (hlo)
-        ctx_->tables->hlo_protos.push_back(
-            HloProtoSpan{program_id, std::string(b_.strings().get(em.name)), ctx_->src_base + at(hlo), hlo_len});
+      if (hlo) {
+        ctx_->tables->hlo_protos.push_back(HloProtoSpan{
+            program_id, std::string(b_.strings().get(em.name)), ctx_->src_base + at(hlo), hlo_len});
+        std::string why;
+        if (!add_hlo_symbols(hlo, hlo_len, program_id, &b_.strings(), &ctx_->hlo_symbols, &why))
+          b_.warning("the HLO module " + sanitize_utf8(b_.strings().get(em.name)) + " in " +
+                     where() + " does not parse (" + why +
+                     "): its GPU framework ops are not shown");
+      }
       pt.event_meta.items.emplace_back(key, em);
       hot.emplace_back(key, mh);
     }
@@ -451,6 +457,7 @@ class PlaneImporter {
       rows_.xla_ops = !has(kLineXlaOps, {"XLA Ops"});
       rows_.tf_ops = tf_ops;
       rows_.name_scope = scope;
+      rows_.source = !ctx_->hlo_symbols.empty() && !has(kLineSource, {"Source code"});
     } else if (kind_ == PlaneKind::kTpu && is_tensor_core(name_)) {
       rows_.tf_ops = tf_ops;
       rows_.name_scope = scope;
@@ -715,7 +722,13 @@ class PlaneImporter {
         d.module = b_.strings().intern(mod);
       }
       d.hlo_op = es.hlo_op;
-      if (!es.hlo_op) d.tf_op = es.tf_op;  // XLA ops get framework ops from the HLO proto
+      if (!es.hlo_op) {
+        d.tf_op = es.tf_op;
+      } else if (const HloSymbol* s =
+                     ctx_->hlo_symbols.find(es.has_program, es.program, es.hlo_module, es.hlo_op)) {
+        d.tf_op = s->tf_op;  // XLA ops get framework ops from the HLO proto
+        d.source = s->source;
+      }
     } else {
       if (es.is_async || (m && m->is_async)) return;
       d.tf_op = es.tf_op ? es.tf_op : m ? m->tf_op : 0;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/formats/xplane/xplane_hlo_symbols.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "core/store/trace_builder.h"
 
@@ -42,6 +43,9 @@ struct XSpaceImport {
     int64_t sort;
   };
   std::vector<Section> sections;
+  // From the HloProtos of the metadata plane (written first by the profilers): the framework
+  // op of each HLO instruction, for the device planes that follow.
+  HloSymbols hlo_symbols;
 };
 
 // Imports the XPlane message [data, data + n), whose first byte is at file offset `base`.
