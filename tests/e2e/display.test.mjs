@@ -1,29 +1,20 @@
 // Window sizes (issue 10): at 1280x720 and on a 4K screen (3840x2160 device pixels: a 1920x1080
 // window at device pixel ratio 2) the canvas draws at device resolution and the demo is on screen.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseImage, decodePng, launchBrowser, requireDist, startStrataServer } from './lib.mjs';
+import { analyseImage, decodePng, serverAndBrowser } from './lib.mjs';
 
 describe('display sizes', () => {
-  let server, browser;
-  before(async () => {
-    requireDist();
-    server = await startStrataServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    if (browser) await browser.close().catch(() => {});
-    if (server) await server.close();
-  });
+  const env = serverAndBrowser();
 
   for (const [w, h, dpr] of [[1280, 720, 1], [1920, 1080, 2]]) {
     test(`${w}x${h} at device pixel ratio ${dpr}`, async () => {
-      const context = await browser.newContext({ viewport: { width: w, height: h }, deviceScaleFactor: dpr });
+      const context = await env.browser.newContext({ viewport: { width: w, height: h }, deviceScaleFactor: dpr });
       try {
         const page = await context.newPage();
         const errors = [];
         page.on('pageerror', (e) => errors.push(String(e)));
-        await page.goto(server.url);
+        await page.goto(env.server.url);
         await page.waitForFunction(() => window.strata && window.strata.ready, undefined, { timeout: 60_000 });
         await page.evaluate(async () => { await window.strata.ready; await window.strata.frame(); });
         const size = await page.evaluate(() => {

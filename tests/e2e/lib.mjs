@@ -6,6 +6,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 
@@ -422,6 +423,23 @@ export async function setupStrata({ mounts = {}, path: startPath = '/' } = {}) {
     await server.close();
     throw err;
   }
+}
+
+/**
+ * Registers before/after hooks in the calling describe(): the test server (dist/ plus `mounts`)
+ * and one Chromium, closed afterwards. Returns {server, browser}, filled in by before().
+ */
+export function serverAndBrowser(mounts = {}) {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await startStrataServer(mounts);
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    if (env.browser) await env.browser.close().catch(() => {});
+    if (env.server) await env.server.close();
+  });
+  return env;
 }
 
 /** A fresh temporary directory (removed by the returned cleanup function). */

@@ -1,28 +1,19 @@
 // Recent files (issue 10): a picked file is kept in the site's private storage (OPFS), a later
 // visit reopens it from the "Recent" panel, and "Forget all recent files" deletes it.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countTrace, launchBrowser, newStrataPage, poll, requireDist, startStrataServer } from './lib.mjs';
+import { countTrace, newStrataPage, poll, serverAndBrowser } from './lib.mjs';
 import { makeHtmlTrace } from './html-trace.mjs';
 
 describe('recent files', () => {
-  let server, browser;
-  before(async () => {
-    requireDist();
-    server = await startStrataServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    if (browser) await browser.close().catch(() => {});
-    if (server) await server.close();
-  });
+  const env = serverAndBrowser();
 
   test('a picked file reopens on a later visit, and Forget deletes it', async () => {
     const trace = makeHtmlTrace();
     const exp = countTrace(trace);
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     try {
-      await s.goto(server.url);
+      await s.goto(env.server.url);
       await s.call(() => { window.__loads = []; window.addEventListener('strata:loaded', (e) => window.__loads.push(e.detail)); });
       await s.page.setInputFiles('#file-input', { name: 'kept-trace.json', mimeType: 'application/json', buffer: trace });
       await poll(() => s.call(() => window.__loads.some((x) => x.files[0] && x.files[0].name === 'kept-trace.json')), { message: 'the pick to load' });
@@ -35,7 +26,7 @@ describe('recent files', () => {
 
       // A later visit (same browser profile): the demo opens, the Recent panel reopens the file.
       const page = await s.context.newPage();
-      await page.goto(server.url);
+      await page.goto(env.server.url);
       await page.evaluate(() => window.strata.ready);
       await page.click('#recent-button');
       const entry = page.locator('#recent-panel .recent-entry');

@@ -1,8 +1,8 @@
 // Light and dark themes (issue 10): the choice comes from ?theme=, the user's saved choice, or the
 // system's prefers-color-scheme; the canvas and the page chrome both follow it.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, newStrataPage, screenshotCanvas, analyseImage, startStrataServer, poll } from './lib.mjs';
+import { newStrataPage, screenshotCanvas, analyseImage, serverAndBrowser, poll } from './lib.mjs';
 
 // Mean luminance (0..255) of the canvas's most common colour: the timeline's background rows.
 async function backgroundLuminance(s) {
@@ -14,34 +14,27 @@ async function backgroundLuminance(s) {
 const pageBackground = (s) => s.call(() => getComputedStyle(document.body).backgroundColor);
 
 describe('themes', () => {
-  let server, browser;
-  before(async () => {
-    server = await startStrataServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    if (browser) await browser.close().catch(() => {});
-    if (server) await server.close();
-  });
+  const env = serverAndBrowser();
 
   test('follows prefers-color-scheme until the user chooses', async () => {
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     await s.page.emulateMedia({ colorScheme: 'light' });
-    await s.goto(server.url);
+    await s.goto(env.server.url);
     assert.deepEqual(await s.call(() => strata.theme()), { theme: 'light', choice: 'auto' });
     assert.ok(await backgroundLuminance(s) > 200, 'light system scheme: canvas background is light');
     assert.equal(await pageBackground(s), 'rgb(242, 243, 244)');
     await s.page.emulateMedia({ colorScheme: 'dark' });
-    await poll(() => s.call(() => strata.theme().theme === 'dark'), { message: 'theme follows the system to dark' });
+    // strata.theme() reads the media query at once; the page applies it on the 'change' event.
+    await poll(() => s.call(() => document.documentElement.dataset.theme === 'dark'), { message: 'theme follows the system to dark' });
     assert.ok(await backgroundLuminance(s) < 60, 'dark system scheme: canvas background is dark');
     s.assertNoErrors();
     await s.context.close();
   });
 
   test('?theme= wins, the button toggles, and the choice is remembered', async () => {
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     await s.page.emulateMedia({ colorScheme: 'dark' });
-    await s.goto(server.url + '?theme=light');
+    await s.goto(env.server.url + '?theme=light');
     assert.equal((await s.call(() => strata.theme())).theme, 'light');
     assert.ok(await backgroundLuminance(s) > 200, '?theme=light over a dark system');
     assert.equal(await s.page.locator('#theme-button').textContent(), 'Dark');
@@ -50,7 +43,7 @@ describe('themes', () => {
     assert.ok(await backgroundLuminance(s) < 60, 'after the button: dark canvas');
     // Reloaded without the parameter, over a light system: the saved choice (dark) holds.
     await s.page.emulateMedia({ colorScheme: 'light' });
-    await s.goto(server.url);
+    await s.goto(env.server.url);
     assert.deepEqual(await s.call(() => strata.theme()), { theme: 'dark', choice: 'dark' });
     assert.equal(await s.call(() => strata.setTheme('auto')), 'light');
     assert.ok(await backgroundLuminance(s) > 200, "'auto' follows the light system again");
