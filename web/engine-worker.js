@@ -238,16 +238,20 @@ async function load(msg) {
 async function memoryScan() {
   if (M._engine_memory_scan_begin() === 0 || !currentSource) return;
   const generation = M._engine_generation();
+  const files = Math.max(1, M._engine_memory_scan_file_count());
   try {
-    for await (const bytes of sourceChunks()) {
-      if (M._engine_generation() !== generation) return;
-      let done = false;
-      for (let off = 0; off < bytes.length && !done; off += CHUNK) {
-        const n = Math.min(CHUNK, bytes.length - off);
-        M.HEAPU8.set(bytes.subarray(off, off + n), M._engine_load_buffer(n) >>> 0);
-        done = M._engine_memory_scan_commit(n) === 1;
+    for (let f = 0; f < files; ++f) {  // several xplanes: each host's file in turn
+      if (f > 0) M._engine_memory_scan_file(f);
+      for await (const bytes of sourceChunks(f)) {
+        if (M._engine_generation() !== generation) return;
+        let done = false;
+        for (let off = 0; off < bytes.length && !done; off += CHUNK) {
+          const n = Math.min(CHUNK, bytes.length - off);
+          M.HEAPU8.set(bytes.subarray(off, off + n), M._engine_load_buffer(n) >>> 0);
+          done = M._engine_memory_scan_commit(n) === 1;
+        }
+        if (done) break;
       }
-      if (done) break;
     }
   } catch (e) { /* the source went away: memory from what was read */ }
   if (M._engine_generation() === generation) M._engine_memory_scan_end();

@@ -96,7 +96,11 @@ class Engine {
   // After a load: how many Kineto [memory] records must be re-read from the source (0: the
   // memory data is complete). Then feed the file from its start to memory_scan_feed() until it
   // returns true, and call memory_scan_end().
+  // For a load of several files (xplanes, one per host): after the first file's bytes, call
+  // memory_scan_file(i) and feed file i from its start, for each further file.
   uint32_t memory_scan_begin();
+  void memory_scan_file(uint32_t i);
+  uint32_t memory_scan_file_count() const { return static_cast<uint32_t>(store_->files.size()); }
   bool memory_scan_feed(const uint8_t* data, size_t n) { return memory_scan_.feed(data, n); }
   void memory_scan_end();
   const MemoryData& memory() const { return memory_; }

@@ -105,9 +105,17 @@ uint32_t Engine::memory_scan_begin() {
       wants.push_back({s.events.src_offset[e], s.events.src_len[e], e});
   }
   memory_scan_pending_ = !wants.empty();
-  memory_scan_.begin(compression_named(s.files.empty() ? "none" : s.files[0].compression),
-                     std::move(wants));
+  memory_scan_.begin(std::move(wants));
+  memory_scan_file(0);
   return static_cast<uint32_t>(memory_scan_.size());
+}
+
+void Engine::memory_scan_file(uint32_t i) {
+  const std::vector<SourceFile>& files = store_->files;
+  const uint64_t base = i < files.size() ? files[i].stream_base : 0;
+  const uint64_t end = i + 1 < files.size() ? files[i + 1].stream_base : UINT64_MAX;
+  memory_scan_.begin_file(compression_named(i < files.size() ? files[i].compression : "none"), base,
+                          end);
 }
 
 void Engine::memory_scan_end() {

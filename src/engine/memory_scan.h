@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/formats/compression/stream_decoder.h"
@@ -19,11 +20,21 @@ class MemoryScan {
     uint32_t length;
     uint32_t event;
   };
-  // `wants` in any order; sorted here by offset.
-  void begin(Compression c, std::vector<Want> wants);
-  // The file's next bytes, from its start. True once every record has passed (or the stream
-  // ended or broke).
+  // `wants` in any order; sorted here by offset. Then begin_file() for each file of the load.
+  void begin(std::vector<Want> wants);
+  // One file: begin(wants) and its begin_file.
+  void begin(Compression c, std::vector<Want> wants) {
+    begin(std::move(wants));
+    begin_file(c, 0, UINT64_MAX);
+  }
+  // The next file of the load (several xplanes, one per host): its decompressed bytes are
+  // [stream_base, stream_end) in the wants' offsets (SourceFile::stream_base; UINT64_MAX ends
+  // the last file).
+  void begin_file(Compression c, uint64_t stream_base, uint64_t stream_end);
+  // The current file's next bytes, from its start. True once nothing more is wanted from this
+  // file: every record in it has passed, or its stream ended or broke.
   bool feed(const uint8_t* data, size_t n);
+  // Every record of every file has passed.
   bool done() const { return done_; }
   size_t size() const { return wants_.size(); }
   // After done(): record i (in offset order), empty when it was not read.
@@ -36,8 +47,9 @@ class MemoryScan {
   std::vector<Want> wants_;
   std::vector<std::string> records_;
   size_t next_ = 0;   // first want not complete
-  uint64_t pos_ = 0;  // decompressed bytes seen
-  bool done_ = true;
+  uint64_t pos_ = 0;  // position in the wants' numbering
+  uint64_t file_end_ = 0;
+  bool file_done_ = true, done_ = true;
 };
 
 }  // namespace strata

@@ -13,6 +13,7 @@
 namespace strata {
 namespace {
 
+using testing::compress_with;
 using testing::read_file;
 using testing::read_shared;
 
@@ -22,25 +23,13 @@ testing::ImportResult import_any(std::string_view data, size_t chunk) {
   auto imp = make_decompressing_importer(r.store.get(), make_chrome_json_importer(r.store.get()));
   auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (chunk == 0) chunk = data.size() ? data.size() : 1;
-  for (size_t i = 0; i < data.size(); i += chunk) imp->feed(p + i, std::min(chunk, data.size() - i));
+  for (size_t i = 0; i < data.size(); i += chunk)
+    imp->feed(p + i, std::min(chunk, data.size() - i));
   imp->finish();
   r.failed = imp->failed();
   r.failure = imp->failure();
   r.records = imp->records();
   return r;
-}
-
-// Compresses `plain` with a command-line tool ("gzip -c", "zstd -q -c -19"); false if absent.
-bool compress_with(const std::string& tool, const std::string& plain, std::string* out) {
-  std::string dir = ::testing::TempDir();
-  std::string in = dir + "/strata_plain.json", outp = dir + "/strata_packed";
-  FILE* f = std::fopen(in.c_str(), "wb");
-  if (!f) return false;
-  std::fwrite(plain.data(), 1, plain.size(), f);
-  std::fclose(f);
-  std::string cmd = tool + " < '" + in + "' > '" + outp + "' 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) return false;
-  return read_file(outp, out) && !out->empty();
 }
 
 const char* kSmall = R"({"traceEvents":[
@@ -49,7 +38,8 @@ const char* kSmall = R"({"traceEvents":[
 {"ph":"C","name":"c","pid":1,"ts":3,"args":{"v":1}}]})";
 
 TEST(Compression, SniffsMagicBytes) {
-  const uint8_t gz[] = {0x1F, 0x8B, 8, 0}, zs[] = {0x28, 0xB5, 0x2F, 0xFD}, js[] = {'{', '"', 't', 'r'};
+  const uint8_t gz[] = {0x1F, 0x8B, 8, 0}, zs[] = {0x28, 0xB5, 0x2F, 0xFD},
+                js[] = {'{', '"', 't', 'r'};
   EXPECT_EQ(sniff_compression(gz, 4), Compression::kGzip);
   EXPECT_EQ(sniff_compression(zs, 4), Compression::kZstd);
   EXPECT_EQ(sniff_compression(js, 4), Compression::kPlain);
@@ -106,7 +96,8 @@ TEST(Compression, TruncatedStreamLoadsWhatItHoldsAndSaysSo) {
   EXPECT_GT(cut.store->events.size(), 0u);
   EXPECT_LT(cut.store->events.size(), full.store->events.size());
   bool says_early = false;
-  for (const auto& e : cut.store->errors) says_early |= e.find("gzip stream ends early") != std::string::npos;
+  for (const auto& e : cut.store->errors)
+    says_early |= e.find("gzip stream ends early") != std::string::npos;
   EXPECT_TRUE(says_early);
 }
 
@@ -115,7 +106,8 @@ TEST(Compression, CorruptStreamReportsIt) {
   if (!read_shared("chrome_trace/catapult/x_event_trace.json", &plain)) GTEST_SKIP();
   std::string zs;
   if (!compress_with("zstd -q -c", plain, &zs)) GTEST_SKIP();
-  for (size_t i = zs.size() / 2; i < zs.size() / 2 + 64; ++i) zs[i] = static_cast<char>(zs[i] ^ 0x5A);
+  for (size_t i = zs.size() / 2; i < zs.size() / 2 + 64; ++i)
+    zs[i] = static_cast<char>(zs[i] ^ 0x5A);
   auto r = import_any(zs, 4096);
   bool says = r.failed && r.failure.find("corrupt zstd") != std::string::npos;
   for (const auto& e : r.store->errors) says |= e.find("corrupt zstd") != std::string::npos;
@@ -133,7 +125,8 @@ TEST(Compression, RealKinetoGzipTraces) {
     uint64_t x, f, s, m, i;
   } cases[] = {
       {"pytorch_kineto/tracelens/torch_compile_triton/trace.json.gz", 115, 58, 13, 58, 2},
-      {"pytorch_kineto/kineto-tb_plugin/resnet50_autograd_api_num_workers_0/worker0.pt.trace.json.gz",
+      {"pytorch_kineto/kineto-tb_plugin/resnet50_autograd_api_num_workers_0/"
+       "worker0.pt.trace.json.gz",
        59423, 10133, 10133, 20, 2},
   };
   for (const Case& c : cases) {

@@ -1,6 +1,7 @@
 // The engine as the worker drives it: chunked load, summary JSON, a bad file that leaves the
 // previous trace in place, and the binary protocol read back by the UI's own parser.
 #include "engine/engine.h"
+#include "import_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -40,8 +41,8 @@ TEST(Engine, LoadsInChunksAndSummarises) {
   Engine e;
   ASSERT_TRUE(load(&e, "t.json", kTrace, 7));
   std::string s = e.summary_json();
-  EXPECT_NE(s.find("\"events\":4"), std::string::npos) << s;     // 2 X + 1 B/E + 1 i
-  EXPECT_NE(s.find("\"counters\":4"), std::string::npos) << s;   // 2 C × 2 args
+  EXPECT_NE(s.find("\"events\":4"), std::string::npos) << s;    // 2 X + 1 B/E + 1 i
+  EXPECT_NE(s.find("\"counters\":4"), std::string::npos) << s;  // 2 C × 2 args
   EXPECT_NE(s.find("\"X\":2"), std::string::npos) << s;
   EXPECT_NE(s.find("\"M\":2"), std::string::npos) << s;
   EXPECT_NE(s.find("\"startNs\":100000"), std::string::npos) << s;
@@ -114,7 +115,9 @@ TEST(Engine, FindLocateAndDetails) {
   ASSERT_TRUE(load(&e, "t.json", kTrace, 4096));
   std::string f = e.find_json("FOR", 100);
   EXPECT_NE(f.find("\"count\":1"), std::string::npos) << f;
-  EXPECT_NE(f.find("\"name\":\"forward\",\"tsNs\":110000,\"durNs\":20000,\"pid\":1,\"tid\":2"), std::string::npos) << f;
+  EXPECT_NE(f.find("\"name\":\"forward\",\"tsNs\":110000,\"durNs\":20000,\"pid\":1,\"tid\":2"),
+            std::string::npos)
+      << f;
   int64_t ev = e.locate("step", 100000, "1", "2");
   ASSERT_GE(ev, 0);
   uint64_t off = 0;
@@ -143,23 +146,8 @@ TEST(Engine, SuccessfulOpenClearsEarlierFailures) {
 }
 
 TEST(Engine, ArgsOfACompressedTraceAreReadByDecompressingAgain) {
-  std::string dir = ::testing::TempDir();
-  std::string plain = dir + "/strata_engine.json";
-  FILE* f = std::fopen(plain.c_str(), "wb");
-  ASSERT_TRUE(f);
-  std::fputs(kTrace, f);
-  std::fclose(f);
-  if (std::system(("gzip -c '" + plain + "' > '" + plain + ".gz' 2>/dev/null").c_str()) != 0)
-    GTEST_SKIP() << "gzip not installed";
   std::string gz;
-  {
-    FILE* g = std::fopen((plain + ".gz").c_str(), "rb");
-    ASSERT_TRUE(g);
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, g)) > 0) gz.append(buf, n);
-    std::fclose(g);
-  }
+  if (!testing::compress_with("gzip -c", kTrace, &gz)) GTEST_SKIP() << "gzip not installed";
   Engine e;
   ASSERT_TRUE(load(&e, "t.json.gz", gz, 16));
   EXPECT_NE(e.summary_json().find("\"compression\":\"gzip\""), std::string::npos);
@@ -170,11 +158,13 @@ TEST(Engine, ArgsOfACompressedTraceAreReadByDecompressingAgain) {
   e.extract_begin(static_cast<uint32_t>(ev));
   bool done = false;
   for (size_t off = 0; off < gz.size() && !done; off += 7)
-    done = e.extract_feed(reinterpret_cast<const uint8_t*>(gz.data()) + off, std::min<size_t>(7, gz.size() - off));
+    done = e.extract_feed(reinterpret_cast<const uint8_t*>(gz.data()) + off,
+                          std::min<size_t>(7, gz.size() - off));
   EXPECT_TRUE(done);
   std::string_view rec = e.cached_record(static_cast<uint32_t>(ev));
   ASSERT_FALSE(rec.empty());
-  EXPECT_NE(e.details_json(static_cast<uint32_t>(ev), rec).find("\"args\":{\"n\":1}"), std::string::npos);
+  EXPECT_NE(e.details_json(static_cast<uint32_t>(ev), rec).find("\"args\":{\"n\":1}"),
+            std::string::npos);
   // Its neighbour is in the same window: no second pass needed.
   int64_t fwd = e.locate("forward", 110000, "1", "2");
   EXPECT_FALSE(e.cached_record(static_cast<uint32_t>(fwd)).empty());
@@ -191,8 +181,8 @@ std::string many_events(int n) {
   std::string t = "{\"traceEvents\":[";
   for (int i = 0; i < n; ++i) {
     if (i) t += ",\n";
-    t += "{\"ph\":\"X\",\"name\":\"e" + std::to_string(i % 7) + "\",\"pid\":1,\"tid\":1,\"ts\":" +
-         std::to_string(i * 10) + ",\"dur\":5}";
+    t += "{\"ph\":\"X\",\"name\":\"e" + std::to_string(i % 7) +
+         "\",\"pid\":1,\"tid\":1,\"ts\":" + std::to_string(i * 10) + ",\"dur\":5}";
   }
   return t + "]}";
 }

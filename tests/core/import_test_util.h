@@ -2,9 +2,11 @@
 // shared sample files, and check the store invariants trace_store.h promises.
 #pragma once
 #include <gtest/gtest.h>
+#include <unistd.h>  // getpid
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,6 +38,12 @@ inline ImportResult import_json(std::string_view data, size_t chunk = 0) {
   return r;
 }
 
+// A file name in the test temp dir that no other test process uses at the same time (ctest -j,
+// and other checkouts' test runs on the same machine, share /tmp).
+inline std::string scratch_path(const std::string& name) {
+  return ::testing::TempDir() + "/strata_" + std::to_string(::getpid()) + "_" + name;
+}
+
 inline bool read_file(const std::string& path, std::string* out) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return false;
@@ -45,6 +53,21 @@ inline bool read_file(const std::string& path, std::string* out) {
   while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->append(buf, n);
   std::fclose(f);
   return true;
+}
+
+// Compresses `plain` with a command-line tool ("gzip -c", "zstd -q -c -19"), through scratch
+// files; false when the tool is absent or fails.
+inline bool compress_with(const std::string& tool, const std::string& plain, std::string* out) {
+  const std::string in = scratch_path("plain"), packed = scratch_path("packed");
+  FILE* f = std::fopen(in.c_str(), "wb");
+  if (!f) return false;
+  std::fwrite(plain.data(), 1, plain.size(), f);
+  std::fclose(f);
+  const std::string cmd = tool + " < '" + in + "' > '" + packed + "' 2>/dev/null";
+  const bool ok = std::system(cmd.c_str()) == 0 && read_file(packed, out) && !out->empty();
+  std::remove(in.c_str());
+  std::remove(packed.c_str());
+  return ok;
 }
 
 inline std::string shared_path(const std::string& rel) {

@@ -110,5 +110,58 @@ TEST(XplaneMemory, RealFilesAllocatorPeaksMatchTheFile) {
   if (!found) GTEST_SKIP() << "no xplanes in ../shared/data";
 }
 
+// Several hosts in one load (one xplane each, the second gzip-compressed): every host's
+// allocators are read back, each file through its own decompressor.
+TEST(XplaneMemory, EveryHostOfAMultiHostLoadIsRead) {
+  std::string a, b;
+  if (!read_shared("xplane/xprof/34.83.195.179_6003.xplane.pb", &a) ||
+      !read_shared("xplane/tracelens/jax08_gemm/tw003.xplane.pb", &b))
+    GTEST_SKIP() << "xplanes absent from ../shared/data";
+  std::string gz;
+  if (!compress_with("gzip -c", b, &gz)) GTEST_SKIP() << "no gzip tool";
+  pb::XSpace sa, sb;
+  ASSERT_TRUE(sa.ParseFromString(a));
+  ASSERT_TRUE(sb.ParseFromString(b));
+  const auto want_a = expected(sa), want_b = expected(sb);
+
+  Engine e;
+  const std::vector<std::pair<std::string, std::string>> files = {{"a.xplane.pb", a},
+                                                                  {"b.xplane.pb.gz", gz}};
+  e.load_begin(files[0].first, a.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& bytes = files[i].second;
+    if (i > 0) ASSERT_TRUE(e.load_next_file(files[i].first, bytes.size()));
+    std::memcpy(e.load_buffer(bytes.size()), bytes.data(), bytes.size());
+    e.load_commit(bytes.size());
+  }
+  ASSERT_TRUE(e.load_end());
+  ASSERT_GT(e.memory_scan_begin(), 0u);
+  ASSERT_EQ(e.memory_scan_file_count(), 2u);
+  for (size_t i = 0; i < files.size(); ++i) {  // as engine-worker.js does
+    if (i > 0) e.memory_scan_file(static_cast<uint32_t>(i));
+    const std::string& bytes = files[i].second;
+    for (size_t off = 0; off < bytes.size(); off += 65536) {
+      const size_t n = std::min<size_t>(65536, bytes.size() - off);
+      std::memcpy(e.load_buffer(n), bytes.data() + off, n);
+      if (e.memory_scan_feed(e.load_buffer(n), n)) break;
+    }
+  }
+  e.memory_scan_end();
+  const MemoryData& m = e.memory();
+  int checked_b = 0;
+  for (const auto* want : {&want_a, &want_b}) {
+    const auto* other = want == &want_a ? &want_b : &want_a;
+    for (const auto& [allocator, w] : *want) {
+      if (other->count(allocator)) continue;  // the same allocator name on both hosts
+      const uint32_t s = memory_primary_series(m, allocator);
+      ASSERT_NE(s, kNone) << allocator;
+      EXPECT_EQ(m.series[s].size(), w.samples) << allocator;
+      EXPECT_DOUBLE_EQ(series_peak(m.series[s], false).bytes, w.peak) << allocator;
+      checked_b += want == &want_b;
+    }
+  }
+  EXPECT_GT(checked_b, 0) << "no allocator of the second host to check";
+}
+
 }  // namespace
 }  // namespace strata

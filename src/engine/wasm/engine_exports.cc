@@ -87,6 +87,9 @@ EMSCRIPTEN_KEEPALIVE int engine_memory_scan_commit(uint32_t n) {
   return engine().memory_scan_feed(engine().load_buffer(n), n) ? 1 : 0;
 }
 EMSCRIPTEN_KEEPALIVE void engine_memory_scan_end() { engine().memory_scan_end(); }
+// Several files (xplanes of a multi-host load): file i's bytes follow engine_memory_scan_file(i).
+EMSCRIPTEN_KEEPALIVE uint32_t engine_memory_scan_file_count() { return engine().memory_scan_file_count(); }
+EMSCRIPTEN_KEEPALIVE void engine_memory_scan_file(uint32_t i) { engine().memory_scan_file(i); }
 // 1 when the last load (an Ascend memory CSV) was merged into the trace already shown.
 EMSCRIPTEN_KEEPALIVE int engine_last_load_merged() { return engine().last_load_merged() ? 1 : 0; }
 
