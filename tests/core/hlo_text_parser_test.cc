@@ -279,6 +279,8 @@ ENTRY %main (in: f32[2]) -> f32[2] {
   %w = (s32[], f32[2]{0}) while(%init), condition=cond, body=body, backend_config={"known_trip_count":{"n":"10"}}
   %k = s32[] constant(1)
   %c = f32[2]{0} conditional(%k, %in, %in), branch_computations={b0, b1}
+  %p = pred[] constant(true)
+  %c2 = f32[2]{0} conditional(%p, %in, %in), true_computation=b1, false_computation=b0
   %dyn = f32[<=4,?]{1,0} custom-call(%in), custom_call_target="Pad, \"to\" {static}", frontend_attributes={x="{a,b}"}
   ROOT %out = f32[2]{0} get-tuple-element(%w), index=1, sharding={replicated}
 }
@@ -330,6 +332,12 @@ TEST(HloText, ShapesLayoutsAttributesAndCalls) {
   const uint32_t c = m.find("c");
   ASSERT_EQ(m.called_of(c).size(), 2u);
   EXPECT_EQ(m.operands_of(c).size(), 3u);
+  const uint32_t c2 = m.find("c2");
+  ASSERT_EQ(m.called_of(c2).size(), 2u);
+  EXPECT_EQ(m.called_of(c2)[0], m.find_computation("b1"));
+  EXPECT_EQ(m.called_of(c2)[1], m.find_computation("b0"));
+  EXPECT_EQ(m.str(m.attrs[m.operands_of(c2)[0]]), "value=true");  // main's %p, not the fusion's
+  EXPECT_EQ(m.callers_of(m.find_computation("b0")).size(), 2u);
   const uint32_t dyn = m.find("dyn");
   EXPECT_EQ(std::vector<int64_t>(m.dims_of(dyn).begin(), m.dims_of(dyn).end()),
             (std::vector<int64_t>{4, -1}));
