@@ -1,6 +1,8 @@
 // Graph queries over parsed HLO: search, N-hop neighbourhoods and the visible graph (collapsed
 // and expanded fusions, while and conditional groups, focus + hops), on real dumps from
 // ../shared/data/hlo (skipped when absent) and on a small module written here.
+#include "core/graph/hlo_graph.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "core/formats/hlo/hlo_text_parser.h"
-#include "core/graph/hlo_graph.h"
 #include "import_test_util.h"
 
 namespace strata::hlo {
@@ -114,7 +115,8 @@ TEST(HloGraph, KernelReuseFusionCollapsedAndExpanded) {
 
   // Search: name or opcode, any case.
   auto found = find_instructions(m, "FUSION");
-  EXPECT_EQ(found, (std::vector<uint32_t>{m.find("fusion.2"), m.find("fusion.1"), m.find("fusion")}));
+  EXPECT_EQ(found,
+            (std::vector<uint32_t>{m.find("fusion.2"), m.find("fusion.1"), m.find("fusion")}));
   EXPECT_EQ(find_instructions(m, "sqrt", 2).size(), 2u);
   EXPECT_TRUE(find_instructions(m, "").empty());
   EXPECT_TRUE(find_instructions(m, "no such op").empty());

@@ -4,13 +4,14 @@
 // called computations. Shapes render as the text format prints them (the same string the text
 // parser reads back). A text module written out as a proto parses back the same. Every prefix
 // of a real proto fails cleanly or parses.
+#include "core/formats/hlo/hlo_proto_parser.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 #include <vector>
 
-#include "core/formats/hlo/hlo_proto_parser.h"
 #include "core/formats/hlo/hlo_text_parser.h"
 #include "hlo.pb.h"
 #include "import_test_util.h"
@@ -25,8 +26,10 @@ struct Sample {
 };
 const Sample kSamples[] = {
     {"hlo/tracelens/jax_conv_minimal/jit__normal(11).hlo_proto.pb", "jit__normal", 1},
-    {"hlo/tracelens/jax_conv_minimal/jit__threefry_split(5).hlo_proto.pb", "jit__threefry_split", 1},
-    {"hlo/tracelens/jax_conv_minimal/jit_forward_3d_conv(15).hlo_proto.pb", "jit_forward_3d_conv", 3},
+    {"hlo/tracelens/jax_conv_minimal/jit__threefry_split(5).hlo_proto.pb", "jit__threefry_split",
+     1},
+    {"hlo/tracelens/jax_conv_minimal/jit_forward_3d_conv(15).hlo_proto.pb", "jit_forward_3d_conv",
+     3},
     {"hlo/xla/hlo_opt_hlo_protobinary.pb", "module_mod1", 0},
 };
 
@@ -79,7 +82,8 @@ TEST(HloProtoRealFiles, EqualTheGeneratedClassesDecode) {
           EXPECT_EQ(m.str(m.name[m.operands_of(i)[k]]), name_of_id[wi.operand_ids(k)]);
         ASSERT_EQ(m.called_of(i).size(), static_cast<size_t>(wi.called_computation_ids_size()));
         for (int k = 0; k < wi.called_computation_ids_size(); ++k)
-          EXPECT_EQ(m.str(m.comp_name[m.called_of(i)[k]]), comp_of_id[wi.called_computation_ids(k)]);
+          EXPECT_EQ(m.str(m.comp_name[m.called_of(i)[k]]),
+                    comp_of_id[wi.called_computation_ids(k)]);
         EXPECT_EQ(m.str(m.fusion_kind[i]), wi.fusion_kind());
         EXPECT_EQ(m.str(m.op_name[i]), wi.metadata().op_name());
         EXPECT_EQ(m.str(m.source_file[i]), wi.metadata().source_file());
@@ -181,8 +185,7 @@ TEST(HloProto, ShapesRenderAsTheTextFormat) {
   EXPECT_EQ(m.memory_space[0], kMemorySpaceTpuVmem);
   EXPECT_EQ(m.str(m.shape[1]), "f32[<=4]{0}");
   EXPECT_EQ(m.parameter_number[1], 1);
-  EXPECT_EQ(m.str(m.shape[2]),
-            "(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)}, f32[<=4]{0}, s32[])");
+  EXPECT_EQ(m.str(m.shape[2]), "(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)}, f32[<=4]{0}, s32[])");
   EXPECT_EQ(m.dtype[2], kTuple);
   EXPECT_EQ(m.memory_space[2], kNoMemorySpace);
   EXPECT_EQ(m.comp_root[0], 2u);
@@ -197,7 +200,8 @@ TEST(HloProto, ShapesRenderAsTheTextFormat) {
 // both paths look alike.
 TEST(HloProto, TextModuleRoundTrip) {
   std::string text;
-  if (!testing::read_shared("hlo/xla/nv_maxtext_1n1g_jit_train_step_before_optimization.hlo", &text))
+  if (!testing::read_shared("hlo/xla/nv_maxtext_1n1g_jit_train_step_before_optimization.hlo",
+                            &text))
     GTEST_SKIP();
   std::vector<HloModule> modules;
   std::string error;
