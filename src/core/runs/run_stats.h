@@ -81,7 +81,8 @@ struct KernelRow {
 
 // A pie slice: time per accelerator core type, or per op type (op_statistic.csv).
 struct KernelGroup {
-  std::string key;        // core type, or "OP Type|Core Type" for by_op_type
+  std::string key;        // core type (by_core_type) or op type (by_op_type)
+  std::string core_type;  // by_op_type: the op type's core type; "" in by_core_type
   uint64_t count = 0;
   double total_us = 0, min_us = 0, avg_us = 0, max_us = 0;
 };
