@@ -109,7 +109,9 @@ TraceModel build_trace_model(const TraceStore& s, std::string_view source) {
     std::string_view name = s.strings.get(ev.name[i]);
     // ProfilerStep#N is a user_annotation (or an "Operator" in 2021 traces): a step, never an
     // operator row, as tb_plugin's ProfilerStepNode and torch_npu's is_profiler_step().
-    if (name.substr(0, 13) == "ProfilerStep#") {
+    // (Kineto also copies the step onto the GPU streams as gpu_user_annotation: not a step.)
+    if (name.substr(0, 13) == "ProfilerStep#" &&
+        !iequals(s.strings.get(ev.cat[i]), "gpu_user_annotation")) {
       m.role[i] = Role::kStep;
       m.steps.push_back(uint32_t(i));
       continue;
