@@ -18,8 +18,8 @@ const char* kLevel0 = "ascend/msinsight/text_level0/rank0_ascend_pt/ASCEND_PROFI
 const char* kRank0 = "ascend/msinsight/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/";
 const char* kRank1 = "ascend/msinsight/text_level1/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/";
 
-#define READ_OR_SKIP(rel, var)                                      \
-  std::string var;                                                  \
+#define READ_OR_SKIP(rel, var) \
+  std::string var;             \
   if (!read_shared_text(rel, &var)) GTEST_SKIP() << "no " << (rel);
 
 struct OpSums {
@@ -188,7 +188,8 @@ void check_kernel_file(const std::string& rel, size_t want_rows) {
   expect_near_rel(sum, total, "kernel total");
   expect_near_rel(det, total, "detail total");
   ASSERT_EQ(t.by_core_type.size(), core_total.size());
-  for (const KernelGroup& g : t.by_core_type) expect_near_rel(g.total_us, core_total[g.key], "core");
+  for (const KernelGroup& g : t.by_core_type)
+    expect_near_rel(g.total_us, core_total[g.key], "core");
   // Per name: the naive count of rows with that name is the sum over its core types.
   std::map<std::string, uint64_t> got;
   for (const KernelRow& k : t.rows) got[k.name] += k.count;
@@ -234,15 +235,15 @@ std::map<std::string, double> naive_comm_sums(const std::string& json) {
   const std::string info = "\"Communication Time Info\"";
   size_t pos = 0;
   while ((pos = json.find(info, pos)) != std::string::npos) {
-    size_t key_end = json.rfind("\":", pos);            // end of the enclosing op's key
+    size_t key_end = json.rfind("\":", pos);  // end of the enclosing op's key
     size_t key_begin = json.rfind('"', key_end - 1);
     std::string op = json.substr(key_begin + 1, key_end - key_begin - 1);
     size_t end = json.find('}', pos);
     std::string block = json.substr(pos, end - pos);
     pos = end;
     if (op == "Total Op Info") continue;
-    for (const char* f : {"Elapse Time(ms)", "Transit Time(ms)", "Wait Time(ms)",
-                          "Synchronization Time(ms)"}) {
+    for (const char* f :
+         {"Elapse Time(ms)", "Transit Time(ms)", "Wait Time(ms)", "Synchronization Time(ms)"}) {
       size_t k = block.find(std::string("\"") + f + "\":");
       if (k != std::string::npos) out[f] += std::atof(block.c_str() + k + std::strlen(f) + 3);
     }
@@ -324,7 +325,8 @@ TEST(RunsAscend, DiffOfTwoRanks) {
   READ_OR_SKIP(std::string(kRank0) + "kernel_details.csv", k0);
   READ_OR_SKIP(std::string(kRank1) + "kernel_details.csv", k1);
   std::string err;
-  OperatorTable a = ascend_operator_table(op0, false, &err), b = ascend_operator_table(op1, false, &err);
+  OperatorTable a = ascend_operator_table(op0, false, &err),
+                b = ascend_operator_table(op1, false, &err);
   auto diff = diff_operators(a, b);
   const OpSums sa = naive_operator_sums(op0), sb = naive_operator_sums(op1);
   double host = 0, dev = 0, self_dev = 0;
@@ -351,7 +353,8 @@ TEST(RunsAscend, DiffOfTwoRanks) {
   auto naive_total = [](const std::string& csv) {
     auto rows = naive_csv(csv);
     double sum = 0;
-    for (size_t r = 1; r < rows.size(); ++r) sum += naive_num(rows[r], naive_col(rows[0], "Duration(us)"));
+    for (size_t r = 1; r < rows.size(); ++r)
+      sum += naive_num(rows[r], naive_col(rows[0], "Duration(us)"));
     return sum;
   };
   const double ka = naive_total(k0), kb = naive_total(k1);
