@@ -370,3 +370,51 @@ TEST(RunsAscend, DiffOfTwoRanks) {
 
 }  // namespace
 }  // namespace strata::testing
+
+namespace strata::testing {
+namespace {
+
+using namespace strata::runs;
+
+// torch_npu wrote operator_details.csv from the same op tree it wrote to trace_view.json: the
+// trace path (tb_plugin's definitions over the store) must give the same calls, host total and
+// host self per operator. (Device times differ: the trace ties device tasks to CANN API calls
+// on another process, not to the operators, so the CSVs stay the source for those.)
+TEST(RunsAscend, TraceViewHostTimesMatchOperatorDetails) {
+  for (const char* dir : {kRank0, kLevel0}) {
+    std::string tv, csv;
+    if (!read_shared_text(std::string(dir) + "trace_view.json", &tv) ||
+        !read_shared_text(std::string(dir) + "operator_details.csv", &csv))
+      GTEST_SKIP() << "no Ascend samples";
+    SCOPED_TRACE(dir);
+    ImportResult im = import_json(tv);
+    ASSERT_FALSE(im.failed) << im.failure;
+    OperatorTable t = trace_operator_table(*im.store, tv, false);
+    std::string err;
+    OperatorTable c = ascend_operator_table(csv, false, &err);
+    std::map<std::string, const OperatorRow*> by_name;
+    for (const OperatorRow& r : c.rows) by_name[r.name] = &r;
+    ASSERT_GT(t.rows.size(), 100u);
+    for (const OperatorRow& r : t.rows) {
+      auto it = by_name.find(r.name);
+      ASSERT_NE(it, by_name.end()) << r.name;
+      EXPECT_EQ(r.calls, it->second->calls) << r.name;
+      EXPECT_NEAR(r.host_total_us, it->second->host_total_us, 1e-3 * r.calls) << r.name;
+      EXPECT_NEAR(r.host_self_us, it->second->host_self_us, 1e-3 * r.calls) << r.name;
+    }
+    // The CSV keeps the wrappers tb_plugin's operator table hides (DataLoader, Optimizer.*,
+    // DataParallel.forward): every other CSV name is a trace row.
+    std::set<std::string> rows;
+    for (const OperatorRow& r : t.rows) rows.insert(r.name);
+    for (const OperatorRow& r : c.rows) {
+      if (rows.count(r.name)) continue;
+      EXPECT_TRUE(r.name.rfind("enumerate(DataLoader)#", 0) == 0 ||
+                  r.name.rfind("Optimizer.", 0) == 0 ||
+                  r.name.find("DataParallel.forward") != std::string::npos)
+          << r.name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace strata::testing

@@ -209,6 +209,9 @@ StepOpTimes ascend_step_op_times(std::string_view kernel_details_csv, std::strin
 
 // ---- Chrome / Kineto traces (the store after TraceBuilder::finish()) ------------------------
 
+// Ascend's trace_view.json goes through the same path: its host times equal
+// operator_details.csv's (tested), but its device tasks hang off CANN API calls, not operators,
+// so prefer the CSVs for Ascend runs when present.
 // `source` is the trace's decompressed bytes (the events' src_offset/src_len point into it).
 // It is optional: with it, input shapes ("Input Dims"), call stacks ("Call stack") and the
 // runtime → kernel pairing of traces without launch flows ("correlation" args) are read from
