@@ -231,8 +231,8 @@ std::vector<uint32_t> trace_events_with_args(const TraceStore& store);
 KernelTable trace_kernel_table(const TraceStore& store);
 // One row per trace (= per rank; `card` is the caller's rank id, e.g. distributedInfo.rank).
 // compute = union of non-communication kernel intervals, communication = union of NCCL/HCCL
-// kernels, overlap = their intersection, free = span - union of both; span = first kernel
-// start to last kernel end (HTA's temporal breakdown uses the same GPU-side span).
+// kernels, overlap = their intersection, free = span - union of both; span = first to last
+// device activity (kernels, memcpy, memset), so memcpy/memset time counts as free.
 DistributedRow trace_distributed(const TraceStore& store, int card);
 // NCCL / RCCL / HCCL kernels count as communication (case-insensitive substring).
 bool is_communication_kernel(std::string_view name);
