@@ -28,7 +28,7 @@ inline bool is_missing(double v) { return std::isnan(v); }
 // ---- Operator view --------------------------------------------------------------------------
 
 struct CallStackCount {
-  std::string stack;  // frames joined by '\n', innermost first (as the profilers write them)
+  std::string stack;  // as the profiler writes it (frames split by ';' and/or newlines)
   uint32_t count = 0;
 };
 
@@ -221,6 +221,8 @@ KernelTable trace_kernel_table(const TraceStore& store);
 // kernels, overlap = their intersection, free = span - union of both; span = first kernel
 // start to last kernel end (HTA's temporal breakdown uses the same GPU-side span).
 DistributedRow trace_distributed(const TraceStore& store, int card);
+// NCCL / RCCL / HCCL kernels count as communication (case-insensitive substring).
+bool is_communication_kernel(std::string_view name);
 // Per ProfilerStep#N: top-level cpu_op name → host total and device total time.
 StepOpTimes trace_step_op_times(const TraceStore& store);
 
