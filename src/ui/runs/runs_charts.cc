@@ -48,7 +48,7 @@ void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, s
     return;
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float r = std::max(10.0f, std::min((h - 40) * 0.5f, w * 0.25f));
+  const float r = std::max(10.0f, std::min((h - 40) * 0.5f, w * 0.2f));
   const ImVec2 c(origin.x + r + 4, origin.y + r + 4);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 mouse = ImGui::GetIO().MousePos;

@@ -231,16 +231,29 @@ void runs_diff_view(RunsView* v, float w, float h) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRect(o, ImVec2(o.x + cw, o.y + chart_h), IM_COL32(90, 90, 90, 255));
   const size_t n = std::min<size_t>(v->step_rows.size(), 40);
-  double lo = 0, hi = 0;
+  // Bars on the left scale (from 0), the accumulated difference on a scale of its own (it may
+  // be negative and is usually much smaller than the times).
+  double hi = 0, clo = 0, chi = 0;
   for (size_t i = 0; i < n; ++i) {
     const RunsView::StepRow& r = v->step_rows[i];
-    hi = std::max({hi, nz(r.a), nz(r.b), nz(r.cumulative)});
-    lo = std::min(lo, nz(r.cumulative));
+    hi = std::max({hi, nz(r.a), nz(r.b)});
+    clo = std::min(clo, nz(r.cumulative));
+    chi = std::max(chi, nz(r.cumulative));
   }
-  if (hi - lo <= 0) hi = lo + 1;
+  if (hi <= 0) hi = 1;
+  if (chi - clo <= 0) chi = clo + 1;
   auto ypos = [&](double val) {
-    return o.y + chart_h - static_cast<float>((val - lo) / (hi - lo)) * (chart_h - 4);
+    return o.y + chart_h - 2 - static_cast<float>(val / hi) * (chart_h - 8);
   };
+  auto ycum = [&](double val) {
+    return o.y + chart_h - 2 - static_cast<float>((val - clo) / (chi - clo)) * (chart_h - 8);
+  };
+  char scale[96];
+  std::snprintf(scale, sizeof scale, "bars 0..%s us   line %s..%s us", runs_us(hi).c_str(),
+                runs_us(clo).c_str(), runs_us(chi).c_str());
+  dl->AddText(ImVec2(o.x + cw - ImGui::CalcTextSize(scale).x - 6, o.y + 4),
+              IM_COL32(180, 180, 180, 255), scale);
+  dl->AddLine(ImVec2(o.x, ycum(0)), ImVec2(o.x + cw, ycum(0)), IM_COL32(234, 67, 53, 80));
   const float slot = n ? cw / static_cast<float>(n) : cw;
   const float y0 = ypos(0);
   ImVec2 prev;
@@ -253,7 +266,7 @@ void runs_diff_view(RunsView* v, float w, float h) {
     const float bw = std::max(1.0f, slot * 0.35f);
     dl->AddRectFilled(ImVec2(x + slot * 0.1f, ypos(nz(r.a))), ImVec2(x + slot * 0.1f + bw, y0), kA);
     dl->AddRectFilled(ImVec2(x + slot * 0.5f, ypos(nz(r.b))), ImVec2(x + slot * 0.5f + bw, y0), kB);
-    const ImVec2 pt(x + slot * 0.5f, ypos(nz(r.cumulative)));
+    const ImVec2 pt(x + slot * 0.5f, ycum(nz(r.cumulative)));
     if (i) dl->AddLine(prev, pt, IM_COL32(234, 67, 53, 255), 2);
     dl->AddCircleFilled(pt, 3, IM_COL32(234, 67, 53, 255));
     prev = pt;
