@@ -79,11 +79,16 @@ bool read_comm_json(std::string_view json, int card, CommMap* out, std::string* 
     double ms = std::strtod(l.value.c_str(), nullptr);
     CommTimes& t = (*out)[{rank, std::string(bare_step(step)), op}];
     const std::string& f = l.key;
-    if (f == "Elapse Time(ms)") t.elapse += ms * 1000;
-    else if (f == "Transit Time(ms)") t.transit += ms * 1000;
-    else if (f == "Wait Time(ms)") t.wait += ms * 1000;
-    else if (f == "Synchronization Time(ms)") t.sync += ms * 1000;
-    else if (f == "Idle Time(ms)") t.idle += ms * 1000;
+    if (f == "Elapse Time(ms)")
+      t.elapse += ms * 1000;
+    else if (f == "Transit Time(ms)")
+      t.transit += ms * 1000;
+    else if (f == "Wait Time(ms)")
+      t.wait += ms * 1000;
+    else if (f == "Synchronization Time(ms)")
+      t.sync += ms * 1000;
+    else if (f == "Idle Time(ms)")
+      t.idle += ms * 1000;
   }
   return true;
 }

@@ -29,9 +29,8 @@ std::string_view bare_step(std::string_view s) {
 
 template <class Row>
 void sort_by_total(std::vector<Row>* v) {
-  std::stable_sort(v->begin(), v->end(), [](const Row& a, const Row& b) {
-    return a.total_us > b.total_us;
-  });
+  std::stable_sort(v->begin(), v->end(),
+                   [](const Row& a, const Row& b) { return a.total_us > b.total_us; });
 }
 
 void fill(KernelGroup* g, const DurStats& s) {

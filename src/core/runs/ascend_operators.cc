@@ -20,8 +20,7 @@
 
 namespace strata::runs {
 
-OperatorTable ascend_operator_table(std::string_view csv, bool group_by_shape,
-                                    std::string* error) {
+OperatorTable ascend_operator_table(std::string_view csv, bool group_by_shape, std::string* error) {
   OperatorTable out;
   out.grouped_by_shape = group_by_shape;
   CsvTable t;

@@ -99,14 +99,16 @@ StepDiff step_diff(const StepOpTimes& a, const StepOpTimes& b, std::string_view 
   bool any_device = false;
   for (const StepDiffRow& r : out.rows) any_device |= r.a_device_us != 0 || r.b_device_us != 0;
   for (StepDiffRow& r : out.rows) {
-    r.diff_us = any_device ? r.b_device_us - r.a_device_us : or_zero(r.b_host_us) - or_zero(r.a_host_us);
+    r.diff_us =
+        any_device ? r.b_device_us - r.a_device_us : or_zero(r.b_host_us) - or_zero(r.a_host_us);
   }
   auto weight = [&](const StepDiffRow& r) {
     return any_device ? std::max(r.a_device_us, r.b_device_us)
                       : std::max(or_zero(r.a_host_us), or_zero(r.b_host_us));
   };
-  std::stable_sort(out.rows.begin(), out.rows.end(),
-                   [&](const StepDiffRow& x, const StepDiffRow& y) { return weight(x) > weight(y); });
+  std::stable_sort(
+      out.rows.begin(), out.rows.end(),
+      [&](const StepDiffRow& x, const StepDiffRow& y) { return weight(x) > weight(y); });
   double sum = 0;
   for (StepDiffRow& r : out.rows) {
     sum += r.diff_us;

@@ -36,10 +36,10 @@ struct OperatorRow {
   std::string name;
   std::string input_shape;  // empty unless the table is grouped by name + input shape
   uint64_t calls = 0;
-  double host_self_us = 0;    // host total minus child operators (and, from traces, minus the
-  double host_total_us = 0;   // runtime calls it makes), summed over calls
-  double device_self_us = 0;  // device time of kernels the op launched itself
-  double device_total_us = 0; // ... and those its child operators launched
+  double host_self_us = 0;     // host total minus child operators (and, from traces, minus the
+  double host_total_us = 0;    // runtime calls it makes), summed over calls
+  double device_self_us = 0;   // device time of kernels the op launched itself
+  double device_total_us = 0;  // ... and those its child operators launched
   // Ascend only ("Device Self/Total Duration With AICore"): AI Core eligible = some AI Core time;
   // the percentages are AI Core time / device time × 100 (NaN when device time is 0 or the
   // column is absent; Kineto: NaN, there is no AI Core).
@@ -66,9 +66,9 @@ struct KernelDetail {
   std::string step;       // Ascend "Step Id"; Kineto: the ProfilerStep#N it starts in, or ""
   double start_us = 0;    // Ascend: epoch µs as written; Kineto: µs from the trace start
   double duration_us = 0;
-  double wait_us = kMissing;      // Ascend "Wait Time(us)"
-  double block_dim = kMissing;    // Ascend "Block Dim"
-  std::string input_shapes;       // Ascend "Input Shapes" when present
+  double wait_us = kMissing;    // Ascend "Wait Time(us)"
+  double block_dim = kMissing;  // Ascend "Block Dim"
+  std::string input_shapes;     // Ascend "Input Shapes" when present
 };
 
 // "Group By Statistic": one row per (kernel name, core type).
@@ -100,9 +100,9 @@ struct KernelTable {
 
 // One communication operator on one card (summed over its calls).
 struct CommOpRow {
-  std::string name;         // "hcom_allReduce__586_0_1@..." (Ascend) or "nccl:all_reduce"
+  std::string name;  // "hcom_allReduce__586_0_1@..." (Ascend) or "nccl:all_reduce"
   uint64_t calls = 0;
-  double elapse_us = 0;     // total time of the op
+  double elapse_us = 0;          // total time of the op
   double transit_us = kMissing;  // data transfer
   double wait_us = kMissing;     // waiting for peers (includes synchronisation)
   double sync_us = kMissing;     // synchronisation before the first transfer
@@ -113,15 +113,15 @@ struct CommOpRow {
 // communication_us includes it too; so the bars are compute-only = compute - overlap,
 // overlap, communication-only = communication - overlap, free, and they add up to span_us.
 struct DistributedRow {
-  int card = -1;             // rank id
-  std::string step;          // the step, or "" when summed over all steps
+  int card = -1;     // rank id
+  std::string step;  // the step, or "" when summed over all steps
   double compute_us = 0;
   double communication_us = 0;
   double overlap_us = 0;
   double free_us = 0;
-  double span_us = kMissing;  // Ascend "Stage" / Kineto: the trace's span
-  double bubble_us = kMissing;       // Ascend pipeline bubble (receive), when present
-  double preparing_us = kMissing;    // Ascend "Preparing", when present
+  double span_us = kMissing;       // Ascend "Stage" / Kineto: the trace's span
+  double bubble_us = kMissing;     // Ascend pipeline bubble (receive), when present
+  double preparing_us = kMissing;  // Ascend "Preparing", when present
   // Communication split (Ascend communication.json; NaN from Kineto):
   double transfer_us = kMissing;  // sum of the ops' Transit Time
   double wait_us = kMissing;      // sum of Wait Time (synchronisation + waiting for peers)
@@ -167,9 +167,9 @@ struct OperatorDiffRow {
   std::string name;
   std::string input_shape;
   uint64_t a_calls = 0, b_calls = 0;
-  double a_host_us = 0, b_host_us = 0;          // host total
+  double a_host_us = 0, b_host_us = 0;  // host total
   double a_self_host_us = 0, b_self_host_us = 0;
-  double a_device_us = 0, b_device_us = 0;      // device total
+  double a_device_us = 0, b_device_us = 0;  // device total
   double a_self_device_us = 0, b_self_device_us = 0;
   // b - a, and b / a (NaN when a is 0).
   double host_diff_us = 0, self_host_diff_us = 0, device_diff_us = 0, self_device_diff_us = 0;
@@ -195,8 +195,8 @@ KernelTable ascend_kernel_table(std::string_view kernel_details_csv,
 // One card from its step_trace_time.csv (one row per step) and communication.json.
 // `step` = "" sums all steps into one row; otherwise the row of that step ("50" or "step50").
 DistributedTable ascend_card_distributed(int card, std::string_view step_trace_time_csv,
-                                         std::string_view communication_json,
-                                         std::string_view step, std::string* error);
+                                         std::string_view communication_json, std::string_view step,
+                                         std::string* error);
 
 // msprof-analyze's cluster_step_trace_time.csv (rows of Type "rank", Index = rank; "stage"
 // rows skipped) and cluster_communication.json (group → step → op → rank → time info).
@@ -209,6 +209,9 @@ StepOpTimes ascend_step_op_times(std::string_view kernel_details_csv, std::strin
 
 // ---- Chrome / Kineto traces (the store after TraceBuilder::finish()) ------------------------
 
+// Ascend's trace_view.json goes through the same path: its host times equal
+// operator_details.csv's (tested), but its device tasks hang off CANN API calls, not operators,
+// so prefer the CSVs for Ascend runs when present.
 // `source` is the trace's decompressed bytes (the events' src_offset/src_len point into it).
 // It is optional: with it, input shapes ("Input Dims"), call stacks ("Call stack") and the
 // runtime → kernel pairing of traces without launch flows ("correlation" args) are read from

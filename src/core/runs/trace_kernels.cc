@@ -54,8 +54,10 @@ TimeNs intersection(const std::vector<Interval>& a, const std::vector<Interval>&
   while (i < a.size() && j < b.size()) {
     TimeNs lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
     if (hi > lo) len += hi - lo;
-    if (a[i].second < b[j].second) ++i;
-    else ++j;
+    if (a[i].second < b[j].second)
+      ++i;
+    else
+      ++j;
   }
   return len;
 }

@@ -88,8 +88,7 @@ std::string_view raw_arg(std::string_view rec, std::string_view key) {
       }
       return {};
     }
-    while (k < rec.size() && rec[k] != ',' && rec[k] != '}' && rec[k] != ' ' && rec[k] != '\n')
-      ++k;
+    while (k < rec.size() && rec[k] != ',' && rec[k] != '}' && rec[k] != ' ' && rec[k] != '\n') ++k;
     return rec.substr(b, k - b);
   }
 }
@@ -109,13 +108,16 @@ TraceModel build_trace_model(const TraceStore& s, std::string_view source) {
     std::string_view name = s.strings.get(ev.name[i]);
     // ProfilerStep#N is a user_annotation (or an "Operator" in 2021 traces): a step, never an
     // operator row, as tb_plugin's ProfilerStepNode and torch_npu's is_profiler_step().
-    if (name.substr(0, 13) == "ProfilerStep#") {
+    // (Kineto also copies the step onto the GPU streams as gpu_user_annotation: not a step.)
+    if (name.substr(0, 13) == "ProfilerStep#" &&
+        !iequals(s.strings.get(ev.cat[i]), "gpu_user_annotation")) {
       m.role[i] = Role::kStep;
       m.steps.push_back(uint32_t(i));
       continue;
     }
     auto it = by_cat.find(ev.cat[i]);
-    if (it == by_cat.end()) it = by_cat.emplace(ev.cat[i], role_of_category(s.strings.get(ev.cat[i]))).first;
+    if (it == by_cat.end())
+      it = by_cat.emplace(ev.cat[i], role_of_category(s.strings.get(ev.cat[i]))).first;
     m.role[i] = it->second;
   }
   std::sort(m.steps.begin(), m.steps.end(),
@@ -160,7 +162,8 @@ TraceModel build_trace_model(const TraceStore& s, std::string_view source) {
       for (size_t i = 0; i < n; ++i) {
         if (m.role[i] != Role::kRuntime) continue;
         int64_t c;
-        if (int_arg(record_text(s, source, uint32_t(i)), "correlation", &c)) by_corr[c] = uint32_t(i);
+        if (int_arg(record_text(s, source, uint32_t(i)), "correlation", &c))
+          by_corr[c] = uint32_t(i);
       }
       for (size_t i = 0; i < n; ++i) {
         if (!is_device(m.role[i]) || m.launcher[i] != kNone) continue;

@@ -20,12 +20,12 @@ namespace strata::runs {
 enum class Role : uint8_t { kOther, kOperator, kRuntime, kKernel, kMemory, kStep };
 
 struct TraceModel {
-  std::vector<Role> role;         // per event
-  std::vector<uint32_t> op_anc;   // nearest enclosing operator on the thread, or kNone
-  std::vector<uint32_t> launcher; // device events: the runtime call that launched it, or kNone
-  std::vector<uint32_t> steps;    // ProfilerStep#N events, by start
-  uint64_t unpaired_device = 0;   // device events no launch could be found for
-  bool has_flows = false;         // some device event was paired by a flow
+  std::vector<Role> role;          // per event
+  std::vector<uint32_t> op_anc;    // nearest enclosing operator on the thread, or kNone
+  std::vector<uint32_t> launcher;  // device events: the runtime call that launched it, or kNone
+  std::vector<uint32_t> steps;     // ProfilerStep#N events, by start
+  uint64_t unpaired_device = 0;    // device events no launch could be found for
+  bool has_flows = false;          // some device event was paired by a flow
 };
 
 TraceModel build_trace_model(const TraceStore& s, std::string_view source);
