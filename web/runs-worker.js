@@ -25,13 +25,16 @@ async function runsPut(M, files) {
   return errors;
 }
 
-// msg: {kind: 'ascend' | 'ascendDiff' | 'trace', files, groupByShape, step, cards, card}.
+// msg: {kind: 'ascend' | 'trace' | 'keep' | 'diff', files, groupByShape, step, cards, card, slot}.
 async function runsStats(M, msg) {
   const errors = await runsPut(M, msg.files);
   const step = String(msg.step || '');
   let json;
-  if (msg.kind === 'ascendDiff') {
-    json = withString(step, (s) => M.UTF8ToString(M._runs_ascend_diff(msg.groupByShape ? 1 : 0, s)));
+  if (msg.kind === 'keep') {  // the loaded trace as one side of a Diff
+    withString(String(msg.slot), (s) => M._runs_trace_keep(s, msg.groupByShape ? 1 : 0));
+    json = '{"errors":[]}';
+  } else if (msg.kind === 'diff') {
+    json = withString(step, (s) => M.UTF8ToString(M._runs_diff(msg.groupByShape ? 1 : 0, s)));
   } else if (msg.kind === 'trace') {
     json = M.UTF8ToString(M._runs_trace_stats(msg.groupByShape ? 1 : 0, msg.card | 0));
   } else {

@@ -199,18 +199,21 @@ function strataRunsInit(ctx) {
     const at = all.findIndex((x) => x.run === folder.sel.run && x.profile === folder.sel.profile);
     const a = q && q.a ? q.a : all[at];
     const b = q && q.b ? q.b : all[(at + 1) % all.length];
-    const pa = profileOf(a), pb = profileOf(b);
-    let value;
-    if (pa.kind === 'ascend' && pb.kind === 'ascend') {
-      const files = {};
-      for (const [pre, p] of [['a/', pa], ['b/', pb]]) {
-        for (const f of ['operator_details.csv', 'kernel_details.csv']) if (fileSrc(p, f)) files[pre + f] = fileSrc(p, f);
+    const known = (x) => x && folder.discovery.runs[x.run] && folder.discovery.runs[x.run].profiles[x.profile];
+    if (!known(a) || !known(b)) return { operatorDiff: [], stepDiff: { step: '', rows: [] }, steps: [], errors: ['runsDiff: no such profile'] };
+    // Kineto sides: each trace is loaded in turn and its tables kept in the worker; Ascend
+    // sides: their operator_details.csv and kernel_details.csv.
+    const files = {};
+    for (const [slot, side] of [['a', a], ['b', b]]) {
+      const p = profileOf(side);
+      if (p.kind === 'kineto') {
+        await loadTrace(side);
+        await ctx.request({ type: 'runsStats', kind: 'keep', slot, groupByShape });
+      } else {
+        for (const f of ['operator_details.csv', 'kernel_details.csv']) if (fileSrc(p, f)) files[`${slot}/${f}`] = fileSrc(p, f);
       }
-      value = await ctx.request({ type: 'runsStats', kind: 'ascendDiff', files, groupByShape, step: (q && q.step) || '' });
-    } else {
-      value = { operatorDiff: [], stepDiff: { step: '', steps: [], rows: [] },
-        errors: ['Diff compares two Ascend profiles in this version (Kineto traces: not yet)'] };
     }
+    const value = await ctx.request({ type: 'runsStats', kind: 'diff', files, groupByShape, step: (q && q.step) || '' });
     value.a = a;
     value.b = b;
     folder.diff = value;
@@ -254,11 +257,21 @@ function strataRunsInit(ctx) {
     groupByShape = !!on;
     if (folder) select({});
   }
+  // A diff after whatever is in flight; a failure is reported, and later requests still run.
+  function queueDiff(q) {
+    if (!folder) return Promise.resolve(null);
+    const r = busy.then(() => diff(q)).catch((e) => {
+      status(String(e && e.message || e));
+      return { operatorDiff: [], stepDiff: { step: '', rows: [] }, steps: [], errors: [String(e && e.message || e)] };
+    });
+    busy = r;
+    return r;
+  }
   function diffFromUi(aRun, aProfile, bRun, bProfile, step) {
-    busy = busy.then(() => diff({ a: { run: aRun, profile: aProfile }, b: { run: bRun, profile: bProfile }, step }));
+    queueDiff({ a: { run: aRun, profile: aProfile }, b: { run: bRun, profile: bProfile }, step });
   }
 
-  return { isFolderList, openFolder, select, selection, stats, fromUi, setGroupByShape, diff: (q) => (busy = busy.then(() => diff(q))), diffFromUi, active: () => !!folder };
+  return { isFolderList, openFolder, select, selection, stats, fromUi, setGroupByShape, diff: queueDiff, diffFromUi, active: () => !!folder };
 }
 
 // Files of a dropped directory, with their paths from the drop's root (DataTransferItem

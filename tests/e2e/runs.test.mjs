@@ -209,6 +209,16 @@ describe('profiler folders and the Runs tab', () => {
     // Host total = the calls' durations (aten::conv2d never nests in itself).
     const conv = s.operators.find((o) => o.name === 'aten::conv2d');
     near(conv.hostTotalUs, ops.filter((e) => e.name === 'aten::conv2d').reduce((a, e) => a + e.dur, 0), 'aten::conv2d host total');
+    // Diff of two runs' traces: each side's calls are its own trace's.
+    const diff = await call(() => window.strata.runsDiff({ a: { run: 1, profile: 0 }, b: { run: 2, profile: 0 } }), undefined, 120_000);
+    assert.deepEqual(diff.errors, []);
+    const other = parseTrace(readTraceText(dataPath(`${KINETO}/resnet50_num_workers_4/worker0.1623213129365.pt.trace.json.gz`))).records;
+    const convB = other.filter((e) => e.ph === 'X' && e.cat === 'Operator' && e.name === 'aten::conv2d');
+    const row = diff.operatorDiff.find((x) => x.name === 'aten::conv2d');
+    assert.equal(row.aCalls, byName.get('aten::conv2d'));
+    assert.equal(row.bCalls, convB.length);
+    near(row.bHostUs, convB.reduce((a, e) => a + e.dur, 0), 'diff b host');
+    near(row.hostDiffUs, row.bHostUs - row.aHostUs, 'diff host');
     env.session.assertNoErrors();
   });
 });

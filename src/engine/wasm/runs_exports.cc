@@ -166,29 +166,56 @@ EMSCRIPTEN_KEEPALIVE const char* runs_ascend_stats(int group_by_shape, const cha
   return g_json.c_str();
 }
 
-// Diff of two Ascend profiles "a/" (baseline) and "b/": operator tables by name (+ shape) and
-// per step, time by kernel type, from their operator_details.csv / kernel_details.csv.
-EMSCRIPTEN_KEEPALIVE const char* runs_ascend_diff(int group_by_shape, const char* step) {
+// A side of a Diff taken from the loaded trace (runs_trace_keep): Kineto profiles are loaded
+// one after the other, so each side's tables are kept until the diff is made.
+struct KeptSide {
+  strata::runs::OperatorTable ops;
+  strata::runs::StepOpTimes steps;
+};
+std::map<std::string, KeptSide> g_kept;  // "a" / "b"
+
+// Keeps the loaded trace's operator table and per-step times as Diff side `slot` ("a" / "b").
+EMSCRIPTEN_KEEPALIVE void runs_trace_keep(const char* slot, int group_by_shape) {
+  const strata::TraceStore* store = engine_current_store();
+  KeptSide& k = g_kept[slot];
+  k.ops = strata::runs::trace_operator_table(*store, std::string_view(), group_by_shape != 0);
+  k.steps = strata::runs::trace_step_op_times(*store);
+}
+
+// Diff of profile "a" (baseline) against "b": operator tables by name (+ shape) and, per step,
+// time by operator type. A kept side (Kineto, runs_trace_keep) is used as kept; otherwise the
+// side is Ascend: "<side>/operator_details.csv" and "<side>/kernel_details.csv".
+EMSCRIPTEN_KEEPALIVE const char* runs_diff(int group_by_shape, const char* step) {
   std::vector<std::string> errors;
   std::string e;
   g_json = "{\"ok\":true";
-  const auto a =
-      strata::runs::ascend_operator_table(text("a/operator_details.csv"), group_by_shape != 0, &e);
-  append_error(&errors, "a/operator_details.csv", &e);
-  const auto b =
-      strata::runs::ascend_operator_table(text("b/operator_details.csv"), group_by_shape != 0, &e);
-  append_error(&errors, "b/operator_details.csv", &e);
+  KeptSide side[2];
+  const char* names[2] = {"a", "b"};
+  for (int i = 0; i < 2; ++i) {
+    auto it = g_kept.find(names[i]);
+    if (it != g_kept.end()) {
+      side[i] = std::move(it->second);
+      continue;
+    }
+    const std::string pre = std::string(names[i]) + "/";
+    side[i].ops = strata::runs::ascend_operator_table(text(pre + "operator_details.csv"),
+                                                      group_by_shape != 0, &e);
+    append_error(&errors, pre + "operator_details.csv", &e);
+    if (!text(pre + "kernel_details.csv").empty()) {
+      side[i].steps = strata::runs::ascend_step_op_times(text(pre + "kernel_details.csv"), &e);
+      append_error(&errors, pre + "kernel_details.csv", &e);
+    }
+  }
+  g_kept.clear();
   key("operatorDiff");
-  strata::runs::operator_diff_json(strata::runs::diff_operators(a, b), 0, &g_json);
-  const auto sa = strata::runs::ascend_step_op_times(text("a/kernel_details.csv"), &e);
-  append_error(&errors, "a/kernel_details.csv", &e);
-  const auto sb = strata::runs::ascend_step_op_times(text("b/kernel_details.csv"), &e);
-  append_error(&errors, "b/kernel_details.csv", &e);
-  std::vector<std::string> steps = sa.steps;
-  for (const std::string& s : sb.steps)
+  strata::runs::operator_diff_json(strata::runs::diff_operators(side[0].ops, side[1].ops), 0,
+                                   &g_json);
+  std::vector<std::string> steps = side[0].steps.steps;
+  for (const std::string& s : side[1].steps.steps)
     if (std::find(steps.begin(), steps.end(), s) == steps.end()) steps.push_back(s);
   key("stepDiff");
-  strata::runs::step_diff_json(strata::runs::step_diff(sa, sb, step), &g_json);
+  strata::runs::step_diff_json(strata::runs::step_diff(side[0].steps, side[1].steps, step),
+                               &g_json);
   strings("steps", steps);
   finish(&errors);
   return g_json.c_str();
