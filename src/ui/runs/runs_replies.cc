@@ -231,14 +231,15 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     v->steps.clear();
     int a_run = -1, a_prof = -1, b_run = -1, b_prof = -1;
     walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] == "operatorDiff" && l.depth >= 1) {
+      if (k[0] == "steps" && l.depth == 1) {  // every step of either profile
+        v->steps.push_back(l.value);
+      } else if (k[0] == "operatorDiff" && l.depth >= 1) {
         if (l.depth == 1)
           v->op_diff.emplace_back();
         else if (l.depth == 2 && !v->op_diff.empty())
           read_diff_row(&v->op_diff.back(), k[2], l);
       } else if (k[0] == "stepDiff" && l.depth >= 1) {
         if (l.depth == 1 && k[1] == "step") v->step = l.value;
-        if (l.depth == 2 && k[1] == "steps") v->steps.push_back(l.value);
         if (k[1] != "rows" || l.depth < 2) return;
         if (l.depth == 2)
           v->step_rows.emplace_back();
