@@ -100,8 +100,13 @@ void selectors(RunsView* v, float x, float y, float h) {
   }
   ImGui::Separator();
   ImGui::TextDisabled("Files");
-  for (int f = 0; f < kRunFileCount; ++f)
-    if (prof.file[f] >= 0) ImGui::BulletText("%s", run_file_name(static_cast<RunFile>(f)));
+  // The files as named in the folder (a Kineto profile's trace is its *.pt.trace.json).
+  for (int f = 0; f < kRunFileCount; ++f) {
+    if (prof.file[f] < 0 || static_cast<size_t>(prof.file[f]) >= v->paths.size()) continue;
+    const std::string& p = v->paths[static_cast<size_t>(prof.file[f])];
+    const size_t slash = p.find_last_of('/');
+    ImGui::BulletText("%s", slash == std::string::npos ? p.c_str() : p.c_str() + slash + 1);
+  }
   ImGui::End();
 }
 
