@@ -297,3 +297,39 @@ TEST(RunsKineto, DiffOfTwoRuns) {
 
 }  // namespace
 }  // namespace strata::testing
+
+namespace strata::testing {
+namespace {
+
+using namespace strata::runs;
+
+// The engine does not keep the source: it reads the wanted records back in one pass. The
+// lookup form must give the same table as the in-memory source.
+TEST(RunsKineto, RecordLookupEqualsInMemorySource) {
+  ImportResult im = import_json(kTiny);
+  const TraceStore& s = *im.store;
+  std::vector<uint32_t> want = trace_events_with_args(s);
+  // A, B; and since k2 has no flow: both launches, three kernels and the memcpy.
+  EXPECT_EQ(want.size(), 2u + 2u + 4u);
+  std::map<uint32_t, std::string> records;
+  const std::string text = kTiny;
+  for (uint32_t e : want) records[e] = text.substr(s.events.src_offset[e], s.events.src_len[e]);
+  OperatorTable a = trace_operator_table(s, text, true);
+  OperatorTable b = trace_operator_table(
+      s,
+      [&](uint32_t e) -> std::string_view {
+        auto it = records.find(e);
+        return it == records.end() ? std::string_view() : std::string_view(it->second);
+      },
+      true);
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  for (size_t i = 0; i < a.rows.size(); ++i) {
+    EXPECT_EQ(a.rows[i].name, b.rows[i].name);
+    EXPECT_EQ(a.rows[i].input_shape, b.rows[i].input_shape);
+    EXPECT_EQ(a.rows[i].device_self_us, b.rows[i].device_self_us);
+    EXPECT_EQ(a.rows[i].call_stacks.size(), b.rows[i].call_stacks.size());
+  }
+}
+
+}  // namespace
+}  // namespace strata::testing

@@ -11,6 +11,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -218,11 +219,20 @@ StepOpTimes ascend_step_op_times(std::string_view kernel_details_csv, std::strin
 // each event's record; without it those are missing and only flows pair launches to kernels.
 OperatorTable trace_operator_table(const TraceStore& store, std::string_view source,
                                    bool group_by_shape);
+// The same when the source is not in memory: `record(event)` returns the event's record text
+// ("" when unknown), e.g. read back by one streaming pass over the file (engine/memory_scan)
+// for the events trace_events_with_args() lists. A null function = no records.
+using RecordLookup = std::function<std::string_view(uint32_t event)>;
+OperatorTable trace_operator_table(const TraceStore& store, const RecordLookup& record,
+                                   bool group_by_shape);
+// The events whose records trace_operator_table reads: operators (shapes, call stacks), and
+// runtime calls and device events when some device event has no launch flow (correlation).
+std::vector<uint32_t> trace_events_with_args(const TraceStore& store);
 KernelTable trace_kernel_table(const TraceStore& store);
 // One row per trace (= per rank; `card` is the caller's rank id, e.g. distributedInfo.rank).
 // compute = union of non-communication kernel intervals, communication = union of NCCL/HCCL
-// kernels, overlap = their intersection, free = span - union of both; span = first kernel
-// start to last kernel end (HTA's temporal breakdown uses the same GPU-side span).
+// kernels, overlap = their intersection, free = span - union of both; span = first to last
+// device activity (kernels, memcpy, memset), so memcpy/memset time counts as free.
 DistributedRow trace_distributed(const TraceStore& store, int card);
 // NCCL / RCCL / HCCL kernels count as communication (case-insensitive substring).
 bool is_communication_kernel(std::string_view name);

@@ -70,7 +70,7 @@ bool is_communication_kernel(std::string_view name) {
 
 KernelTable trace_kernel_table(const TraceStore& s) {
   KernelTable out;
-  const TraceModel m = build_trace_model(s, {});
+  const TraceModel m = build_trace_model(s, RecordLookup());
   const EventColumns& ev = s.events;
   std::unordered_map<StrId, size_t> by_name;
   std::unordered_map<std::string, size_t> by_op;
@@ -143,7 +143,7 @@ KernelTable trace_kernel_table(const TraceStore& s) {
 DistributedRow trace_distributed(const TraceStore& s, int card) {
   DistributedRow r;
   r.card = card;
-  const TraceModel m = build_trace_model(s, {});
+  const TraceModel m = build_trace_model(s, RecordLookup());
   const EventColumns& ev = s.events;
   std::vector<Interval> comp, comm;
   TimeNs lo = 0, hi = 0;

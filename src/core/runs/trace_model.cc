@@ -93,7 +93,7 @@ std::string_view raw_arg(std::string_view rec, std::string_view key) {
   }
 }
 
-TraceModel build_trace_model(const TraceStore& s, std::string_view source) {
+TraceModel build_trace_model(const TraceStore& s, const RecordLookup& record) {
   const EventColumns& ev = s.events;
   const size_t n = ev.size();
   TraceModel m;
@@ -154,7 +154,7 @@ TraceModel build_trace_model(const TraceStore& s, std::string_view source) {
     Role r = role_of_category(s.strings.get(ev.cat[i]));
     if (is_device(r)) m.role[i] = r;
   }
-  if (!source.empty()) {
+  if (record) {
     std::unordered_map<int64_t, uint32_t> by_corr;
     bool need = false;
     for (size_t i = 0; i < n && !need; ++i) need = is_device(m.role[i]) && m.launcher[i] == kNone;
@@ -162,13 +162,12 @@ TraceModel build_trace_model(const TraceStore& s, std::string_view source) {
       for (size_t i = 0; i < n; ++i) {
         if (m.role[i] != Role::kRuntime) continue;
         int64_t c;
-        if (int_arg(record_text(s, source, uint32_t(i)), "correlation", &c))
-          by_corr[c] = uint32_t(i);
+        if (int_arg(record(uint32_t(i)), "correlation", &c)) by_corr[c] = uint32_t(i);
       }
       for (size_t i = 0; i < n; ++i) {
         if (!is_device(m.role[i]) || m.launcher[i] != kNone) continue;
         int64_t c;
-        if (!int_arg(record_text(s, source, uint32_t(i)), "correlation", &c)) continue;
+        if (!int_arg(record(uint32_t(i)), "correlation", &c)) continue;
         auto it = by_corr.find(c);
         if (it != by_corr.end()) m.launcher[i] = it->second;
       }

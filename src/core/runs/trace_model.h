@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/runs/run_stats.h"
 #include "core/store/trace_store.h"
 
 namespace strata::runs {
@@ -28,7 +29,8 @@ struct TraceModel {
   bool has_flows = false;          // some device event was paired by a flow
 };
 
-TraceModel build_trace_model(const TraceStore& s, std::string_view source);
+// `record` may be null (no correlation pairing).
+TraceModel build_trace_model(const TraceStore& s, const RecordLookup& record);
 
 inline bool is_device(Role r) { return r == Role::kKernel || r == Role::kMemory; }
 

@@ -96,16 +96,37 @@ static OperatorTimes operator_times(const TraceStore& s, const TraceModel& m) {
 
 OperatorTable trace_operator_table(const TraceStore& s, std::string_view source,
                                    bool group_by_shape) {
+  if (source.empty()) return trace_operator_table(s, RecordLookup(), group_by_shape);
+  return trace_operator_table(
+      s, [&](uint32_t e) { return record_text(s, source, e); }, group_by_shape);
+}
+
+std::vector<uint32_t> trace_events_with_args(const TraceStore& s) {
+  const TraceModel m = build_trace_model(s, RecordLookup());
+  bool need_corr = false;
+  for (size_t i = 0; i < m.role.size() && !need_corr; ++i)
+    need_corr = is_device(m.role[i]) && m.launcher[i] == kNone;
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < m.role.size(); ++i) {
+    Role r = m.role[i];
+    if (r == Role::kOperator || (need_corr && (r == Role::kRuntime || is_device(r))))
+      out.push_back(uint32_t(i));
+  }
+  return out;
+}
+
+OperatorTable trace_operator_table(const TraceStore& s, const RecordLookup& record,
+                                   bool group_by_shape) {
   OperatorTable out;
   out.grouped_by_shape = group_by_shape;
-  const TraceModel m = build_trace_model(s, source);
+  const TraceModel m = build_trace_model(s, record);
   const OperatorTimes t = operator_times(s, m);
   const EventColumns& ev = s.events;
   bool any_device = false;
   for (Role r : m.role) any_device |= is_device(r);
   if (!any_device) out.missing.insert(out.missing.end(), {"deviceSelfUs", "deviceTotalUs"});
   out.missing.insert(out.missing.end(), {"aiCoreSelfPct", "aiCoreTotalPct"});
-  if (source.empty()) {
+  if (!record) {
     out.missing.push_back("callStacks");
     if (group_by_shape) out.missing.push_back("inputShape");
   }
@@ -121,8 +142,8 @@ OperatorTable trace_operator_table(const TraceStore& s, std::string_view source,
     if (hidden_operator(name)) continue;
     OperatorCall c;
     c.name = name;
-    if (!source.empty()) {
-      std::string_view rec = record_text(s, source, uint32_t(i));
+    if (record) {
+      std::string_view rec = record(uint32_t(i));
       if (group_by_shape) {
         shape = compact(raw_arg(rec, "Input Dims"));
         c.input_shape = shape;
@@ -145,7 +166,7 @@ StepOpTimes trace_step_op_times(const TraceStore& s) {
   // them) by name, host = their duration, device = their device total, as tb_plugin's diff
   // compares the children of the selected node (profiler/diffrun/tree.py).
   StepOpTimes out;
-  const TraceModel m = build_trace_model(s, {});
+  const TraceModel m = build_trace_model(s, RecordLookup());
   const OperatorTimes t = operator_times(s, m);
   const EventColumns& ev = s.events;
   for (uint32_t st : m.steps) out.steps.emplace_back(s.strings.get(ev.name[st]).substr(13));
