@@ -25,11 +25,33 @@ async function runsPut(M, files) {
   return errors;
 }
 
+// The records the operator table reads (shapes, call stacks) picked from the loaded trace's
+// source in one pass, once per loaded trace (engine generation).
+let runsRecordsGeneration = -1;
+async function runsRecords(M) {
+  const generation = M._engine_generation();
+  if (generation === runsRecordsGeneration) return;
+  runsRecordsGeneration = generation;
+  if (M._runs_records_begin() === 0 || !currentSource) { M._runs_records_clear(); return; }
+  try {
+    for await (const bytes of sourceChunks()) {
+      let done = false;
+      for (let off = 0; off < bytes.length && !done; off += CHUNK) {
+        const n = Math.min(CHUNK, bytes.length - off);
+        M.HEAPU8.set(bytes.subarray(off, off + n), M._runs_buffer(n) >>> 0);
+        done = M._runs_records_commit(n) === 1;
+      }
+      if (done) break;
+    }
+  } catch (e) { M._runs_records_clear(); }  // the source went away: tables without records
+}
+
 // msg: {kind: 'ascend' | 'trace' | 'keep' | 'diff', files, groupByShape, step, cards, card, slot}.
 async function runsStats(M, msg) {
   const errors = await runsPut(M, msg.files);
   const step = String(msg.step || '');
   let json;
+  if (msg.kind === 'keep' || msg.kind === 'trace') await runsRecords(M);
   if (msg.kind === 'keep') {  // the loaded trace as one side of a Diff
     withString(String(msg.slot), (s) => M._runs_trace_keep(s, msg.groupByShape ? 1 : 0));
     json = '{"errors":[]}';

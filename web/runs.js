@@ -85,6 +85,10 @@ function strataRunsInit(ctx) {
   // Selects a run / worker / span / view and shows it. Resolves to the selection, or null.
   function select(q) {
     if (!folder) return Promise.resolve(null);
+    if (q && q.groupByShape !== undefined) {
+      groupByShape = !!q.groupByShape;
+      uiCall((ui) => ui._ui_runs_group_by_shape(groupByShape ? 1 : 0));
+    }
     const s = resolve(q || {});
     if (!s) return Promise.resolve(null);
     folder.sel = s;

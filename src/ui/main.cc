@@ -334,6 +334,11 @@ EMSCRIPTEN_KEEPALIVE void ui_runs_stats(const char* part, const char* json) {
   strata::runs_view_stats(&g_app->runs, part, json);
   strata::request_redraw();
 }
+// The operator table's grouping as set by the script API (the UI's own combo sets it too).
+EMSCRIPTEN_KEEPALIVE void ui_runs_group_by_shape(int on) {
+  g_app->runs.group_by_shape = on != 0;
+  strata::request_redraw();
+}
 EMSCRIPTEN_KEEPALIVE void ui_runs_status(const char* text) {
   g_app->runs.status = text;
   strata::request_redraw();

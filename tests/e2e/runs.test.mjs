@@ -209,6 +209,16 @@ describe('profiler folders and the Runs tab', () => {
     // Host total = the calls' durations (aten::conv2d never nests in itself).
     const conv = s.operators.find((o) => o.name === 'aten::conv2d');
     near(conv.hostTotalUs, ops.filter((e) => e.name === 'aten::conv2d').reduce((a, e) => a + e.dur, 0), 'aten::conv2d host total');
+    // Call stacks and input shapes come from the trace's records.
+    assert.ok(s.operators.some((o) => o.callStacks && o.callStacks.length), 'call stacks');
+    await selectRun({ groupByShape: true });
+    const g = await stats();
+    const pairs = new Set(ops.map((e) => `${e.name}|${JSON.stringify((e.args || {})['Input Dims']) || ''}`));
+    assert.equal(g.operators.length, pairs.size, 'one row per (name, input shape)');
+    assert.equal(g.operators.reduce((a, o) => a + o.calls, 0), ops.length);
+    const shaped = g.operators.find((o) => o.name === 'aten::conv2d');
+    assert.match(shaped.inputShape, /^\[\[/);
+    await selectRun({ groupByShape: false });
     // Diff of two runs' traces: each side's calls are its own trace's.
     const diff = await call(() => window.strata.runsDiff({ a: { run: 1, profile: 0 }, b: { run: 2, profile: 0 } }), undefined, 120_000);
     assert.deepEqual(diff.errors, []);

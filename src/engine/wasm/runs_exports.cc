@@ -9,11 +9,14 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/base/json_writer.h"
 #include "core/runs/run_stats.h"
 #include "core/runs/run_stats_json.h"
+#include "core/store/trace_store.h"
+#include "engine/memory_scan.h"
 
 // engine_exports.cc: the engine's current trace.
 const strata::TraceStore* engine_current_store();
@@ -112,6 +115,20 @@ void finish(std::vector<std::string>* errors) {
   strings("errors", *errors);
   g_json += '}';
 }
+// The records trace_operator_table reads (input shapes, call stacks, correlation ids) are
+// not in the store: one pass over the loaded trace's source picks them all (as the memory
+// chart's pass does, decompressing as it goes). Kept until the next pass.
+strata::MemoryScan g_records;
+std::unordered_map<uint32_t, size_t> g_record_of;  // event → record index in g_records
+
+strata::runs::RecordLookup record_lookup() {
+  if (g_record_of.empty()) return nullptr;
+  return [](uint32_t event) -> std::string_view {
+    auto it = g_record_of.find(event);
+    return it == g_record_of.end() ? std::string_view()
+                                   : std::string_view(g_records.record(it->second));
+  };
+}
 }  // namespace
 
 extern "C" {
@@ -166,6 +183,34 @@ EMSCRIPTEN_KEEPALIVE const char* runs_ascend_stats(int group_by_shape, const cha
   return g_json.c_str();
 }
 
+// Starts the pass; returns how many records are wanted (0: nothing to read). Then feed the
+// source from its start through runs_buffer + runs_records_commit until that returns 1.
+EMSCRIPTEN_KEEPALIVE uint32_t runs_records_begin() {
+  const strata::TraceStore& s = *engine_current_store();
+  std::vector<strata::MemoryScan::Want> wants;
+  for (uint32_t e : strata::runs::trace_events_with_args(s))
+    if (e < s.events.size() && s.events.src_len[e] > 0)
+      wants.push_back({s.events.src_offset[e], s.events.src_len[e], e});
+  const std::string c = s.files.empty() ? "none" : s.files[0].compression;
+  g_records.begin(c == "gzip"   ? strata::Compression::kGzip
+                  : c == "zstd" ? strata::Compression::kZstd
+                                : strata::Compression::kPlain,
+                  std::move(wants));
+  g_record_of.clear();
+  return static_cast<uint32_t>(g_records.size());
+}
+EMSCRIPTEN_KEEPALIVE int runs_records_commit(uint32_t n) {
+  const bool done = g_records.feed(g_buf.data(), std::min<size_t>(n, g_buf.size()));
+  if (done && g_record_of.empty())
+    for (size_t i = 0; i < g_records.size(); ++i) g_record_of[g_records.want(i).event] = i;
+  return done ? 1 : 0;
+}
+// Forget the records (a new trace was loaded without a pass).
+EMSCRIPTEN_KEEPALIVE void runs_records_clear() {
+  g_records.begin(strata::Compression::kPlain, {});
+  g_record_of.clear();
+}
+
 // A side of a Diff taken from the loaded trace (runs_trace_keep): Kineto profiles are loaded
 // one after the other, so each side's tables are kept until the diff is made.
 struct KeptSide {
@@ -178,7 +223,7 @@ std::map<std::string, KeptSide> g_kept;  // "a" / "b"
 EMSCRIPTEN_KEEPALIVE void runs_trace_keep(const char* slot, int group_by_shape) {
   const strata::TraceStore* store = engine_current_store();
   KeptSide& k = g_kept[slot];
-  k.ops = strata::runs::trace_operator_table(*store, std::string_view(), group_by_shape != 0);
+  k.ops = strata::runs::trace_operator_table(*store, record_lookup(), group_by_shape != 0);
   k.steps = strata::runs::trace_step_op_times(*store);
 }
 
@@ -227,7 +272,7 @@ EMSCRIPTEN_KEEPALIVE const char* runs_trace_stats(int group_by_shape, int card) 
   g_json = "{\"ok\":true";
   const strata::TraceStore* store = engine_current_store();
   const strata::runs::OperatorTable ops =
-      strata::runs::trace_operator_table(*store, std::string_view(), group_by_shape != 0);
+      strata::runs::trace_operator_table(*store, record_lookup(), group_by_shape != 0);
   operators(ops);
   kernels(strata::runs::trace_kernel_table(*store));
   distributed({strata::runs::trace_distributed(*store, card)});
