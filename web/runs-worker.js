@@ -38,7 +38,8 @@ async function runsRecords(M) {
       let done = false;
       for (let off = 0; off < bytes.length && !done; off += CHUNK) {
         const n = Math.min(CHUNK, bytes.length - off);
-        M.HEAPU8.set(bytes.subarray(off, off + n), M._runs_buffer(n) >>> 0);
+        const p = M._runs_buffer(n) >>> 0;  // may grow memory: HEAPU8 after
+        M.HEAPU8.set(bytes.subarray(off, off + n), p);
         done = M._runs_records_commit(n) === 1;
       }
       if (done) break;
