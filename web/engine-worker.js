@@ -3,7 +3,7 @@
 // slice, a URL is streamed. Args are re-read from the source on selection: a File/Blob by
 // slicing its handle, a URL by a Range request.
 'use strict';
-importScripts('strata_engine.js', 'loss-worker.js');
+importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js');
 
 const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, small for memory
 const PROGRESS_EVERY_MS = 100;
@@ -371,6 +371,10 @@ onmessage = (e) => {
         });
         break;
       }
+      case 'runsStats':  // after any load in flight: a Kineto profile's trace is the loaded one
+        queue = queue.then(() => runsStats(M, msg)).then((value) => postMessage({ type: 'reply', id: msg.id, value }),
+          (err) => postMessage({ type: 'reply', id: msg.id, value: { errors: [String(err && err.message || err)] } }));
+        break;
       case 'lossRemove':
         lossFiles.delete(msg.lossId);
         break;

@@ -5,6 +5,7 @@
   'use strict';
   const canvas = document.getElementById('canvas');
   const fileInput = document.getElementById('file-input');
+  const folderInput = document.getElementById('folder-input');
   const worker = new Worker(new URL('engine-worker.js', document.baseURI));
   // embed=1 (README "Embedding and hosting"): the host page opens files; no picker, no drop.
   const embedded = new URLSearchParams(location.search).get('embed') === '1';
@@ -37,6 +38,11 @@
     postToEngine(buffer) { worker.postMessage({ type: 'view', bytes: buffer }, [buffer]); },
     requestDetails(event) { worker.postMessage({ type: 'details', event }); },
     openFilePicker() { if (!embedded) fileInput.click(); },
+    // Runs tab (web/runs.js): the folder picker, a selector, the operator grouping, a diff pair.
+    openFolderPicker() { if (!embedded && folderInput) folderInput.click(); },
+    runsSelect(run, profile, view) { runs.fromUi(run, profile, view); },
+    runsGroupByShape(on) { runs.setGroupByShape(on); },
+    runsDiff(aRun, aProfile, bRun, bProfile, step) { runs.diffFromUi(aRun, aProfile, bRun, bProfile, step); },
     query(id, kind, args) { worker.postMessage({ type: 'query', forUi: true, id, kind, args }); },
     selectionChanged(event) {
       selected = event; lastDetails = null;
@@ -205,6 +211,8 @@
     // opened together on one time axis; any other list opens file by file.
     if (source && typeof source !== 'string' && typeof source.length === 'number' && !ArrayBuffer.isView(source)) {
       const list = Array.from(source);
+      // A profiler folder ([{path, url|file}], or a picked directory's files): the Runs tab.
+      if (runs.isFolderList(list)) return runs.openFolder(list);
       if (list.length > 1 && !list.every(isXPlane)) {
         // Not one run's xplanes: each file on its own, in order (logs join the loss view, a
         // trace replaces the trace); the promise is the last one's summary.
@@ -245,9 +253,16 @@
     fileInput.value = '';
   });
   canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
+  folderInput && folderInput.addEventListener('change', () => {
+    if (folderInput.files.length) open(Array.from(folderInput.files));
+    folderInput.value = '';
+  });
   canvas.addEventListener('drop', (e) => {
     e.preventDefault();
-    if (!embedded) openFiles(e.dataTransfer.files);
+    if (embedded) return;
+    // A dropped directory opens as a profiler folder; its entries must be taken during the event.
+    const files = Array.from(e.dataTransfer.files);
+    strataDroppedFolder(e.dataTransfer.items).then((entries) => (entries ? open(entries) : openFiles(files)));
   });
   canvas.addEventListener('contextmenu', (e) => e.preventDefault());
   canvas.addEventListener('mousedown', () => canvas.focus());
@@ -366,6 +381,15 @@
       ui._free(p);
       return out;
     },
+    // ---- profiler folders, the Runs tab (README: "Profiler runs") ----
+    // The selected profile's tables: {runs:[{name, workers:[{name, spans}]}], selection, views,
+    // operators:[...], kernels:[...], distributed:[...], errors}; a Promise.
+    stats: () => runs.stats(),
+    // {run, worker, span, view}: names (each defaults to the current one); Promise of the selection.
+    selectRun: (q) => runs.select(q || {}),
+    // Diff of two profiles {a: {run, profile}, b: {...}, step} (indices; default: the selected
+    // one and the next); Promise of {operatorDiff, stepDiff, a, b, errors}.
+    runsDiff: (q) => runs.diff(q),
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------
@@ -398,5 +422,6 @@
     .then(() => { setInterval(writeHash, 300); }).then(() => undefined);
   // The canvas UI's palette (web/theme.js decides light or dark and calls this).
   api._setUiTheme = (light) => { uiReady.then(() => ui._ui_set_theme(light ? 1 : 0)); };
+  const runs = strataRunsInit({ ui: () => ui, request, withString, open, setTab: api.setTab, summary: () => lastSummary });
   window.strata = api;
 })();

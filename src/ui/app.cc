@@ -7,6 +7,7 @@
 
 #include "imgui.h"
 #include "platform/browser/host.h"
+#include "platform/browser/runs_host.h"
 #include "ui/timeline/colors.h"
 
 namespace strata {
@@ -48,6 +49,8 @@ void top_bar(App* app, float w) {
   if (!app->embedded) {
     if (ImGui::Button("Open...")) host_open_file_picker();
     ImGui::SameLine();
+    if (ImGui::Button("Open folder...")) host_open_folder_picker();
+    ImGui::SameLine();
   }
   // View tabs.
   auto tab_button = [&](const char* label, ViewTab tab) {
@@ -58,6 +61,7 @@ void top_bar(App* app, float w) {
   tab_button("Timeline", ViewTab::kTimeline);
   tab_button("Memory", ViewTab::kMemory);
   tab_button("Loss", ViewTab::kLoss);
+  tab_button("Runs", ViewTab::kRuns);
   ImGui::TextDisabled("|");
   ImGui::SameLine();
   const LoadProgress& p = app->progress;
@@ -259,6 +263,9 @@ void app_frame(App* app, float w, float h, double now_ms) {
   if (app->tab == ViewTab::kLoss) {
     app->keys.commands.clear();
     loss_view_frame(&app->loss, 0, kTopBarH, w, h - kTopBarH);
+  } else if (app->tab == ViewTab::kRuns) {
+    app->keys.commands.clear();
+    runs_view_frame(&app->runs, 0, kTopBarH, w, h - kTopBarH);
   } else if (app->data.loaded && app->tab == ViewTab::kMemory) {
     app->keys.commands.clear();
     memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, kTopBarH, w, h - kTopBarH, now_ms,

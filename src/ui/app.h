@@ -9,6 +9,7 @@
 #include "ui/details/details_pane.h"
 #include "ui/loss/loss_view.h"
 #include "ui/memory/memory_view.h"
+#include "ui/runs/runs_view.h"
 #include "ui/search/search_panel.h"
 #include "ui/timeline/timeline.h"
 #include "ui/trace_data.h"
@@ -31,12 +32,13 @@ struct FrameStats {
 };
 
 // The top-level views, chosen by the tab buttons in the top bar (or strata.setTab).
-enum class ViewTab { kTimeline, kMemory, kLoss };
+enum class ViewTab { kTimeline, kMemory, kLoss, kRuns };
 
 struct App {
   ViewTab tab = ViewTab::kTimeline;
   LossView loss;
   MemoryView memory;
+  RunsView runs;
   TraceData data;
   Timeline timeline;
   NavKeys keys;

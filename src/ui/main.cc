@@ -279,6 +279,7 @@ EMSCRIPTEN_KEEPALIVE int ui_set_tab(const char* name) {
   if (n == "timeline") g_app->tab = strata::ViewTab::kTimeline;
   else if (n == "memory") g_app->tab = strata::ViewTab::kMemory;
   else if (n == "loss") g_app->tab = strata::ViewTab::kLoss;
+  else if (n == "runs") g_app->tab = strata::ViewTab::kRuns;
   else return 0;
   strata::request_redraw();
   return 1;
@@ -316,8 +317,37 @@ EMSCRIPTEN_KEEPALIVE const char* ui_tab() {
   switch (g_app->tab) {
     case strata::ViewTab::kLoss: return "loss";
     case strata::ViewTab::kMemory: return "memory";
+    case strata::ViewTab::kRuns: return "runs";
     default: return "timeline";
   }
+}
+
+// ---- the Runs tab (web/runs.js) ------------------------------------------------------------
+// A profiler folder's relative paths, one per line: discovery runs here; returns its JSON.
+EMSCRIPTEN_KEEPALIVE const char* ui_runs_folder(const char* paths) {
+  static std::string out;
+  out = strata::runs_view_set_folder(&g_app->runs, paths);
+  strata::request_redraw();
+  return out.c_str();
+}
+EMSCRIPTEN_KEEPALIVE void ui_runs_select(int run, int profile, int view) {
+  strata::runs_view_select(&g_app->runs, run, profile, view);
+  g_app->runs.status.clear();
+  strata::request_redraw();
+}
+// part: "operators" | "kernels" | "distributed" | "diff"; json: engine/runs_json.h's.
+EMSCRIPTEN_KEEPALIVE void ui_runs_stats(const char* part, const char* json) {
+  strata::runs_view_stats(&g_app->runs, part, json);
+  strata::request_redraw();
+}
+// The operator table's grouping as set by the script API (the UI's own combo sets it too).
+EMSCRIPTEN_KEEPALIVE void ui_runs_group_by_shape(int on) {
+  g_app->runs.group_by_shape = on != 0;
+  strata::request_redraw();
+}
+EMSCRIPTEN_KEEPALIVE void ui_runs_status(const char* text) {
+  g_app->runs.status = text;
+  strata::request_redraw();
 }
 
 }  // extern "C"

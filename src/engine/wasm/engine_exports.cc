@@ -26,6 +26,9 @@ const char* keep(std::string s) {
 }
 }  // namespace
 
+// The loaded trace, for the Runs tab's statistics of a Kineto profile (runs_exports.cc).
+const strata::TraceStore* engine_current_store() { return engine().store(); }
+
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE void engine_load_begin(const char* name, double total_bytes) {

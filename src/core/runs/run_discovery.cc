@@ -1,0 +1,360 @@
+#include "core/runs/run_discovery.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
+
+#include "core/base/json_writer.h"
+
+namespace strata {
+namespace {
+
+constexpr const char* kViewNames[kRunViewCount] = {"Operator", "Kernel",      "Trace",
+                                                   "Memory",   "Distributed", "Diff"};
+constexpr const char* kFileNames[kRunFileCount] = {
+    "trace_view.json",           "kernel_details.csv", "operator_details.csv", "memory_record.csv",
+    "operator_memory.csv",       "npu_module_mem.csv", "step_trace_time.csv",  "communication.json",
+    "communication_matrix.json", "op_statistic.csv"};
+constexpr std::string_view kAscendOutput = "ASCEND_PROFILER_OUTPUT";
+constexpr std::string_view kAscendSuffix = "_ascend_pt";
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Splits `a/b/c` into components (backslashes count as separators; empty and "." parts dropped).
+std::vector<std::string_view> split_path(std::string_view p) {
+  std::vector<std::string_view> parts;
+  size_t i = 0;
+  while (i <= p.size()) {
+    size_t j = p.find_first_of("/\\", i);
+    if (j == std::string_view::npos) j = p.size();
+    std::string_view part = p.substr(i, j - i);
+    if (!part.empty() && part != ".") parts.push_back(part);
+    i = j + 1;
+  }
+  return parts;
+}
+
+std::string join(const std::vector<std::string_view>& parts, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    if (i) s += '/';
+    s.append(parts[i]);
+  }
+  return s;
+}
+
+// `<worker>_<span>_ascend_pt` (the plugin's `^(.*?)_(\d+(\.\d+)?)_ascend_pt$`: the shortest
+// worker, so the span is the first `_<digits>[.<digits>]` group that reaches the suffix), or
+// `<worker>_ascend_pt` (no span). False when the directory is not an Ascend profile's.
+bool parse_ascend_dir(std::string_view dir, std::string* worker, std::string* span) {
+  if (!ends_with(dir, kAscendSuffix)) return false;
+  std::string_view stem = dir.substr(0, dir.size() - kAscendSuffix.size());
+  for (size_t u = stem.find('_'); u != std::string_view::npos; u = stem.find('_', u + 1)) {
+    std::string_view tail = stem.substr(u + 1);
+    const size_t dot = tail.find('.');
+    const bool ok = dot == std::string_view::npos
+                        ? all_digits(tail)
+                        : all_digits(tail.substr(0, dot)) && all_digits(tail.substr(dot + 1));
+    if (ok) {
+      *worker = std::string(stem.substr(0, u));
+      *span = std::string(tail);
+      return true;
+    }
+  }
+  if (stem.empty()) return false;
+  *worker = std::string(stem);
+  span->clear();
+  return true;
+}
+
+// `<worker>[.<span>].pt.trace.json[.gz|.zst]` (the plugin's WORKER_PATTERN; the worker is the
+// shortest prefix, so the span is the last `.<digits>` before the suffix).
+bool parse_kineto_file(std::string_view name, std::string* worker, std::string* span) {
+  std::string_view stem = name;
+  if (ends_with(stem, ".gz"))
+    stem.remove_suffix(3);
+  else if (ends_with(stem, ".zst"))
+    stem.remove_suffix(4);
+  constexpr std::string_view kSuffix = ".pt.trace.json";
+  if (!ends_with(stem, kSuffix)) return false;
+  stem.remove_suffix(kSuffix.size());
+  const size_t dot = stem.rfind('.');
+  if (dot != std::string_view::npos && all_digits(stem.substr(dot + 1))) {
+    *worker = std::string(stem.substr(0, dot));
+    *span = std::string(stem.substr(dot + 1));
+  } else {
+    *worker = std::string(stem);
+    span->clear();
+  }
+  return true;
+}
+
+int ascend_file_kind(std::string_view name) {
+  for (int i = 0; i < kRunFileCount; ++i)
+    if (name == kFileNames[i]) return i;
+  return -1;
+}
+
+DiscoveredProfile new_profile(ProfileKind kind, std::string worker, std::string span,
+                              std::string dir) {
+  DiscoveredProfile p;
+  p.kind = kind;
+  p.worker = std::move(worker);
+  p.span = std::move(span);
+  p.dir = std::move(dir);
+  std::fill(std::begin(p.file), std::end(p.file), -1);
+  return p;
+}
+
+}  // namespace
+
+const char* run_view_name(RunView v) { return kViewNames[static_cast<int>(v)]; }
+
+bool run_view_from_name(std::string_view name, RunView* out) {
+  for (int i = 0; i < kRunViewCount; ++i) {
+    std::string_view v = kViewNames[i];
+    if (v.size() == name.size() && std::equal(v.begin(), v.end(), name.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) ==
+                 std::tolower(static_cast<unsigned char>(b));
+        })) {
+      *out = static_cast<RunView>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* run_file_name(RunFile f) { return kFileNames[static_cast<int>(f)]; }
+
+RunDiscovery discover_runs(const std::vector<std::string>& paths) {
+  RunDiscovery d;
+  std::vector<std::vector<std::string_view>> split;
+  split.reserve(paths.size());
+  for (const std::string& p : paths) split.push_back(split_path(p));
+
+  // The root: the first component every path (with at least a directory) shares.
+  bool shared = !split.empty();
+  for (const auto& parts : split) {
+    if (parts.size() < 2 || parts[0] != split[0][0]) shared = false;
+  }
+  if (shared) d.root = std::string(split[0][0]);
+
+  // Profiles keyed by (run dir, kind, worker, span).
+  std::map<std::tuple<std::string, int, std::string, std::string>, DiscoveredProfile> found;
+  for (uint32_t i = 0; i < split.size(); ++i) {
+    const auto& parts = split[i];
+    if (parts.empty()) continue;
+    std::string worker, span;
+    // Ascend: .../<run>/<worker>_<span>_ascend_pt/ASCEND_PROFILER_OUTPUT/<file>; files of the
+    // profile directory itself (profiler_info_N.json) belong to it too.
+    for (size_t k = 0; k + 1 < parts.size(); ++k) {
+      if (!parse_ascend_dir(parts[k], &worker, &span)) continue;
+      std::string run_dir = join(parts, k);
+      const bool in_output = k + 2 < parts.size() && parts[k + 1] == kAscendOutput;
+      std::string dir = join(parts, k + 1) + "/" + std::string(kAscendOutput);
+      auto key = std::make_tuple(run_dir, 0, worker, span);
+      auto it = found.find(key);
+      if (it == found.end())
+        it = found.emplace(key, new_profile(ProfileKind::kAscend, worker, span, dir)).first;
+      it->second.all_files.push_back(i);
+      if (in_output && k + 3 == parts.size()) {
+        const int kind = ascend_file_kind(parts[k + 2]);
+        if (kind >= 0) it->second.file[kind] = static_cast<int32_t>(i);
+      }
+      break;
+    }
+    if (parse_kineto_file(parts.back(), &worker, &span)) {
+      std::string run_dir = join(parts, parts.size() - 1);
+      auto key = std::make_tuple(run_dir, 1, worker, span);
+      if (found.count(key)) continue;  // the same trace twice (.json and .json.gz): first wins
+      DiscoveredProfile p = new_profile(ProfileKind::kKineto, worker, span, run_dir);
+      p.file[static_cast<int>(RunFile::kTrace)] = static_cast<int32_t>(i);
+      p.all_files.push_back(i);
+      found.emplace(key, std::move(p));
+    }
+  }
+
+  // The plugin keeps an Ascend profile only when its output directory has the trace or one of
+  // its input files (loader.py); profiler_info alone is not a profile.
+  std::map<std::string, DiscoveredRun> runs;
+  for (auto& [key, p] : found) {
+    if (p.kind == ProfileKind::kAscend) {
+      bool any = false;
+      for (int f = 0; f < kRunFileCount; ++f) any = any || p.file[f] >= 0;
+      if (!any) continue;
+    }
+    const std::string& run_dir = std::get<0>(key);
+    DiscoveredRun& run = runs[run_dir];
+    run.dir = run_dir;
+    run.profiles.push_back(std::move(p));
+  }
+  for (auto& [dir, run] : runs) {
+    std::vector<std::string_view> parts = split_path(dir);
+    if (!d.root.empty() && !parts.empty() && parts[0] == d.root) {
+      parts.erase(parts.begin());
+      run.name = parts.empty() ? d.root : join(parts, parts.size());
+    } else {
+      run.name = dir.empty() ? std::string(".") : dir;
+    }
+    std::stable_sort(run.profiles.begin(), run.profiles.end(),
+                     [](const DiscoveredProfile& a, const DiscoveredProfile& b) {
+                       return std::tie(a.worker, a.span) < std::tie(b.worker, b.span);
+                     });
+    for (const DiscoveredProfile& p : run.profiles)
+      if (run.workers.empty() || run.workers.back() != p.worker) run.workers.push_back(p.worker);
+    d.runs.push_back(std::move(run));
+  }
+  std::stable_sort(d.runs.begin(), d.runs.end(),
+                   [](const DiscoveredRun& a, const DiscoveredRun& b) { return a.name < b.name; });
+  return d;
+}
+
+std::vector<std::string> run_worker_spans(const DiscoveredRun& run, std::string_view worker) {
+  std::vector<std::string> spans;
+  for (const DiscoveredProfile& p : run.profiles)
+    if (p.worker == worker) spans.push_back(p.span);
+  return spans;
+}
+
+int run_find_profile(const DiscoveredRun& run, std::string_view worker, std::string_view span) {
+  for (size_t i = 0; i < run.profiles.size(); ++i)
+    if (run.profiles[i].worker == worker && run.profiles[i].span == span)
+      return static_cast<int>(i);
+  return -1;
+}
+
+ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRun& run,
+                                       size_t profile, RunView view) {
+  ViewAvailability a;
+  if (profile >= run.profiles.size()) {
+    a.note = "no such profile";
+    return a;
+  }
+  const DiscoveredProfile& p = run.profiles[profile];
+  const bool kineto = p.kind == ProfileKind::kKineto;
+  auto has = [&](RunFile f) { return p.get(f) >= 0; };
+  auto needs = [&](const std::string& what) {
+    a.enabled = false;
+    a.note = "needs " + what;
+  };
+  a.enabled = true;
+  switch (view) {
+    case RunView::kOperator:
+      if (!kineto && !has(RunFile::kOperatorDetails)) needs("operator_details.csv");
+      break;
+    case RunView::kKernel:
+      if (!kineto && !has(RunFile::kKernelDetails)) needs("kernel_details.csv");
+      break;
+    case RunView::kTrace:
+      if (!kineto && !has(RunFile::kTrace)) needs("trace_view.json");
+      break;
+    case RunView::kMemory:
+      // A Kineto trace's [memory] events are only known once it is read: the Memory tab says
+      // when there are none.
+      if (!kineto && !has(RunFile::kMemoryRecord) && !has(RunFile::kOperatorMemory))
+        needs("memory_record.csv or operator_memory.csv");
+      break;
+    case RunView::kDistributed: {
+      // Per span, as the plugin builds its distributed profile: Ascend needs each worker's
+      // step_trace_time.csv (communication.json adds the per-operator table); Kineto needs
+      // the traces of several workers.
+      if (kineto) {
+        size_t workers = 0;
+        for (const DiscoveredProfile& q : run.profiles) workers += q.span == p.span;
+        if (workers < 2) needs("the traces of several workers (*.pt.trace.json)");
+      } else {
+        for (const DiscoveredProfile& q : run.profiles) {
+          if (q.span != p.span || q.get(RunFile::kStepTraceTime) >= 0) continue;
+          needs("step_trace_time.csv (" + q.worker + ")");
+          break;
+        }
+      }
+      break;
+    }
+    case RunView::kDiff: {
+      size_t profiles = 0;
+      for (const DiscoveredRun& r : d.runs) profiles += r.profiles.size();
+      if (profiles < 2)
+        needs("a second profile");
+      else if (!kineto && !has(RunFile::kOperatorDetails))
+        needs("operator_details.csv");
+      break;
+    }
+  }
+  return a;
+}
+
+std::string run_discovery_json(const RunDiscovery& d) {
+  std::string s = "{\"root\":";
+  json_append_string(&s, d.root);
+  s += ",\"runs\":[";
+  for (size_t r = 0; r < d.runs.size(); ++r) {
+    const DiscoveredRun& run = d.runs[r];
+    if (r) s += ',';
+    s += "{\"name\":";
+    json_append_string(&s, run.name);
+    s += ",\"dir\":";
+    json_append_string(&s, run.dir);
+    s += ",\"workers\":[";
+    for (size_t w = 0; w < run.workers.size(); ++w) {
+      if (w) s += ',';
+      s += "{\"name\":";
+      json_append_string(&s, run.workers[w]);
+      s += ",\"spans\":[";
+      const std::vector<std::string> spans = run_worker_spans(run, run.workers[w]);
+      for (size_t k = 0; k < spans.size(); ++k) {
+        if (k) s += ',';
+        json_append_string(&s, spans[k]);
+      }
+      s += "]}";
+    }
+    s += "],\"profiles\":[";
+    for (size_t i = 0; i < run.profiles.size(); ++i) {
+      const DiscoveredProfile& p = run.profiles[i];
+      if (i) s += ',';
+      s += "{\"worker\":";
+      json_append_string(&s, p.worker);
+      s += ",\"span\":";
+      json_append_string(&s, p.span);
+      s += p.kind == ProfileKind::kKineto ? ",\"kind\":\"kineto\"" : ",\"kind\":\"ascend\"";
+      s += ",\"dir\":";
+      json_append_string(&s, p.dir);
+      s += ",\"files\":{";
+      bool first = true;
+      for (int f = 0; f < kRunFileCount; ++f) {
+        if (p.file[f] < 0) continue;
+        if (!first) s += ',';
+        first = false;
+        json_append_string(&s, kFileNames[f]);
+        s += ':';
+        json_append_int(&s, p.file[f]);
+      }
+      s += "},\"views\":{";
+      for (int v = 0; v < kRunViewCount; ++v) {
+        const ViewAvailability a = run_view_availability(d, run, i, static_cast<RunView>(v));
+        if (v) s += ',';
+        json_append_string(&s, kViewNames[v]);
+        s += a.enabled ? ":{\"enabled\":true,\"note\":" : ":{\"enabled\":false,\"note\":";
+        json_append_string(&s, a.note);
+        s += '}';
+      }
+      s += "}}";
+    }
+    s += "]}";
+  }
+  s += "]}";
+  return s;
+}
+
+bool paths_hold_runs(const std::vector<std::string>& paths) {
+  return !discover_runs(paths).runs.empty();
+}
+
+}  // namespace strata

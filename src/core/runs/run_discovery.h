@@ -1,0 +1,100 @@
+// Finds profiler runs in a folder from the relative paths the browser reports for it (a dropped
+// directory, <input webkitdirectory>, or strata.open([{path}])): no file is read, only names.
+//
+// The rules are the seed's (the Ascend PyTorch profiler TensorBoard plugin, torch_tb_profiler:
+// consts.py WORKER_PATTERN / WORKER_SPAN_PATTERN / InputFilesType, profiler/loader.py
+// RunLoader.load; Ascend/att tb_plugins/profiling/tb_plugin):
+//  * Ascend: a run directory holds `<worker>_<span>_ascend_pt/` directories (pattern
+//    `^(.*?)_(\d+(\.\d+)?)_ascend_pt$`: `host_12345_20240101_ascend_pt` → worker `host_12345`,
+//    span `20240101`), each with an `ASCEND_PROFILER_OUTPUT/` directory holding the data files;
+//    a profile counts when that directory has trace_view.json or one of the plugin's input
+//    files. Strata also takes `<worker>_ascend_pt` without a span (`rank0_ascend_pt`, as
+//    MindStudio Insight's samples are named): worker `rank0`, no span.
+//  * PyTorch / Kineto: a run directory holds `<worker>[.<span>].pt.trace.json[.gz]` files
+//    (pattern `^(.*?)(\.\d+)?\.pt\.trace\.json(\.gz)?$`: `worker0.1623143566756.pt.trace.json.gz`
+//    → worker `worker0`, span `1623143566756`; `worker0.pt.trace.json` → no span). Strata also
+//    accepts `.zst`.
+//  * A run's name is its directory relative to the folder's root (the first path component all
+//    paths share, as the browser reports a dropped directory); a run that is the root itself is
+//    named after the root.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace strata {
+
+// The plugin's views, in its order (Overview and Module are not offered).
+enum class RunView : uint8_t { kOperator, kKernel, kTrace, kMemory, kDistributed, kDiff };
+inline constexpr int kRunViewCount = 6;
+const char* run_view_name(RunView v);  // "Operator", "Kernel", ...
+// "operator", "kernel", ... (case-insensitive) → the view; false for an unknown name.
+bool run_view_from_name(std::string_view name, RunView* out);
+
+enum class ProfileKind : uint8_t { kAscend, kKineto };
+
+// The data files a view may need, by their fixed names (Ascend) or the Kineto trace.
+enum class RunFile : uint8_t {
+  kTrace,                // trace_view.json (Ascend) or the *.pt.trace.json[.gz] itself (Kineto)
+  kKernelDetails,        // kernel_details.csv
+  kOperatorDetails,      // operator_details.csv
+  kMemoryRecord,         // memory_record.csv
+  kOperatorMemory,       // operator_memory.csv
+  kModuleMemory,         // npu_module_mem.csv
+  kStepTraceTime,        // step_trace_time.csv
+  kCommunication,        // communication.json
+  kCommunicationMatrix,  // communication_matrix.json
+  kOpStatistic,          // op_statistic.csv
+};
+inline constexpr int kRunFileCount = 10;
+const char* run_file_name(RunFile f);  // "trace_view.json", ...
+
+struct DiscoveredProfile {
+  std::string worker;
+  std::string span;  // empty: the profile has no span
+  ProfileKind kind = ProfileKind::kAscend;
+  std::string dir;  // Ascend: the ASCEND_PROFILER_OUTPUT directory; Kineto: the run directory
+  // Index into the input path list per RunFile, -1 when the profile lacks it.
+  int32_t file[kRunFileCount];
+  std::vector<uint32_t> all_files;  // every input path belonging to this profile
+  int32_t get(RunFile f) const { return file[static_cast<int>(f)]; }
+};
+
+struct DiscoveredRun {
+  std::string name;
+  std::string dir;  // the run directory as in the input paths ("" for the root itself)
+  std::vector<DiscoveredProfile> profiles;  // by worker, then span (as strings, the plugin's order)
+  std::vector<std::string> workers;         // distinct, in profile order
+};
+
+struct RunDiscovery {
+  std::string root;  // the shared first path component, or "" when the paths share none
+  std::vector<DiscoveredRun> runs;  // by name
+};
+
+RunDiscovery discover_runs(const std::vector<std::string>& paths);
+
+// The spans of one worker of a run, in order ("" for a profile without span).
+std::vector<std::string> run_worker_spans(const DiscoveredRun& run, std::string_view worker);
+// The profile of (worker, span), or -1.
+int run_find_profile(const DiscoveredRun& run, std::string_view worker, std::string_view span);
+
+// Whether `view` can be shown for run.profiles[profile]; when not, `note` says what is missing
+// ("needs trace_view.json"). Diff needs a second profile anywhere in the discovery.
+struct ViewAvailability {
+  bool enabled = false;
+  std::string note;
+};
+ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRun& run,
+                                       size_t profile, RunView view);
+
+// {"root", "runs":[{"name", "dir", "workers":[{"name", "spans":[...]}], "profiles":[{"worker",
+// "span", "kind", "dir", "files":{<name>: <path index>}, "views":{<View>: {"enabled", "note"}}}]}]}
+std::string run_discovery_json(const RunDiscovery& d);
+
+// True when the paths look like a profiler folder (at least one run found): the page then opens
+// them in folder mode rather than file by file.
+bool paths_hold_runs(const std::vector<std::string>& paths);
+
+}  // namespace strata

@@ -1,0 +1,286 @@
+// Reading web/runs.js's messages into RunsView: the folder's paths (discovery runs here) and
+// each view's statistics (engine/runs_json.h's JSON, flattened by core/formats/json).
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "core/formats/json/json_flat.h"
+#include "ui/runs/runs_view.h"
+
+namespace strata {
+namespace {
+
+double num(const JsonLine& l) {
+  return l.kind == 'n' ? std::strtod(l.value.c_str(), nullptr) : NAN;
+}
+
+// Calls f(path, line) with the keys from the root to the line.
+template <typename F>
+void walk(const std::vector<JsonLine>& lines, F&& f) {
+  std::vector<std::string> keys;
+  for (const JsonLine& l : lines) {
+    keys.resize(l.depth + 1);
+    keys[l.depth] = l.key;
+    f(keys, l);
+  }
+}
+
+void read_op(RunsView::Op* o, const std::vector<std::string>& k, const JsonLine& l) {
+  if (l.depth == 2) {
+    const std::string& f = k[2];
+    if (f == "name")
+      o->name = l.value;
+    else if (f == "inputShape")
+      o->shape = l.value;
+    else if (f == "calls")
+      o->calls = num(l);
+    else if (f == "hostSelfUs")
+      o->host_self = num(l);
+    else if (f == "hostTotalUs")
+      o->host_total = num(l);
+    else if (f == "deviceSelfUs")
+      o->device_self = num(l);
+    else if (f == "deviceTotalUs")
+      o->device_total = num(l);
+    else if (f == "aiCoreEligible")
+      o->ai_eligible = l.value == "true";
+    else if (f == "aiCoreSelfPct")
+      o->ai_self_pct = num(l);
+    else if (f == "aiCoreTotalPct")
+      o->ai_total_pct = num(l);
+  } else if (l.depth == 3 && k[2] == "callStacks") {
+    o->stacks.emplace_back("", 0);
+  } else if (l.depth == 4 && k[2] == "callStacks" && !o->stacks.empty()) {
+    if (k[4] == "stack")
+      o->stacks.back().first = l.value;
+    else if (k[4] == "count")
+      o->stacks.back().second = num(l);
+  }
+}
+
+void read_kernel(RunsView::Kernel* r, const std::string& f, const JsonLine& l) {
+  if (f == "name")
+    r->name = l.value;
+  else if (f == "coreType")
+    r->core_type = l.value;
+  else if (f == "count")
+    r->count = num(l);
+  else if (f == "totalUs")
+    r->total = num(l);
+  else if (f == "minUs")
+    r->min = num(l);
+  else if (f == "avgUs")
+    r->avg = num(l);
+  else if (f == "maxUs")
+    r->max = num(l);
+}
+
+void read_detail(RunsView::Detail* d, const std::string& f, const JsonLine& l) {
+  if (f == "name")
+    d->name = l.value;
+  else if (f == "type")
+    d->type = l.value;
+  else if (f == "coreType")
+    d->core_type = l.value;
+  else if (f == "step")
+    d->step = l.value;
+  else if (f == "startUs")
+    d->start = num(l);
+  else if (f == "durationUs")
+    d->duration = num(l);
+  else if (f == "waitUs")
+    d->wait = num(l);
+  else if (f == "blockDim")
+    d->block_dim = num(l);
+}
+
+void read_card(RunsView::Card* c, const std::vector<std::string>& k, const JsonLine& l) {
+  if (l.depth == 2) {
+    const std::string& f = k[2];
+    if (f == "card")
+      c->card = static_cast<int>(num(l));
+    else if (f == "step")
+      c->step = l.value;
+    else if (f == "computeUs")
+      c->compute = num(l);
+    else if (f == "communicationUs")
+      c->communication = num(l);
+    else if (f == "overlapUs")
+      c->overlap = num(l);
+    else if (f == "freeUs")
+      c->free = num(l);
+    else if (f == "transferUs")
+      c->transfer = num(l);
+    else if (f == "waitUs")
+      c->wait = num(l);
+    else if (f == "syncUs")
+      c->sync = num(l);
+  } else if (l.depth == 3 && k[2] == "commOps") {
+    c->ops.emplace_back();
+  } else if (l.depth == 4 && k[2] == "commOps" && !c->ops.empty()) {
+    RunsView::CommOp& o = c->ops.back();
+    const std::string& f = k[4];
+    if (f == "name")
+      o.name = l.value;
+    else if (f == "calls")
+      o.calls = num(l);
+    else if (f == "elapseUs")
+      o.elapse = num(l);
+    else if (f == "transitUs")
+      o.transit = num(l);
+    else if (f == "waitUs")
+      o.wait = num(l);
+    else if (f == "syncUs")
+      o.sync = num(l);
+  }
+}
+
+void read_diff_row(RunsView::DiffRow* r, const std::string& f, const JsonLine& l) {
+  static const char* kGroups[4][4] = {
+      {"aHostUs", "bHostUs", "hostDiffUs", "hostRatio"},
+      {"aSelfHostUs", "bSelfHostUs", "selfHostDiffUs", "selfHostRatio"},
+      {"aDeviceUs", "bDeviceUs", "deviceDiffUs", "deviceRatio"},
+      {"aSelfDeviceUs", "bSelfDeviceUs", "selfDeviceDiffUs", "selfDeviceRatio"}};
+  if (f == "name")
+    r->name = l.value;
+  else if (f == "inputShape")
+    r->shape = l.value;
+  for (int g = 0; g < 4; ++g)
+    for (int i = 0; i < 4; ++i)
+      if (f == kGroups[g][i]) r->v[g][i] = num(l);
+}
+
+}  // namespace
+
+std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl) {
+  *v = RunsView();
+  std::istringstream in(paths_nl);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) v->paths.push_back(line);
+  v->discovery = discover_runs(v->paths);
+  return run_discovery_json(v->discovery);
+}
+
+void runs_view_select(RunsView* v, int run, int profile, int view) {
+  if (run < 0 || run >= static_cast<int>(v->discovery.runs.size())) return;
+  if (run != v->run || profile != v->profile) {
+    v->has_ops = v->has_kernels = v->has_cards = false;
+    v->stacks_of = -1;
+  }
+  v->run = run;
+  v->profile = profile;
+  v->view = view;
+}
+
+void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
+  std::vector<JsonLine> lines;
+  std::string error;
+  if (!json_flatten(json, &lines, &error)) {
+    v->status = "Statistics could not be read: " + error;
+    return;
+  }
+  if (part == "operators") {
+    v->ops.clear();
+    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+      if (k[0] != "operators" || l.depth < 1) return;
+      if (l.depth == 1)
+        v->ops.emplace_back();
+      else if (!v->ops.empty())
+        read_op(&v->ops.back(), k, l);
+    });
+    v->ops_sorted = false;
+    v->has_ops = true;
+  } else if (part == "kernels") {
+    v->kernels.clear();
+    v->core_types.clear();
+    v->details.clear();
+    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+      if (k[0] == "kernelDetailsTotal" && l.depth == 0) v->details_total = num(l);
+      if (l.depth < 1) return;
+      std::vector<RunsView::Kernel>* list = k[0] == "kernels"           ? &v->kernels
+                                            : k[0] == "kernelCoreTypes" ? &v->core_types
+                                                                        : nullptr;
+      if (list) {
+        if (l.depth == 1)
+          list->emplace_back();
+        else if (l.depth == 2 && !list->empty())
+          read_kernel(&list->back(), k[2], l);
+      } else if (k[0] == "kernelDetails") {
+        if (l.depth == 1)
+          v->details.emplace_back();
+        else if (l.depth == 2 && !v->details.empty())
+          read_detail(&v->details.back(), k[2], l);
+      }
+    });
+    v->kernels_sorted = v->details_sorted = false;
+    v->has_kernels = true;
+  } else if (part == "distributed") {
+    v->cards.clear();
+    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+      if (k[0] != "distributed" || l.depth < 1) return;
+      if (l.depth == 1)
+        v->cards.emplace_back();
+      else if (!v->cards.empty())
+        read_card(&v->cards.back(), k, l);
+    });
+    v->comm_card = 0;
+    v->has_cards = true;
+  } else if (part == "diff") {
+    v->op_diff.clear();
+    v->step_rows.clear();
+    v->steps.clear();
+    int a_run = -1, a_prof = -1, b_run = -1, b_prof = -1;
+    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+      if (k[0] == "steps" && l.depth == 1) {  // every step of either profile
+        v->steps.push_back(l.value);
+      } else if (k[0] == "operatorDiff" && l.depth >= 1) {
+        if (l.depth == 1)
+          v->op_diff.emplace_back();
+        else if (l.depth == 2 && !v->op_diff.empty())
+          read_diff_row(&v->op_diff.back(), k[2], l);
+      } else if (k[0] == "stepDiff" && l.depth >= 1) {
+        if (l.depth == 1 && k[1] == "step") v->step = l.value;
+        if (k[1] != "rows" || l.depth < 2) return;
+        if (l.depth == 2)
+          v->step_rows.emplace_back();
+        else if (l.depth == 3 && !v->step_rows.empty()) {
+          RunsView::StepRow& r = v->step_rows.back();
+          if (k[3] == "opType")
+            r.op_type = l.value;
+          else if (k[3] == "aDeviceUs")
+            r.a = num(l);
+          else if (k[3] == "bDeviceUs")
+            r.b = num(l);
+          else if (k[3] == "diffUs")
+            r.diff = num(l);
+          else if (k[3] == "cumulativeDiffUs")
+            r.cumulative = num(l);
+        }
+      } else if ((k[0] == "a" || k[0] == "b") && l.depth == 1) {
+        int* run = k[0] == "a" ? &a_run : &b_run;
+        int* prof = k[0] == "a" ? &a_prof : &b_prof;
+        if (k[1] == "run") *run = static_cast<int>(num(l));
+        if (k[1] == "profile") *prof = static_cast<int>(num(l));
+      }
+    });
+    // Flat indices (run-major) for the two pickers.
+    auto flat = [&](int run, int prof) {
+      int n = 0;
+      for (int r = 0; r < static_cast<int>(v->discovery.runs.size()); ++r) {
+        if (r == run) return n + prof;
+        n += static_cast<int>(v->discovery.runs[r].profiles.size());
+      }
+      return -1;
+    };
+    v->diff_a = flat(a_run, a_prof);
+    v->diff_b = flat(b_run, b_prof);
+    v->diff_pick = -1;
+    v->has_diff = true;
+  }
+  // The first error, if any, as the status line.
+  walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    if (k[0] == "errors" && l.depth == 1 && v->status.empty()) v->status = l.value;
+  });
+}
+
+}  // namespace strata

@@ -1,0 +1,106 @@
+// The Runs tab (issue 9; the seed's TensorBoard NPU plugin views): Runs / Views / Workers /
+// Spans selectors over a profiler folder, and the Operator, Kernel, Distributed and Diff views
+// of the selected profile. Discovery is core/runs/run_discovery (run here, on the paths);
+// web/runs.js keeps the selection, reads the files and sends each view's statistics as JSON
+// (engine/runs_json.h), read into the plain vectors below. Trace and Memory switch tabs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/runs/run_discovery.h"
+
+namespace strata {
+
+struct RunsView {
+  std::vector<std::string> paths;
+  RunDiscovery discovery;
+  int run = 0, profile = 0, view = 0;  // the selection (view: RunView)
+  std::string status;                  // "Loading ...", an error, or a disabled view's note
+  bool group_by_shape = false;
+  bool kernel_by_statistic = false;
+  int stacks_of = -1;  // the operator whose call stacks the popup shows
+
+  struct Op {
+    std::string name, shape;
+    double calls = 0, host_self = 0, host_total = 0, device_self = 0, device_total = 0;
+    double ai_self_pct = 0, ai_total_pct = 0;
+    bool ai_eligible = false;
+    std::vector<std::pair<std::string, double>> stacks;  // stack text, count
+  };
+  std::vector<Op> ops;
+  std::vector<int> ops_order;
+  bool ops_sorted = false;
+
+  struct Kernel {
+    std::string name, core_type;
+    double count = 0, total = 0, min = 0, avg = 0, max = 0;
+  };
+  std::vector<Kernel> kernels, core_types;
+  struct Detail {
+    std::string name, type, core_type, step;
+    double start = 0, duration = 0, wait = 0, block_dim = 0;
+  };
+  std::vector<Detail> details;
+  double details_total = 0;
+  std::vector<int> kernels_order, details_order;
+  bool kernels_sorted = false, details_sorted = false;
+
+  struct CommOp {
+    std::string name;
+    double calls = 0, elapse = 0, transit = 0, wait = 0, sync = 0;
+  };
+  struct Card {
+    int card = 0;
+    std::string step;
+    double compute = 0, communication = 0, overlap = 0, free = 0, transfer = 0, wait = 0, sync = 0;
+    std::vector<CommOp> ops;
+  };
+  std::vector<Card> cards;
+  int comm_card = 0;
+
+  struct DiffRow {
+    std::string name, shape;
+    // a, b, diff, ratio for host, self host, device, self device.
+    double v[4][4] = {};
+  };
+  std::vector<DiffRow> op_diff;
+  struct StepRow {
+    std::string op_type;
+    double a = 0, b = 0, diff = 0, cumulative = 0;
+  };
+  std::vector<StepRow> step_rows;
+  std::vector<std::string> steps;
+  std::string step;
+  int diff_a = -1, diff_b = -1;  // flat profile indices (run-major) of the compared pair
+  bool diff_cols[4] = {true, true, true, true};
+  int diff_pick = -1;  // the step row clicked in the chart
+  bool has_ops = false, has_kernels = false, has_cards = false, has_diff = false;
+};
+
+// New folder: the relative paths (one per line); returns run_discovery_json.
+std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl);
+void runs_view_select(RunsView* v, int run, int profile, int view);
+// part: "operators" | "kernels" | "distributed" | "diff".
+void runs_view_stats(RunsView* v, const std::string& part, const char* json);
+void runs_view_frame(RunsView* v, float x, float y, float w, float h);
+
+// Drawing pieces (runs_charts.cc).
+struct PieSlice {
+  std::string label;
+  double value = 0;
+};
+// A pie of the top slices (the rest as "Other") with a legend, in a child of size (w, h).
+void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, size_t top, float w,
+              float h);
+// Formats µs for tables ("1,234.56").
+std::string runs_us(double us);
+
+// The views (runs_view.cc: operator, kernel; runs_views2.cc: distributed, diff).
+void runs_operator_view(RunsView* v, float w, float h);
+void runs_kernel_view(RunsView* v, float w, float h);
+void runs_distributed_view(RunsView* v, float w, float h);
+void runs_diff_view(RunsView* v, float w, float h);
+
+}  // namespace strata

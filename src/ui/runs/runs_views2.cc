@@ -1,0 +1,340 @@
+// The Runs tab's Distributed view (per card: compute / overlap / communication / free bars,
+// communication split, communication operators) and Diff view (two profiles: per step, time
+// by operator type with the cumulative difference; the operator comparison table).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "imgui.h"
+#include "platform/browser/runs_host.h"
+#include "ui/runs/runs_view.h"
+
+namespace strata {
+namespace {
+
+const ImU32 kCompute = IM_COL32(66, 133, 244, 255);
+const ImU32 kOverlap = IM_COL32(251, 188, 4, 255);
+const ImU32 kComm = IM_COL32(234, 67, 53, 255);
+const ImU32 kFree = IM_COL32(150, 150, 150, 255);
+const ImU32 kA = IM_COL32(66, 133, 244, 255);
+const ImU32 kB = IM_COL32(52, 168, 83, 255);
+
+void legend(ImU32 col, const char* label) {
+  ImGui::ColorButton(label, ImGui::ColorConvertU32ToFloat4(col), ImGuiColorEditFlags_NoTooltip,
+                     ImVec2(10, 10));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+}
+
+double nz(double v) { return std::isnan(v) ? 0 : v; }
+
+// The profile at a flat (run-major) index, as "run / worker span".
+std::string profile_label(const RunDiscovery& d, int flat, int* run, int* profile) {
+  int n = 0;
+  for (size_t r = 0; r < d.runs.size(); ++r) {
+    const int size = static_cast<int>(d.runs[r].profiles.size());
+    if (flat < n + size) {
+      *run = static_cast<int>(r);
+      *profile = flat - n;
+      const DiscoveredProfile& p = d.runs[r].profiles[static_cast<size_t>(flat - n)];
+      return d.runs[r].name + " / " + p.worker + (p.span.empty() ? "" : " " + p.span);
+    }
+    n += size;
+  }
+  *run = *profile = -1;
+  return "(none)";
+}
+
+bool profile_combo(const char* id, const RunDiscovery& d, int* flat) {
+  int run = 0, prof = 0;
+  bool changed = false;
+  const std::string label = profile_label(d, *flat, &run, &prof);
+  ImGui::SetNextItemWidth(320);
+  if (ImGui::BeginCombo(id, label.c_str())) {
+    int n = 0;
+    for (const DiscoveredRun& r : d.runs)
+      for (const DiscoveredProfile& p : r.profiles) {
+        const std::string l = r.name + " / " + p.worker + (p.span.empty() ? "" : " " + p.span);
+        ImGui::PushID(n);
+        if (ImGui::Selectable(l.c_str(), n == *flat)) {
+          *flat = n;
+          changed = true;
+        }
+        ImGui::PopID();
+        ++n;
+      }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+}  // namespace
+
+void runs_distributed_view(RunsView* v, float w, float h) {
+  if (!v->has_cards) {
+    ImGui::TextDisabled("Reading step_trace_time...");
+    return;
+  }
+  if (v->cards.empty()) {
+    ImGui::TextDisabled("No distributed rows.");
+    return;
+  }
+  ImGui::TextUnformatted("Computation / Communication Overview (us)");
+  legend(kCompute, "Computation");
+  legend(kOverlap, "Overlapping");
+  legend(kComm, "Communication");
+  legend(kFree, "Free");
+  ImGui::NewLine();
+  double max_total = 0;
+  for (const RunsView::Card& c : v->cards)
+    max_total =
+        std::max(max_total, nz(c.compute) + nz(c.communication) - nz(c.overlap) + nz(c.free));
+  const float label_w = 110, bar_h = 18, bar_w = std::max(50.0f, w - label_w - 20);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (const RunsView::Card& c : v->cards) {
+    ImGui::Text("Card %d%s%s", c.card, c.step.empty() ? "" : " step ", c.step.c_str());
+    ImGui::SameLine(label_w);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    // Compute only, overlap, communication only, free: they add up to the step's span.
+    const double parts[] = {nz(c.compute) - nz(c.overlap), nz(c.overlap),
+                            nz(c.communication) - nz(c.overlap), nz(c.free)};
+    const ImU32 cols[] = {kCompute, kOverlap, kComm, kFree};
+    const char* names[] = {"Computation", "Overlapping", "Communication", "Free"};
+    float x = p.x;
+    for (int i = 0; i < 4; ++i) {
+      const float bw =
+          max_total > 0 ? static_cast<float>(std::max(0.0, parts[i]) / max_total) * bar_w : 0;
+      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + bw, p.y + bar_h), cols[i]);
+      if (ImGui::IsMouseHoveringRect(ImVec2(x, p.y), ImVec2(x + bw, p.y + bar_h)))
+        ImGui::SetTooltip("Card %d\n%s: %s us", c.card, names[i], runs_us(parts[i]).c_str());
+      x += bw;
+    }
+    ImGui::Dummy(ImVec2(bar_w, bar_h));
+  }
+  ImGui::Separator();
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY;
+  ImGui::TextUnformatted("Communication per card (us)");
+  if (ImGui::BeginTable("##cards", 9, flags, ImVec2(0, std::min(200.0f, h * 0.3f)))) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    const char* heads[] = {"Card", "Step",     "Computation", "Communication",  "Overlapping",
+                           "Free", "Transfer", "Wait",        "Synchronization"};
+    for (const char* hd : heads) ImGui::TableSetupColumn(hd);
+    ImGui::TableHeadersRow();
+    for (const RunsView::Card& c : v->cards) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", c.card);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(c.step.c_str());
+      for (double val :
+           {c.compute, c.communication, c.overlap, c.free, c.transfer, c.wait, c.sync}) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(runs_us(val).c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextUnformatted("Communication operators of card");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120);
+  v->comm_card = std::clamp(v->comm_card, 0, static_cast<int>(v->cards.size()) - 1);
+  char label[32];
+  std::snprintf(label, sizeof label, "%d", v->cards[static_cast<size_t>(v->comm_card)].card);
+  if (ImGui::BeginCombo("##commcard", label)) {
+    for (size_t i = 0; i < v->cards.size(); ++i) {
+      std::snprintf(label, sizeof label, "%d##%zu", v->cards[i].card, i);
+      if (ImGui::Selectable(label, static_cast<int>(i) == v->comm_card))
+        v->comm_card = static_cast<int>(i);
+    }
+    ImGui::EndCombo();
+  }
+  const RunsView::Card& c = v->cards[static_cast<size_t>(v->comm_card)];
+  if (c.ops.empty()) {
+    ImGui::TextDisabled("no communication operators (communication.json)");
+    return;
+  }
+  if (ImGui::BeginTable("##commops", 6, flags)) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
+    for (const char* hd :
+         {"Calls", "Elapse (us)", "Transit (us)", "Wait (us)", "Synchronization (us)"})
+      ImGui::TableSetupColumn(hd);
+    ImGui::TableHeadersRow();
+    for (const RunsView::CommOp& o : c.ops) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(o.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%.0f", o.calls);
+      for (double val : {o.elapse, o.transit, o.wait, o.sync}) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(runs_us(val).c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+}
+
+void runs_diff_view(RunsView* v, float w, float h) {
+  int a = v->diff_a, b = v->diff_b;
+  ImGui::TextUnformatted("Baseline");
+  ImGui::SameLine();
+  bool changed = profile_combo("##diffa", v->discovery, &a);
+  ImGui::SameLine();
+  ImGui::TextUnformatted("Experiment");
+  ImGui::SameLine();
+  changed = profile_combo("##diffb", v->discovery, &b) || changed;
+  ImGui::SameLine();
+  ImGui::TextUnformatted("Step");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(120);
+  std::string step = v->step;
+  if (ImGui::BeginCombo("##diffstep", step.empty() ? "All" : step.c_str())) {
+    if (ImGui::Selectable("All", step.empty())) {
+      step.clear();
+      changed = true;
+    }
+    for (const std::string& s : v->steps)
+      if (ImGui::Selectable(s.c_str(), s == step)) {
+        step = s;
+        changed = true;
+      }
+    ImGui::EndCombo();
+  }
+  if (changed && a >= 0 && b >= 0) {
+    int ar, ap, br, bp;
+    profile_label(v->discovery, a, &ar, &ap);
+    profile_label(v->discovery, b, &br, &bp);
+    v->diff_a = a;
+    v->diff_b = b;
+    v->step = step;
+    host_runs_diff(ar, ap, br, bp, step.c_str());
+  }
+  if (!v->has_diff) {
+    ImGui::TextDisabled("Comparing...");
+    return;
+  }
+  // Per operator type: baseline and experiment device time (bars), and the running sum of
+  // the difference (line). Clicking a type picks it (highlighted; its row is named below).
+  const float chart_h = std::min(260.0f, h * 0.4f);
+  ImGui::TextUnformatted("Execution time by operator type (us)");
+  legend(kA, "Baseline");
+  legend(kB, "Experiment");
+  legend(IM_COL32(234, 67, 53, 255), "Accumulated difference");
+  ImGui::NewLine();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float cw = std::max(100.0f, w - 20);
+  ImGui::InvisibleButton("##diffchart", ImVec2(cw, chart_h));
+  const bool clicked = ImGui::IsItemClicked();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRect(o, ImVec2(o.x + cw, o.y + chart_h), IM_COL32(90, 90, 90, 255));
+  const size_t n = std::min<size_t>(v->step_rows.size(), 40);
+  // Bars on the left scale (from 0), the accumulated difference on a scale of its own (it may
+  // be negative and is usually much smaller than the times).
+  double hi = 0, clo = 0, chi = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const RunsView::StepRow& r = v->step_rows[i];
+    hi = std::max({hi, nz(r.a), nz(r.b)});
+    clo = std::min(clo, nz(r.cumulative));
+    chi = std::max(chi, nz(r.cumulative));
+  }
+  if (hi <= 0) hi = 1;
+  if (chi - clo <= 0) chi = clo + 1;
+  auto ypos = [&](double val) {
+    return o.y + chart_h - 2 - static_cast<float>(val / hi) * (chart_h - 8);
+  };
+  auto ycum = [&](double val) {
+    return o.y + chart_h - 2 - static_cast<float>((val - clo) / (chi - clo)) * (chart_h - 8);
+  };
+  char scale[96];
+  std::snprintf(scale, sizeof scale, "bars 0..%s us   line %s..%s us", runs_us(hi).c_str(),
+                runs_us(clo).c_str(), runs_us(chi).c_str());
+  dl->AddText(ImVec2(o.x + cw - ImGui::CalcTextSize(scale).x - 6, o.y + 4),
+              IM_COL32(180, 180, 180, 255), scale);
+  dl->AddLine(ImVec2(o.x, ycum(0)), ImVec2(o.x + cw, ycum(0)), IM_COL32(234, 67, 53, 80));
+  const float slot = n ? cw / static_cast<float>(n) : cw;
+  const float y0 = ypos(0);
+  ImVec2 prev;
+  for (size_t i = 0; i < n; ++i) {
+    const RunsView::StepRow& r = v->step_rows[i];
+    const float x = o.x + slot * static_cast<float>(i);
+    if (static_cast<int>(i) == v->diff_pick)
+      dl->AddRectFilled(ImVec2(x, o.y), ImVec2(x + slot, o.y + chart_h),
+                        IM_COL32(255, 255, 255, 30));
+    const float bw = std::max(1.0f, slot * 0.35f);
+    dl->AddRectFilled(ImVec2(x + slot * 0.1f, ypos(nz(r.a))), ImVec2(x + slot * 0.1f + bw, y0), kA);
+    dl->AddRectFilled(ImVec2(x + slot * 0.5f, ypos(nz(r.b))), ImVec2(x + slot * 0.5f + bw, y0), kB);
+    const ImVec2 pt(x + slot * 0.5f, ycum(nz(r.cumulative)));
+    if (i) dl->AddLine(prev, pt, IM_COL32(234, 67, 53, 255), 2);
+    dl->AddCircleFilled(pt, 3, IM_COL32(234, 67, 53, 255));
+    prev = pt;
+    if (ImGui::IsMouseHoveringRect(ImVec2(x, o.y), ImVec2(x + slot, o.y + chart_h))) {
+      ImGui::SetTooltip("%s\nbaseline %s us\nexperiment %s us\ndifference %s us\naccumulated %s us",
+                        r.op_type.c_str(), runs_us(r.a).c_str(), runs_us(r.b).c_str(),
+                        runs_us(r.diff).c_str(), runs_us(r.cumulative).c_str());
+      if (clicked) v->diff_pick = v->diff_pick == static_cast<int>(i) ? -1 : static_cast<int>(i);
+    }
+  }
+  if (v->diff_pick >= 0 && v->diff_pick < static_cast<int>(n)) {
+    const RunsView::StepRow& r = v->step_rows[static_cast<size_t>(v->diff_pick)];
+    ImGui::Text("%s: baseline %s us, experiment %s us, difference %s us", r.op_type.c_str(),
+                runs_us(r.a).c_str(), runs_us(r.b).c_str(), runs_us(r.diff).c_str());
+  }
+  // Operator comparison table, column groups switchable.
+  const char* groups[] = {"Host Duration", "Self Host Duration", "Device Duration",
+                          "Self Device Duration"};
+  for (int g = 0; g < 4; ++g) {
+    ImGui::Checkbox(groups[g], &v->diff_cols[g]);
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  int cols = 2;
+  for (bool on : v->diff_cols) cols += on ? 4 : 0;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_ScrollX;
+  if (!ImGui::BeginTable("##opdiff", cols, flags)) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("Operator", ImGuiTableColumnFlags_WidthFixed, 260);
+  ImGui::TableSetupColumn("Input Shape", ImGuiTableColumnFlags_WidthFixed, 140);
+  const char* sub[] = {"Baseline", "Experiment", "Diff", "Ratio"};
+  char head[64];
+  for (int g = 0; g < 4; ++g) {
+    if (!v->diff_cols[g]) continue;
+    for (const char* s : sub) {
+      std::snprintf(head, sizeof head, "%s %s", groups[g], s);
+      ImGui::TableSetupColumn(head, ImGuiTableColumnFlags_WidthFixed, 120);
+    }
+  }
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clip;
+  clip.Begin(static_cast<int>(v->op_diff.size()));
+  while (clip.Step())
+    for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i) {
+      const RunsView::DiffRow& r = v->op_diff[static_cast<size_t>(i)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.shape.c_str());
+      for (int g = 0; g < 4; ++g) {
+        if (!v->diff_cols[g]) continue;
+        for (int k = 0; k < 4; ++k) {
+          ImGui::TableNextColumn();
+          if (k == 3) {
+            if (std::isnan(r.v[g][k]))
+              ImGui::TextDisabled("-");
+            else
+              ImGui::Text("%.3f", r.v[g][k]);
+          } else {
+            ImGui::TextUnformatted(runs_us(r.v[g][k]).c_str());
+          }
+        }
+      }
+    }
+  ImGui::EndTable();
+}
+
+}  // namespace strata
