@@ -1,4 +1,5 @@
 #include "ui/runs/runs_view.h"
+#include "ui/theme.h"
 
 #include <algorithm>
 #include <cmath>
@@ -401,7 +402,7 @@ void runs_view_frame(RunsView* v, float x, float y, float w, float h) {
     const RunView view = static_cast<RunView>(v->view);
     const ViewAvailability a =
         run_view_availability(v->discovery, run, static_cast<size_t>(v->profile), view);
-    if (!v->status.empty()) ImGui::TextColored(ImVec4(1, 0.8f, 0.4f, 1), "%s", v->status.c_str());
+    if (!v->status.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText), "%s", v->status.c_str());
     if (!a.enabled) {
       ImGui::TextDisabled("%s: %s", run_view_name(view), a.note.c_str());
     } else {
