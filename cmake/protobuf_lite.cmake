@@ -1,4 +1,4 @@
-# protobuf-lite and the C++ protoc generates from proto/*.proto (XSpace now; HLO later).
+# protobuf-lite and the C++ protoc generates from proto/*.proto (XSpace, the HloProto subset).
 #   * Natively: Debian's libprotobuf-dev (find_package), target protobuf::libprotobuf-lite.
 #   * Emscripten: the lite runtime built from the pinned sources in third_party/src/protobuf
 #     (scripts/setup.sh), the same 3.21.12 as protoc. The source list is read from protobuf's
@@ -40,7 +40,7 @@ endif()
 set(STRATA_PROTO_OUT ${CMAKE_BINARY_DIR}/generated/proto)
 file(MAKE_DIRECTORY ${STRATA_PROTO_OUT})
 set(_proto_sources)
-foreach(name xplane)
+foreach(name xplane hlo)
   set(_in ${CMAKE_SOURCE_DIR}/proto/${name}.proto)
   add_custom_command(
     OUTPUT ${STRATA_PROTO_OUT}/${name}.pb.cc ${STRATA_PROTO_OUT}/${name}.pb.h
