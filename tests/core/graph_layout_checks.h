@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <unordered_map>
 
 #include "core/graph/layered_layout.h"
 
@@ -38,19 +40,24 @@ inline void expect_layout_valid(const LayoutInput& in, const GraphLayout& out) {
   ASSERT_EQ(out.x.size(), n);
   ASSERT_EQ(out.edge_point_offset.size(), in.edge_src.size() + 1);
 
-  // No two boxes overlap: a sweep over boxes sorted by left edge.
-  std::vector<uint32_t> by_x(n);
-  std::iota(by_x.begin(), by_x.end(), 0);
-  std::sort(by_x.begin(), by_x.end(), [&](uint32_t a, uint32_t b) {
-    return node_box(in, out, a).x0 < node_box(in, out, b).x0;
-  });
+  // No two boxes overlap: boxes hashed into a grid, pairs compared within a cell.
   int64_t overlaps = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const Box a = node_box(in, out, by_x[i]);
-    for (size_t j = i + 1; j < n; ++j) {
-      const Box b = node_box(in, out, by_x[j]);
-      if (b.x0 >= a.x1) break;
-      if (boxes_overlap(a, b)) ++overlaps;
+  {
+    const float cell = 400;
+    std::unordered_map<uint64_t, std::vector<uint32_t>> grid;
+    for (uint32_t v = 0; v < n; ++v) {
+      const Box a = node_box(in, out, v);
+      const int64_t cx0 = static_cast<int64_t>(std::floor(a.x0 / cell));
+      const int64_t cx1 = static_cast<int64_t>(std::floor(a.x1 / cell));
+      const int64_t cy0 = static_cast<int64_t>(std::floor(a.y0 / cell));
+      const int64_t cy1 = static_cast<int64_t>(std::floor(a.y1 / cell));
+      for (int64_t cx = cx0; cx <= cx1; ++cx)
+        for (int64_t cy = cy0; cy <= cy1; ++cy) {
+          auto& list = grid[(static_cast<uint64_t>(cx) << 32) ^ static_cast<uint32_t>(cy)];
+          for (uint32_t u : list)
+            if (boxes_overlap(a, node_box(in, out, u))) ++overlaps;
+          list.push_back(v);
+        }
     }
   }
   EXPECT_EQ(overlaps, 0);
