@@ -141,6 +141,7 @@
             const d = JSON.parse(m.json);
             lastDetails = d && { name: d.name, cat: d.cat, startNs: d.startNs, durNs: d.durNs, pid: d.pid,
               tid: d.tid, phase: d.phase, args: (d.record && d.record.args) || {} };
+            if (d && d.record && d.record.xla) lastDetails.xla = d.record.xla;  // XLA op: graph link
           } catch (e) { lastDetails = null; }
           withString(m.json, (p) => ui._ui_set_details(m.event, p));
         }
