@@ -96,8 +96,9 @@ function graphMessage(M, msg) {
       postMessage({ type: 'reply', id: msg.id, value: { instr, computation } });
       break;
     }
-    case 'graphBench':
-      postMessage({ type: 'reply', id: msg.id, value: M._graph_bench_generated(msg.nodes) });
+    case 'graphBench':  // scripts/bench-graph
+      postMessage({ type: 'reply', id: msg.id, value: msg.module === undefined ? M._graph_bench_generated(msg.nodes)
+        : JSON.parse(M.UTF8ToString(M._graph_bench_module(msg.module, msg.expandAll ? 1 : 0))) });
       break;
   }
 }

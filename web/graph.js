@@ -146,5 +146,8 @@
     api.graphOpenFromTrace = openFromTrace;
     api.graphModules = () => c.request({ type: 'graphModules' });
     api.graphSettled = settledGraph;
+    // scripts/bench-graph: layout time in the worker of a generated graph ({nodes}) or of a
+    // loaded module's entry ({module, expandAll}).
+    api.graphBench = (q) => c.request(Object.assign({ type: 'graphBench' }, q));
   };
 })();

@@ -12,7 +12,7 @@ namespace {
 constexpr uint32_t kMagic = 0x48505247;  // "GRPH"
 constexpr uint32_t kVersion = 1;
 // UI font metrics (13 px text): about 7 px per character, 15 px per line.
-constexpr float kCharW = 7.f, kLineH = 15.f, kPadX = 16.f, kPadY = 10.f;
+constexpr float kCharW = 7.5f, kLineH = 15.f, kPadX = 16.f, kPadY = 10.f;
 constexpr size_t kMaxChars = 44;  // longer lines are cut (with an ellipsis) in the box
 
 struct Writer {

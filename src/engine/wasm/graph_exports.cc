@@ -186,4 +186,23 @@ EMSCRIPTEN_KEEPALIVE double graph_bench_generated(uint32_t n) {
   return out.x.size() == n ? now_ms() - t0 : -1;
 }
 
+// The same on a loaded module's entry computation, collapsed or with every fusion and call
+// opened (nested groups): [ms, nodes] in g_text as JSON.
+EMSCRIPTEN_KEEPALIVE const char* graph_bench_module(uint32_t module, int expand_all) {
+  if (!valid(module)) return keep("null");
+  const auto& m = g_modules[module].m;
+  strata::hlo::VisibleGraphRequest req;
+  if (expand_all)
+    for (uint32_t i = 0; i < m.instruction_count(); ++i)
+      if (!m.called_of(i).empty()) req.expanded.push_back(i);
+  const double t0 = now_ms();
+  const strata::hlo::VisibleGraph vis = strata::hlo::build_visible_graph(m, req);
+  const strata::graph::LayoutInput in = strata::graph::hlo_layout_input(m, vis);
+  const strata::graph::GraphLayout out = strata::graph::layered_layout(in);
+  const double ms = now_ms() - t0;
+  return keep("{\"ms\":" + std::to_string(ms) + ",\"nodes\":" + std::to_string(vis.node_count()) +
+              ",\"edges\":" + std::to_string(vis.edge_src.size()) +
+              ",\"crossings\":" + std::to_string(out.crossings) + "}");
+}
+
 }  // extern "C"

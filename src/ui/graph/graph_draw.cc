@@ -45,7 +45,7 @@ ImU32 opcode_colour(std::string_view op) {
 
 bool expandable(std::string_view op) {
   return op == "fusion" || op == "call" || op == "while" || op == "conditional" ||
-         op == "async-start" || op == "custom-call";
+         op == "async-start";
 }
 
 void toolbar(GraphView* v, float w) {
@@ -147,8 +147,9 @@ void toolbar(GraphView* v, float w) {
   (void)w;
 }
 
-std::string fit_text(std::string_view s, float px) {
-  const size_t max = static_cast<size_t>(std::max(0.f, px / 7.f));
+// Cuts a line to `px` pixels at `char_w` pixels per character (the monospace UI font).
+std::string fit_text(std::string_view s, float px, float char_w = 7.f) {
+  const size_t max = static_cast<size_t>(std::max(0.f, px / char_w));
   if (s.size() <= max) return std::string(s);
   if (max < 2) return {};
   return std::string(s.substr(0, max - 1)) + "~";
@@ -219,7 +220,12 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   const float vy0 = v->cy - h / 2 / v->zoom, vy1 = v->cy + h / 2 / v->zoom;
   auto sx = [&](float wx) { return x + w / 2 + (wx - v->cx) * v->zoom; };
   auto sy = [&](float wy) { return y + h / 2 + (wy - v->cy) * v->zoom; };
-  const bool text = v->zoom >= 0.45f;
+  // Text scales with the boxes (the layout sized them for 13 px text), up to 1.5x; below
+  // about 6 px it is not drawn at all (level of detail: boxes only).
+  const float font_size = ImGui::GetFontSize() * std::min(v->zoom, 1.5f);
+  const float char_w = 7.f * std::min(v->zoom, 1.5f);
+  const bool text = font_size >= 6.f;
+  ImFont* font = ImGui::GetFont();
   const int32_t sel = graph_view_node_of(v, v->selected_instr);
 
   // Group boxes (expanded fusions / called computations); their title toggles them.
@@ -233,8 +239,9 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
                 IM_COL32(130, 145, 170, 255), 4);
     if (text) {
       const std::string t = "[-] " + std::string(d.group_label[g]);
-      dl->AddText(ImVec2(sx(b[0]) + 6, sy(b[1]) + 3), IM_COL32(50, 60, 90, 255),
-                  fit_text(t, (b[2] - b[0]) * v->zoom - 10).c_str());
+      dl->AddText(font, font_size, ImVec2(sx(b[0]) + 6 * v->zoom, sy(b[1]) + 3 * v->zoom),
+                  IM_COL32(50, 60, 90, 255),
+                  fit_text(t, (b[2] - b[0]) * v->zoom - 10, char_w).c_str());
     }
     const ImVec2 mp = io.MousePos;
     if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 16.f && mp.x >= sx(b[0]) &&
@@ -297,13 +304,13 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
     const std::string_view lines[4] = {d.name[k], d.opcode[k], d.shape[k], d.layout[k]};
     float ty = a.y + 5 * v->zoom;
     const float lh = std::max(15.f * v->zoom, 1.f);
-    for (int l = 0; l < 4 && ty + 13 <= b.y; ++l, ty += lh) {
+    for (int l = 0; l < 4 && ty + font_size <= b.y; ++l, ty += lh) {
       if (lines[l].empty()) continue;
       std::string t =
           l == 1 && expandable(lines[l]) ? "[+] " + std::string(lines[l]) : std::string(lines[l]);
-      dl->AddText(ImVec2(a.x + 6 * v->zoom, ty),
+      dl->AddText(font, font_size, ImVec2(a.x + 6 * v->zoom, ty),
                   l == 0 ? IM_COL32(0, 0, 0, 255) : IM_COL32(60, 60, 70, 255),
-                  fit_text(t, tw).c_str());
+                  fit_text(t, tw, char_w).c_str());
     }
   }
   if (hit >= 0 && hovered && text == false) {
