@@ -101,12 +101,14 @@ describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) 
 
   test('an XLA op opens its module centred on it, and leads back', async () => {
     await env.session.open(dataUrl(XPLANE));
-    // The xplane's HloProtos become modules (after the trace loads).
+    // The xplane's HloProtos become modules (read one by one after the trace loads).
     let modules = [];
-    for (let i = 0; i < 100 && !modules.length; ++i) {
+    for (let i = 0; i < 200 && modules.length < 9; ++i) {
       modules = await call(() => window.strata.graphModules());
-      if (!modules.length) await env.session.frame();
+      if (modules.length < 9) await env.session.frame();
     }
+    assert.equal(modules.length, 9);  // as strata_hlo_stats lists them
+    assert.ok(modules.every((m) => m.fromTrace));
     const loss = modules.find((m) => m.name === 'jit_loss_fn');
     assert.ok(loss, JSON.stringify(modules.map((m) => m.name)));
     assert.equal(loss.programId, 17);
@@ -115,6 +117,7 @@ describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) 
     // An op of that module on the timeline: its details carry xla.graph.
     await call(() => window.strata.graphOpen('jit_loss_fn'));
     const names = (await call(() => window.strata.graph())).nodes.map((n) => n.name);
+    assert.ok(names.length > 10, JSON.stringify(await call(() => window.strata.graph())).slice(0, 300));
     await call(() => window.strata.setTab('timeline'));  // selections happen on the timeline
     let picked = null;
     for (const name of names) {
