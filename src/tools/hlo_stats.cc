@@ -55,7 +55,9 @@ int main(int argc, char** argv) {
   }
   using namespace strata::hlo;
   const std::string path = argv[1];
-  const char* kind = looks_like_hlo_text(bytes) ? "text" : ends_with(path, ".xplane.pb") ? "xplane" : "proto";
+  const char* kind = looks_like_hlo_text(bytes)      ? "text"
+                     : ends_with(path, ".xplane.pb") ? "xplane"
+                                                     : "proto";
   std::vector<HloModule> modules;
   std::vector<std::string> errors;
   double best_ms = 1e300, best_cpu_ms = 1e300;
@@ -87,17 +89,19 @@ int main(int argc, char** argv) {
     size_t fused = 0;
     for (uint8_t f : m.comp_is_fusion) fused += f;
     instructions += m.instruction_count();
-    std::printf("module %s program_id %lld: %u computations (%zu fused), %u instructions, %zu "
-                "operand edges, entry %s\n",
-                m.module_name.c_str(), static_cast<long long>(m.program_id), m.computation_count(),
-                fused, m.instruction_count(), m.operands.size(),
-                m.entry == strata::kNone ? "-" : std::string(m.str(m.comp_name[m.entry])).c_str());
+    std::printf(
+        "module %s program_id %lld: %u computations (%zu fused), %u instructions, %zu "
+        "operand edges, entry %s\n",
+        m.module_name.c_str(), static_cast<long long>(m.program_id), m.computation_count(), fused,
+        m.instruction_count(), m.operands.size(),
+        m.entry == strata::kNone ? "-" : std::string(m.str(m.comp_name[m.entry])).c_str());
   }
   for (const std::string& e : errors) std::printf("error: %s\n", e.c_str());
   // CPU time as well as wall time: on a shared machine the wall time includes waiting.
-  std::printf("parse %.3f ms wall, %.3f ms cpu (best of %d), %.1f MB/s by cpu, %zu modules, %zu "
-              "instructions\n",
-              best_ms, best_cpu_ms, repeat, bytes.size() / 1e6 / (best_cpu_ms / 1e3),
-              modules.size(), instructions);
+  std::printf(
+      "parse %.3f ms wall, %.3f ms cpu (best of %d), %.1f MB/s by cpu, %zu modules, %zu "
+      "instructions\n",
+      best_ms, best_cpu_ms, repeat, bytes.size() / 1e6 / (best_cpu_ms / 1e3), modules.size(),
+      instructions);
   return errors.empty() ? 0 : 1;
 }

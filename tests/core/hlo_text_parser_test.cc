@@ -3,13 +3,14 @@
 // file; the model's derived lists agree with the operands; attributes, metadata, shapes with
 // tiled layouts and memory spaces, tuple shapes and every computation attribute on small
 // modules written here; truncated and malformed text fails with a line number, never a crash.
+#include "core/formats/hlo/hlo_text_parser.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/formats/hlo/hlo_text_parser.h"
 #include "import_test_util.h"
 
 namespace strata::hlo {
@@ -231,7 +232,8 @@ TEST(HloTextRealFiles, MetadataOfMobilenet) {
 }
 
 // XLA's own example of a TPU op (docs/shapes.md), in a module with every computation attribute.
-constexpr std::string_view kModule = R"(HloModule example, entry_computation_layout={(f32[2]{0})->f32[2]{0}}
+constexpr std::string_view kModule =
+    R"(HloModule example, entry_computation_layout={(f32[2]{0})->f32[2]{0}}
 
 %all-reduce-scatter.3 (p: bf16[32,32,8192]) -> bf16[32,32,4096] {
   %p = bf16[32,32,8192]{2,1,0:T(8,128)(2,1)S(1)} parameter(0)
@@ -279,6 +281,8 @@ ENTRY %main (in: f32[2]) -> f32[2] {
   %w = (s32[], f32[2]{0}) while(%init), condition=cond, body=body, backend_config={"known_trip_count":{"n":"10"}}
   %k = s32[] constant(1)
   %c = f32[2]{0} conditional(%k, %in, %in), branch_computations={b0, b1}
+  %p = pred[] constant(true)
+  %c2 = f32[2]{0} conditional(%p, %in, %in), true_computation=b1, false_computation=b0
   %dyn = f32[<=4,?]{1,0} custom-call(%in), custom_call_target="Pad, \"to\" {static}", frontend_attributes={x="{a,b}"}
   ROOT %out = f32[2]{0} get-tuple-element(%w), index=1, sharding={replicated}
 }
@@ -330,6 +334,12 @@ TEST(HloText, ShapesLayoutsAttributesAndCalls) {
   const uint32_t c = m.find("c");
   ASSERT_EQ(m.called_of(c).size(), 2u);
   EXPECT_EQ(m.operands_of(c).size(), 3u);
+  const uint32_t c2 = m.find("c2");
+  ASSERT_EQ(m.called_of(c2).size(), 2u);
+  EXPECT_EQ(m.called_of(c2)[0], m.find_computation("b1"));
+  EXPECT_EQ(m.called_of(c2)[1], m.find_computation("b0"));
+  EXPECT_EQ(m.str(m.attrs[m.operands_of(c2)[0]]), "value=true");  // main's %p, not the fusion's
+  EXPECT_EQ(m.callers_of(m.find_computation("b0")).size(), 2u);
   const uint32_t dyn = m.find("dyn");
   EXPECT_EQ(std::vector<int64_t>(m.dims_of(dyn).begin(), m.dims_of(dyn).end()),
             (std::vector<int64_t>{4, -1}));
@@ -376,18 +386,21 @@ TEST(HloText, MalformedInputNamesTheLine) {
   EXPECT_FALSE(error.empty());
   EXPECT_FALSE(parse_hlo_text("ENTRY e {\n  a = f32[] parameter(0)\n}\n", &modules, &error));
   EXPECT_EQ(error.substr(0, 7), "line 1:") << error;
-  EXPECT_FALSE(parse_hlo_text("HloModule m\n\nENTRY e {\n  a f32[] parameter(0)\n}\n", &modules, &error));
+  EXPECT_FALSE(
+      parse_hlo_text("HloModule m\n\nENTRY e {\n  a f32[] parameter(0)\n}\n", &modules, &error));
   EXPECT_EQ(error.substr(0, 7), "line 4:") << error;
   EXPECT_NE(error.find("expected '='"), std::string::npos) << error;
-  EXPECT_FALSE(parse_hlo_text("HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n  ROOT b = f32[] "
-                              "negate(zz)\n}\n",
-                              &modules, &error));
+  EXPECT_FALSE(
+      parse_hlo_text("HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n  ROOT b = f32[] "
+                     "negate(zz)\n}\n",
+                     &modules, &error));
   EXPECT_EQ(error.substr(0, 7), "line 4:") << error;
   EXPECT_NE(error.find("'zz'"), std::string::npos) << error;
   EXPECT_FALSE(parse_hlo_text("HloModule m\nENTRY e {\n  ROOT a = f32[] call(), to_apply=nope\n}\n",
                               &modules, &error));
   EXPECT_NE(error.find("'nope'"), std::string::npos) << error;
-  EXPECT_FALSE(parse_hlo_text("HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n", &modules, &error));
+  EXPECT_FALSE(
+      parse_hlo_text("HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n", &modules, &error));
   EXPECT_NE(error.find("not closed"), std::string::npos) << error;
   EXPECT_TRUE(modules.empty()) << "no half-read module is left behind";
 }

@@ -22,8 +22,12 @@ bool contains_nocase(std::string_view hay, std::string_view needle_lower) {
 class Builder {
  public:
   Builder(const HloModule& m, VisibleGraph* g)
-      : m_(m), g_(g), node_(m.instruction_count(), kNone), group_(m.instruction_count(), -1),
-        expanded_(m.instruction_count(), 0), shown_(m.computation_count(), 0) {}
+      : m_(m),
+        g_(g),
+        node_(m.instruction_count(), kNone),
+        group_(m.instruction_count(), -1),
+        expanded_(m.instruction_count(), 0),
+        shown_(m.computation_count(), 0) {}
 
   void build(const VisibleGraphRequest& req) {
     const uint32_t n = m_.instruction_count();
@@ -177,7 +181,8 @@ class Builder {
       remap[v] = static_cast<uint32_t>(out.node_instr.size());
       out.node_instr.push_back(g_->node_instr[v]);
       out.node_group.push_back(g_->node_group[v]);
-      for (int32_t gid = g_->node_group[v]; gid >= 0 && !group_used[gid]; gid = g_->group_parent[gid])
+      for (int32_t gid = g_->node_group[v]; gid >= 0 && !group_used[gid];
+           gid = g_->group_parent[gid])
         group_used[gid] = 1;
     }
     std::vector<int32_t> gmap(g_->group_instr.size(), -1);
@@ -203,8 +208,8 @@ class Builder {
 
   const HloModule& m_;
   VisibleGraph* g_;
-  std::vector<uint32_t> node_;   // instruction → node (kNone: not a node)
-  std::vector<int32_t> group_;   // instruction → the group it opens (-1: none)
+  std::vector<uint32_t> node_;  // instruction → node (kNone: not a node)
+  std::vector<int32_t> group_;  // instruction → the group it opens (-1: none)
   std::vector<uint8_t> expanded_, shown_;
 };
 

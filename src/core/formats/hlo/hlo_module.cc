@@ -12,23 +12,40 @@ struct TypeName {
 };
 // XLA's primitive_util names.
 constexpr TypeName kTypeNames[] = {
-    {kPred, "pred"},          {kS1, "s1"},
-    {kS2, "s2"},              {kS4, "s4"},
-    {kS8, "s8"},              {kS16, "s16"},
-    {kS32, "s32"},            {kS64, "s64"},
-    {kU1, "u1"},              {kU2, "u2"},
-    {kU4, "u4"},              {kU8, "u8"},
-    {kU16, "u16"},            {kU32, "u32"},
-    {kU64, "u64"},            {kF16, "f16"},
-    {kF32, "f32"},            {kBF16, "bf16"},
-    {kF64, "f64"},            {kF8E5M2, "f8e5m2"},
-    {kF8E4M3, "f8e4m3"},      {kF8E4M3FN, "f8e4m3fn"},
-    {kF8E4M3B11FNUZ, "f8e4m3b11fnuz"}, {kF8E3M4, "f8e3m4"},
-    {kF8E5M2FNUZ, "f8e5m2fnuz"}, {kF8E4M3FNUZ, "f8e4m3fnuz"},
-    {kF4E2M1FN, "f4e2m1fn"},  {kF8E8M0FNU, "f8e8m0fnu"},
-    {kC64, "c64"},            {kC128, "c128"},
-    {kTuple, "tuple"},        {kOpaque, "opaque"},
-    {kToken, "token"},        {kBuffer, "buffer"},
+    {kPred, "pred"},
+    {kS1, "s1"},
+    {kS2, "s2"},
+    {kS4, "s4"},
+    {kS8, "s8"},
+    {kS16, "s16"},
+    {kS32, "s32"},
+    {kS64, "s64"},
+    {kU1, "u1"},
+    {kU2, "u2"},
+    {kU4, "u4"},
+    {kU8, "u8"},
+    {kU16, "u16"},
+    {kU32, "u32"},
+    {kU64, "u64"},
+    {kF16, "f16"},
+    {kF32, "f32"},
+    {kBF16, "bf16"},
+    {kF64, "f64"},
+    {kF8E5M2, "f8e5m2"},
+    {kF8E4M3, "f8e4m3"},
+    {kF8E4M3FN, "f8e4m3fn"},
+    {kF8E4M3B11FNUZ, "f8e4m3b11fnuz"},
+    {kF8E3M4, "f8e3m4"},
+    {kF8E5M2FNUZ, "f8e5m2fnuz"},
+    {kF8E4M3FNUZ, "f8e4m3fnuz"},
+    {kF4E2M1FN, "f4e2m1fn"},
+    {kF8E8M0FNU, "f8e8m0fnu"},
+    {kC64, "c64"},
+    {kC128, "c128"},
+    {kTuple, "tuple"},
+    {kOpaque, "opaque"},
+    {kToken, "token"},
+    {kBuffer, "buffer"},
 };
 
 bool parse_int(std::string_view s, int64_t* out) {
@@ -73,8 +90,10 @@ int32_t memory_space_of_layout(std::string_view layout) {
   int depth = 0;
   for (size_t i = colon + 1; i < layout.size(); ++i) {
     char c = layout[i];
-    if (c == '(') ++depth;
-    else if (c == ')') --depth;
+    if (c == '(')
+      ++depth;
+    else if (c == ')')
+      --depth;
     else if (depth == 0 && c == 'S' && i + 1 < layout.size() && layout[i + 1] == '(') {
       size_t close = layout.find(')', i + 2);
       if (close == std::string_view::npos) return 0;
@@ -170,12 +189,21 @@ bool check_csr(const std::vector<uint32_t>& begin, size_t rows, size_t items, co
 
 bool finish_module(HloModule* m, std::string* error) {
   const size_t n = m->name.size(), c = m->comp_name.size();
-  const std::vector<size_t> sizes = {
-      m->opcode.size(),      m->shape.size(),         m->dtype.size(),
-      m->layout.size(),      m->memory_space.size(),  m->computation.size(),
-      m->parameter_number.size(), m->fusion_kind.size(), m->op_type.size(),
-      m->op_name.size(),     m->source_file.size(),   m->source_line.size(),
-      m->custom_call_target.size(), m->backend_config.size(), m->attrs.size()};
+  const std::vector<size_t> sizes = {m->opcode.size(),
+                                     m->shape.size(),
+                                     m->dtype.size(),
+                                     m->layout.size(),
+                                     m->memory_space.size(),
+                                     m->computation.size(),
+                                     m->parameter_number.size(),
+                                     m->fusion_kind.size(),
+                                     m->op_type.size(),
+                                     m->op_name.size(),
+                                     m->source_file.size(),
+                                     m->source_line.size(),
+                                     m->custom_call_target.size(),
+                                     m->backend_config.size(),
+                                     m->attrs.size()};
   for (size_t s : sizes)
     if (s != n) {
       *error = "instruction columns of different lengths";

@@ -86,33 +86,33 @@ struct HloModule {
 
   // ---- computations (index c) ----
   std::vector<StrId> comp_name;
-  std::vector<uint8_t> comp_is_fusion;   // a fused computation (called by a fusion)
-  std::vector<uint32_t> comp_first;      // first instruction
-  std::vector<uint32_t> comp_count;      // number of instructions
-  std::vector<uint32_t> comp_root;       // root instruction (kNone when it has none)
+  std::vector<uint8_t> comp_is_fusion;  // a fused computation (called by a fusion)
+  std::vector<uint32_t> comp_first;     // first instruction
+  std::vector<uint32_t> comp_count;     // number of instructions
+  std::vector<uint32_t> comp_root;      // root instruction (kNone when it has none)
   std::vector<uint32_t> comp_caller_begin, comp_callers;  // CSR: instructions calling it
 
   // ---- instructions (index i) ----
-  std::vector<StrId> name;         // without '%'
-  std::vector<StrId> opcode;       // "fusion", "add", "custom-call", ...
-  std::vector<StrId> shape;        // full text as XLA prints it: "bf16[32,4096]{1,0:T(8,128)S(1)}",
-                                   // "(f32[2]{0}, s32[])"
-  std::vector<uint8_t> dtype;      // PrimitiveType; kTuple for tuples
-  std::vector<uint32_t> dims_begin;  // CSR into dims (array shapes; empty for tuples/scalars)
-  std::vector<int64_t> dims;         // -1: unbounded dynamic `?`; `<=N` is stored as N
-  std::vector<StrId> layout;       // "{1,0:T(8,128)S(1)}" as printed, 0 (empty) when none
-  std::vector<int32_t> memory_space;  // S(n), 0 default, kNoMemorySpace (see above)
-  std::vector<uint32_t> computation;  // owning computation
+  std::vector<StrId> name;     // without '%'
+  std::vector<StrId> opcode;   // "fusion", "add", "custom-call", ...
+  std::vector<StrId> shape;    // full text as XLA prints it: "bf16[32,4096]{1,0:T(8,128)S(1)}",
+                               // "(f32[2]{0}, s32[])"
+  std::vector<uint8_t> dtype;  // PrimitiveType; kTuple for tuples
+  std::vector<uint32_t> dims_begin;       // CSR into dims (array shapes; empty for tuples/scalars)
+  std::vector<int64_t> dims;              // -1: unbounded dynamic `?`; `<=N` is stored as N
+  std::vector<StrId> layout;              // "{1,0:T(8,128)S(1)}" as printed, 0 (empty) when none
+  std::vector<int32_t> memory_space;      // S(n), 0 default, kNoMemorySpace (see above)
+  std::vector<uint32_t> computation;      // owning computation
   std::vector<int32_t> parameter_number;  // parameter(n); -1 for other opcodes
   std::vector<uint32_t> operand_begin, operands;  // CSR: instruction indices, in order
   std::vector<uint32_t> called_begin, called;     // CSR: computation indices, in order
                                                   // (calls=, to_apply=, condition=, body=, ...)
   std::vector<uint32_t> user_begin, users;        // CSR, derived from operands (ascending)
-  std::vector<StrId> fusion_kind;   // "kLoop", "kInput", "kOutput", "kCustom"; 0 when none
-  std::vector<StrId> op_type;       // metadata op_type
-  std::vector<StrId> op_name;       // metadata op_name ("jit(f)/jit(main)/dot_general")
-  std::vector<StrId> source_file;   // metadata source_file
-  std::vector<int32_t> source_line; // metadata source_line, 0 when none
+  std::vector<StrId> fusion_kind;    // "kLoop", "kInput", "kOutput", "kCustom"; 0 when none
+  std::vector<StrId> op_type;        // metadata op_type
+  std::vector<StrId> op_name;        // metadata op_name ("jit(f)/jit(main)/dot_general")
+  std::vector<StrId> source_file;    // metadata source_file
+  std::vector<int32_t> source_line;  // metadata source_line, 0 when none
   std::vector<StrId> custom_call_target;
   std::vector<StrId> backend_config;  // raw text (JSON or proto text), 0 when none
   std::vector<StrId> attrs;  // other attributes as printed ("dimensions={1}, ..."), for details

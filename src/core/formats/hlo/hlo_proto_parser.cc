@@ -53,8 +53,10 @@ class ProtoParser {
     int64_t entry_id = -1;
     bool has_entry_id = false;
     while ((st = r.next(&f)) == Status::kOk) {
-      if (f.number == 1 && f.type == wire::kLen) m_->module_name = std::string(f.text());
-      else if (f.number == 2 && f.type == wire::kLen) entry_name = f.text();
+      if (f.number == 1 && f.type == wire::kLen)
+        m_->module_name = std::string(f.text());
+      else if (f.number == 2 && f.type == wire::kLen)
+        entry_name = f.text();
       else if (f.number == 3 && f.type == wire::kLen) {
         if (!computation(f.data, f.size)) return false;
       } else if (f.number == 6 && f.type == wire::kVarint) {
@@ -134,28 +136,48 @@ class ProtoParser {
     while ((st = r.next(&f)) == Status::kOk) {
       const bool len = f.type == wire::kLen, var = f.type == wire::kVarint;
       switch (f.number) {
-        case 1: if (len) name = f.text(); break;
-        case 2: if (len) opcode = f.text(); break;
-        case 3: if (len) shape = f.data, shape_len = f.size; break;
+        case 1:
+          if (len) name = f.text();
+          break;
+        case 2:
+          if (len) opcode = f.text();
+          break;
+        case 3:
+          if (len) shape = f.data, shape_len = f.size;
+          break;
         case 7:
           if (len && !metadata(f, &op_type, &op_name, &source_file, &source_line)) return false;
           break;
-        case 9: if (var) param = static_cast<int64_t>(f.value); break;
-        case 11: if (len) fusion_kind = f.text(); break;
-        case 13: if (var) tuple_index = static_cast<int64_t>(f.value); break;
+        case 9:
+          if (var) param = static_cast<int64_t>(f.value);
+          break;
+        case 11:
+          if (len) fusion_kind = f.text();
+          break;
+        case 13:
+          if (var) tuple_index = static_cast<int64_t>(f.value);
+          break;
         case 14:
           if (!read_ints(f, &dims_)) return fail_at(r.field_start, "bad dimensions list");
           break;
-        case 28: if (len) target = f.text(); break;
-        case 35: if (var) id = static_cast<int64_t>(f.value); break;
+        case 28:
+          if (len) target = f.text();
+          break;
+        case 35:
+          if (var) id = static_cast<int64_t>(f.value);
+          break;
         case 36:
           if (!read_ints(f, &pending_operands_)) return fail_at(r.field_start, "bad operand_ids");
           break;
         case 38:
-          if (!read_ints(f, &pending_called_)) return fail_at(r.field_start, "bad called_computation_ids");
+          if (!read_ints(f, &pending_called_))
+            return fail_at(r.field_start, "bad called_computation_ids");
           break;
-        case 43: if (len) config = f.text(); break;
-        default: break;
+        case 43:
+          if (len) config = f.text();
+          break;
+        default:
+          break;
       }
     }
     if (st != Status::kEnd) return wire_error(r, "HloInstructionProto");
@@ -189,7 +211,8 @@ class ProtoParser {
       append_int_list(&text_, dims_);
       text_ += '}';
     }
-    if (tuple_index >= 0) text_ += (text_.empty() ? "index=" : ", index=") + std::to_string(tuple_index);
+    if (tuple_index >= 0)
+      text_ += (text_.empty() ? "index=" : ", index=") + std::to_string(tuple_index);
     m.attrs.push_back(text_.empty() ? 0 : m.strings.intern(text_));
     operand_ends_.push_back(static_cast<uint32_t>(pending_operands_.size()));
     called_ends_.push_back(static_cast<uint32_t>(pending_called_.size()));
@@ -227,11 +250,16 @@ class ProtoParser {
     size_t layout_len = 0;
     std::vector<std::pair<const uint8_t*, size_t>> tuple;
     while ((st = r.next(&f)) == Status::kOk) {
-      if (f.number == 2 && f.type == wire::kVarint) type = f.value;
-      else if (f.number == 3 && !read_ints(f, &dims)) return false;
-      else if (f.number == 4 && f.type == wire::kLen) tuple.emplace_back(f.data, f.size);
-      else if (f.number == 5 && f.type == wire::kLen) layout = f.data, layout_len = f.size;
-      else if (f.number == 6 && !read_ints(f, &dynamic)) return false;
+      if (f.number == 2 && f.type == wire::kVarint)
+        type = f.value;
+      else if (f.number == 3 && !read_ints(f, &dims))
+        return false;
+      else if (f.number == 4 && f.type == wire::kLen)
+        tuple.emplace_back(f.data, f.size);
+      else if (f.number == 5 && f.type == wire::kLen)
+        layout = f.data, layout_len = f.size;
+      else if (f.number == 6 && !read_ints(f, &dynamic))
+        return false;
     }
     if (st != Status::kEnd) return false;
     if (depth == 0) {
@@ -327,8 +355,7 @@ class ProtoParser {
     for (uint32_t i = 0, ko = 0, kc = 0; i < n; ++i) {
       for (; ko < operand_ends_[i]; ++ko) {
         auto it = instr_by_id_.find(pending_operands_[ko]);
-        if (it == instr_by_id_.end())
-          return fail_id("operand id", pending_operands_[ko], i);
+        if (it == instr_by_id_.end()) return fail_id("operand id", pending_operands_[ko], i);
         m.operands.push_back(it->second);
       }
       m.operand_begin.push_back(static_cast<uint32_t>(m.operands.size()));

@@ -50,9 +50,9 @@ std::string_view unquote(std::string_view s, std::string* buf) {
 // Attributes whose values name called computations, in the order XLA prints them.
 bool is_computation_attr(std::string_view key) {
   return key == "calls" || key == "to_apply" || key == "condition" || key == "body" ||
-         key == "true_computation" || key == "false_computation" ||
-         key == "branch_computations" || key == "called_computations" || key == "select" ||
-         key == "scatter" || key == "async_computation" || key == "comparator";
+         key == "true_computation" || key == "false_computation" || key == "branch_computations" ||
+         key == "called_computations" || key == "select" || key == "scatter" ||
+         key == "async_computation" || key == "comparator";
 }
 
 class TextParser {
@@ -173,8 +173,8 @@ class TextParser {
   bool computation() {
     const size_t start = pos_;
     size_t nl = s_.find('\n', pos_);
-    std::string_view line = trim(s_.substr(pos_, nl == std::string_view::npos ? s_.size() - pos_
-                                                                                : nl - pos_));
+    std::string_view line =
+        trim(s_.substr(pos_, nl == std::string_view::npos ? s_.size() - pos_ : nl - pos_));
     if (line.empty() || line.back() != '{')
       return fail(start, "expected a computation ('name (params) -> shape {' or 'ENTRY ...{')");
     bool entry = false;
@@ -213,7 +213,8 @@ class TextParser {
       last = static_cast<uint32_t>(m_->name.size() - 1);
       if (root) {
         if (m_->comp_root[c] != kNone)
-          return fail(instr_pos_.back(), "a second ROOT in computation '" + std::string(name) + "'");
+          return fail(instr_pos_.back(),
+                      "a second ROOT in computation '" + std::string(name) + "'");
         m_->comp_root[c] = last;
       }
     }
@@ -257,8 +258,8 @@ class TextParser {
   void reserve_columns() {
     HloModule& m = *m_;
     size_t lines = static_cast<size_t>(std::count(s_.begin() + pos_, s_.end(), '\n')) + 1;
-    for (auto* v : {&m.name, &m.opcode, &m.shape, &m.layout, &m.fusion_kind, &m.op_type,
-                    &m.op_name, &m.source_file, &m.custom_call_target, &m.backend_config, &m.attrs})
+    for (auto* v : {&m.name, &m.opcode, &m.shape, &m.layout, &m.fusion_kind, &m.op_type, &m.op_name,
+                    &m.source_file, &m.custom_call_target, &m.backend_config, &m.attrs})
       v->reserve(lines);
     for (auto* v : {&m.dims_begin, &m.computation, &m.operand_begin, &m.called_begin})
       v->reserve(lines + 1);
@@ -302,7 +303,8 @@ class TextParser {
       if (pos_ >= s_.size() || s_[pos_] != '[')
         return fail(start, "expected a shape after '" + std::string(name) + " ='");
       size_t e = s_.find(']', pos_);
-      if (e == std::string_view::npos || s_.substr(pos_, e - pos_).find('\n') != std::string_view::npos)
+      if (e == std::string_view::npos ||
+          s_.substr(pos_, e - pos_).find('\n') != std::string_view::npos)
         return fail(start, "unclosed '[' in the shape of '" + std::string(name) + "'");
       pos_ = e + 1;
       if (pos_ < s_.size() && s_[pos_] == '{') {
@@ -354,7 +356,8 @@ class TextParser {
       param = static_cast<int32_t>(v);
     } else if (opcode == "constant") {
       std::string_view t = trim(args);
-      if (!t.empty()) attrs = "value=" + std::string(t.substr(0, 200)) + (t.size() > 200 ? "..." : "");
+      if (!t.empty())
+        attrs = "value=" + std::string(t.substr(0, 200)) + (t.size() > 200 ? "..." : "");
     } else {
       size_t at = 0;
       while (at < args.size()) {
@@ -398,7 +401,8 @@ class TextParser {
       pos_ = e;
       size_t eq = attr.find('=');
       std::string_view key = eq == std::string_view::npos ? attr : trim(attr.substr(0, eq));
-      std::string_view value = eq == std::string_view::npos ? std::string_view() : trim(attr.substr(eq + 1));
+      std::string_view value =
+          eq == std::string_view::npos ? std::string_view() : trim(attr.substr(eq + 1));
       if (is_computation_attr(key)) {
         if (!value.empty() && value.front() == '{') value = value.substr(1, value.size() - 2);
         size_t at = 0;
@@ -452,9 +456,12 @@ class TextParser {
         at = e + 1;
         continue;
       }
-      if (c == '(' || c == '[' || c == '{') ++depth;
-      else if (c == ')' || c == ']' || c == '}') --depth;
-      else if (c == ',' && depth == 0) return at;
+      if (c == '(' || c == '[' || c == '{')
+        ++depth;
+      else if (c == ')' || c == ']' || c == '}')
+        --depth;
+      else if (c == ',' && depth == 0)
+        return at;
     }
     return args.size();
   }
@@ -481,15 +488,21 @@ class TextParser {
         int depth = 0;
         for (; at < v.size(); ++at) {
           char c = v[at];
-          if (c == '{' || c == '(' || c == '[') ++depth;
-          else if (c == '}' || c == ')' || c == ']') --depth;
-          else if (depth <= 0 && (is_space(c) || c == '\n')) break;
+          if (c == '{' || c == '(' || c == '[')
+            ++depth;
+          else if (c == '}' || c == ')' || c == ']')
+            --depth;
+          else if (depth <= 0 && (is_space(c) || c == '\n'))
+            break;
         }
       }
       std::string_view val = v.substr(vb, at - vb);
-      if (key == "op_type") *op_type = m_->strings.intern(unquote(val, &buf_));
-      else if (key == "op_name") *op_name = m_->strings.intern(unquote(val, &buf_));
-      else if (key == "source_file") *source_file = m_->strings.intern(unquote(val, &buf_));
+      if (key == "op_type")
+        *op_type = m_->strings.intern(unquote(val, &buf_));
+      else if (key == "op_name")
+        *op_name = m_->strings.intern(unquote(val, &buf_));
+      else if (key == "source_file")
+        *source_file = m_->strings.intern(unquote(val, &buf_));
       else if (key == "source_line") {
         int64_t n = 0;
         std::from_chars(val.data(), val.data() + val.size(), n);
@@ -502,12 +515,13 @@ class TextParser {
     if (!m_) return true;
     HloModule& m = *m_;
     const size_t n = m.name.size();
-    if (m.comp_name.empty()) return fail(pos_, "module '" + m.module_name + "' has no computations");
+    if (m.comp_name.empty())
+      return fail(pos_, "module '" + m.module_name + "' has no computations");
     std::unordered_map<std::string_view, uint32_t> comps;
     for (uint32_t c = 0; c < m.comp_name.size(); ++c)
       if (!comps.emplace(m.str(m.comp_name[c]), c).second)
-        return fail(comp_line_[c], "computation '" + std::string(m.str(m.comp_name[c])) +
-                                       "' defined twice");
+        return fail(comp_line_[c],
+                    "computation '" + std::string(m.str(m.comp_name[c])) + "' defined twice");
     m.called_begin.assign(1, 0);
     const StrId fusion = m.strings.find("fusion");
     for (size_t i = 0; i < n; ++i) {
@@ -542,7 +556,7 @@ class TextParser {
   size_t pos_ = 0;
   std::vector<HloModule>* out_;
   std::string* error_;
-  HloModule* m_ = nullptr;  // the module being read (last of out_)
+  HloModule* m_ = nullptr;     // the module being read (last of out_)
   std::vector<uint32_t> def_;  // StrId of a name → its latest instruction
   std::string attrs_, buf_;    // scratch, reused
   std::vector<std::string_view> pending_operands_, pending_called_;

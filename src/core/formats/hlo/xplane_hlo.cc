@@ -34,8 +34,8 @@ bool map_entry(const Field& e, int64_t* key, const uint8_t** value, size_t* valu
   return st == Status::kEnd;
 }
 
-bool metadata_plane(const uint8_t* base, const uint8_t* p, size_t n,
-                    std::vector<HloProtoSpan>* out, std::string* error) {
+bool metadata_plane(const uint8_t* base, const uint8_t* p, size_t n, std::vector<HloProtoSpan>* out,
+                    std::string* error) {
   // Pass 1: stat names (protobuf writes the stat_metadata map after event_metadata).
   int64_t hlo_stat = -1, program_stat = -1;
   Reader r(p, n);
@@ -56,7 +56,8 @@ bool metadata_plane(const uint8_t* base, const uint8_t* p, size_t n,
     }
   }
   if (st != Status::kEnd) {
-    *error = "byte " + std::to_string(r.field_start - base) + ": " + r.why + " in the metadata plane";
+    *error =
+        "byte " + std::to_string(r.field_start - base) + ": " + r.why + " in the metadata plane";
     return false;
   }
   if (hlo_stat < 0) return true;
@@ -81,7 +82,8 @@ bool metadata_plane(const uint8_t* base, const uint8_t* p, size_t n,
       const char* why = "";
       if (!decode_stat(ef.data, ef.size, &sv, &why)) continue;
       if (sv.metadata_id == hlo_stat && sv.kind == StatValue::kBytes) {
-        span.src_offset = static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(sv.s.data()) - base);
+        span.src_offset =
+            static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(sv.s.data()) - base);
         span.src_len = sv.s.size();
         found = true;
       } else if (sv.metadata_id == program_stat && sv.is_integer()) {
