@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 #include "core/graph/dag_gen.h"
 #include "core/graph/flat_layout.h"
@@ -119,7 +120,14 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GeneratedGraphs,
                                            DagShape{2000, 2, 0.0, 0, false},
                                            DagShape{1500, 3, 0.02, 0, false},
                                            DagShape{1200, 4, 0.0, 12, false},
-                                           DagShape{1500, 5, 0.01, 16, true}));
+                                           DagShape{1500, 5, 0.01, 16, true}),
+                         [](const ::testing::TestParamInfo<DagShape>& info) {
+                           const DagShape& d = info.param;
+                           return "n" + std::to_string(d.nodes) + "_seed" + std::to_string(d.seed) +
+                                  (d.back_edge_share > 0 ? "_cycles" : "") +
+                                  (d.groups ? "_groups" + std::to_string(d.groups) : "") +
+                                  (d.nested ? "_nested" : "");
+                         });
 
 }  // namespace
 }  // namespace strata::graph
