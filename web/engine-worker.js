@@ -3,7 +3,7 @@
 // slice, a URL is streamed. Args are re-read from the source on selection: a File/Blob by
 // slicing its handle, a URL by a Range request.
 'use strict';
-importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js');
+importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js', 'graph-worker.js');
 
 const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, small for memory
 const PROGRESS_EVERY_MS = 100;
@@ -157,6 +157,14 @@ async function load(msg) {
       head = r.done ? new Uint8Array(0) : r.value;
     } catch (e) {
       return failWith(`reading the file failed: ${e.message || e}`);
+    }
+    const hloKind = graphKind(M, name, head);  // HLO text or HloProto: the graph viewer's
+    if (hloKind) {
+      try {
+        return { ok: true, graph: await graphImport(M, name, head, first.chunks, hloKind) };
+      } catch (e) {
+        return failWith(`${e.message || e}`);
+      }
     }
     if (lossIsTextLog(M, head)) {
       try {
@@ -315,7 +323,9 @@ onmessage = (e) => {
       case 'open': {
         queue = queue.then(() => load(msg)).then((r) => {
           const s = summary();
-          if (r.loss) {
+          if (r.graph) {
+            postMessage({ type: 'graphLoaded', id: msg.id, summary: s, graph: r.graph });
+          } else if (r.loss) {
             const m = lossMessage('lossLoaded', r.loss.file, r.loss.scan, { id: msg.id, summary: s });
             postMessage(m, [m.points]);
           } else if (r.ok && M._engine_last_load_merged() === 1) {
@@ -324,6 +334,7 @@ onmessage = (e) => {
           } else if (r.ok) {
             const tl = outBytes(M._engine_track_list());
             postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: tl }, [tl]);
+            graphLoadTraceModules(M).then((g) => postMessage({ type: 'graphModules', modules: g.modules, errors: g.errors }));
             memoryDone = memoryScan();
             return memoryDone;
           } else {
@@ -380,6 +391,9 @@ onmessage = (e) => {
         break;
       case 'summary':
         postMessage({ type: 'reply', id: msg.id, value: summary() });
+        break;
+      default:
+        if (msg.type.startsWith('graph')) graphMessage(M, msg);
         break;
     }
   }).catch((err) => {

@@ -53,6 +53,7 @@
     // Loss view (src/ui/loss): new tags for a log, a removed log, a CSV download.
     lossSetTags(lossId, lossTag, iterationTag) { worker.postMessage({ type: 'lossTags', lossId, lossTag, iterationTag }); },
     lossRemove(lossId) { worker.postMessage({ type: 'lossRemove', lossId }); },
+    graph(kind, args) { if (window.strataGraph) window.strataGraph.fromUi(kind, args); },  // web/graph.js
     download(fileName, text) {
       const a = document.createElement('a');
       a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
@@ -90,6 +91,7 @@
 
   // ---- worker messages ------------------------------------------------------------------------
   function deliver(m) {
+    if (m.type.startsWith('graph') && window.strataGraph && window.strataGraph.deliver(m)) return;
     switch (m.type) {
       case 'progress':
         progress = Object.assign({}, progress, { active: true, name: m.name, loaded: m.loaded, total: m.total, mbps: m.mbps });
@@ -145,6 +147,7 @@
             const d = JSON.parse(m.json);
             lastDetails = d && { name: d.name, cat: d.cat, startNs: d.startNs, durNs: d.durNs, pid: d.pid,
               tid: d.tid, phase: d.phase, args: (d.record && d.record.args) || {} };
+            if (d && d.record && d.record.xla) lastDetails.xla = d.record.xla;  // XLA op: graph link
           } catch (e) { lastDetails = null; }
           withString(m.json, (p) => ui._ui_set_details(m.event, p));
         }
@@ -158,7 +161,7 @@
     // ?url=, the API): detail is the summary (errors included when it failed; `loss` for a log).
     if (m.type === 'loadFailed')
       window.dispatchEvent(new CustomEvent('strata:loadfailed', { detail: { error: m.error, summary: m.summary } }));
-    if (m.type === 'loaded' || m.type === 'loadFailed')
+    if (m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'graphLoaded')
       window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
     if (m.type === 'lossLoaded' || m.type === 'lossPoints') {
       // Before resolving: the UI has the points when the caller's await resumes.
@@ -172,6 +175,15 @@
       }
       if (m.type === 'lossLoaded')
         window.dispatchEvent(new CustomEvent('strata:loaded', { detail: Object.assign({}, lastSummary, { loss: info }) }));
+      return;
+    }
+    if (m.type === 'graphLoaded') {  // an HLO file: the Graph tab's (web/graph.js); the trace stays
+      if (ui) deliver(m); else uiQueue.push(m);
+      if (pending.has(m.id)) {
+        const { resolve } = pending.get(m.id);
+        pending.delete(m.id);
+        resolve(Object.assign({}, m.summary, { graph: { name: m.graph.name, modules: m.graph.added } }));
+      }
       return;
     }
     if ((m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'reply') && pending.has(m.id)) {
@@ -424,4 +436,5 @@
   api._setUiTheme = (light) => { uiReady.then(() => ui._ui_set_theme(light ? 1 : 0)); };
   const runs = strataRunsInit({ ui: () => ui, request, withString, open, setTab: api.setTab, summary: () => lastSummary });
   window.strata = api;
+  if (window.strataGraphInit) window.strataGraphInit({ worker, request, api, ui: () => ui, withString, nextFrames });
 })();

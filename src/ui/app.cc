@@ -62,6 +62,7 @@ void top_bar(App* app, float w) {
   tab_button("Memory", ViewTab::kMemory);
   tab_button("Loss", ViewTab::kLoss);
   tab_button("Runs", ViewTab::kRuns);
+  tab_button("Graph", ViewTab::kGraph);
   ImGui::TextDisabled("|");
   ImGui::SameLine();
   const LoadProgress& p = app->progress;
@@ -256,11 +257,27 @@ void app_query_result(App* app, uint32_t id, const char* json) {
   }
 }
 
+void app_select_events(App* app, const std::vector<uint32_t>& events, const char* name) {
+  app->tab = ViewTab::kTimeline;
+  std::snprintf(app->search.text, sizeof app->search.text, "%s", name);
+  app->search.changed_ms = 0;
+  if (events.empty()) return;
+  std::string args = "{\"events\":[";
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (i) args += ',';
+    args += std::to_string(events[i]);
+  }
+  app->selection_query = send_query("select", args + "]}");
+}
+
 void app_frame(App* app, float w, float h, double now_ms) {
   g_app = app;
   app->batch.clear();
   top_bar(app, w);
-  if (app->tab == ViewTab::kLoss) {
+  if (app->tab == ViewTab::kGraph) {
+    app->keys.commands.clear();
+    graph_view_frame(&app->graph, &app->keys, 0, kTopBarH, w, h - kTopBarH, now_ms);
+  } else if (app->tab == ViewTab::kLoss) {
     app->keys.commands.clear();
     loss_view_frame(&app->loss, 0, kTopBarH, w, h - kTopBarH);
   } else if (app->tab == ViewTab::kRuns) {

@@ -7,6 +7,7 @@
 
 #include "platform/gl/rect_renderer.h"
 #include "ui/details/details_pane.h"
+#include "ui/graph/graph_view.h"
 #include "ui/loss/loss_view.h"
 #include "ui/memory/memory_view.h"
 #include "ui/runs/runs_view.h"
@@ -32,11 +33,12 @@ struct FrameStats {
 };
 
 // The top-level views, chosen by the tab buttons in the top bar (or strata.setTab).
-enum class ViewTab { kTimeline, kMemory, kLoss, kRuns };
+enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph };
 
 struct App {
   ViewTab tab = ViewTab::kTimeline;
   LossView loss;
+  GraphView graph;
   MemoryView memory;
   RunsView runs;
   TraceData data;
@@ -64,5 +66,7 @@ void app_receive(App* app, const uint8_t* data, size_t n);
 void app_details(App* app, int64_t event, const char* json);
 // The engine's answer to a panel query.
 void app_query_result(App* app, uint32_t id, const char* json);
+// Selects these events on the timeline (the graph's "Show in timeline") and searches `name`.
+void app_select_events(App* app, const std::vector<uint32_t>& events, const char* name);
 
 }  // namespace strata

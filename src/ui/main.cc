@@ -280,6 +280,7 @@ EMSCRIPTEN_KEEPALIVE int ui_set_tab(const char* name) {
   else if (n == "memory") g_app->tab = strata::ViewTab::kMemory;
   else if (n == "loss") g_app->tab = strata::ViewTab::kLoss;
   else if (n == "runs") g_app->tab = strata::ViewTab::kRuns;
+  else if (n == "graph") g_app->tab = strata::ViewTab::kGraph;
   else return 0;
   strata::request_redraw();
   return 1;
@@ -318,6 +319,7 @@ EMSCRIPTEN_KEEPALIVE const char* ui_tab() {
     case strata::ViewTab::kLoss: return "loss";
     case strata::ViewTab::kMemory: return "memory";
     case strata::ViewTab::kRuns: return "runs";
+    case strata::ViewTab::kGraph: return "graph";
     default: return "timeline";
   }
 }
@@ -347,6 +349,43 @@ EMSCRIPTEN_KEEPALIVE void ui_runs_group_by_shape(int on) {
 }
 EMSCRIPTEN_KEEPALIVE void ui_runs_status(const char* text) {
   g_app->runs.status = text;
+  strata::request_redraw();
+}
+// ---- the Graph tab (src/ui/graph; web/graph.js calls these) -------------------------------
+EMSCRIPTEN_KEEPALIVE void ui_graph_modules(const char* json) { strata::graph_view_set_modules(&g_app->graph, json); }
+EMSCRIPTEN_KEEPALIVE void ui_graph_receive(const uint8_t* data, uint32_t n, uint32_t seq) {
+  strata::graph_view_receive(&g_app->graph, data, n, seq);
+}
+EMSCRIPTEN_KEEPALIVE void ui_graph_details(uint32_t module, uint32_t instr, const char* json) {
+  strata::graph_view_details(&g_app->graph, module, instr, json);
+}
+// Opens a module (index) at a computation (-1: entry) centred on an instruction (-1: none).
+EMSCRIPTEN_KEEPALIVE void ui_graph_open(int module, int computation, int instr) {
+  g_app->tab = strata::ViewTab::kGraph;
+  strata::graph_view_open(&g_app->graph, module, computation, instr);
+  strata::request_redraw();
+}
+EMSCRIPTEN_KEEPALIVE int ui_graph_select(const char* name) { return strata::graph_view_select_name(&g_app->graph, name) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE int ui_graph_expand(const char* name, int expand) {
+  return strata::graph_view_expand_name(&g_app->graph, name, expand != 0) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE void ui_graph_hops(int hops) { strata::graph_view_set_hops(&g_app->graph, hops); }
+EMSCRIPTEN_KEEPALIVE void ui_graph_timeline_stats(double count, double total_ns) {
+  strata::graph_view_timeline_stats(&g_app->graph, static_cast<int64_t>(count), total_ns);
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_graph_json() {
+  static std::string out;
+  out = strata::graph_view_json(&g_app->graph);
+  return out.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_graph_export(int svg) {
+  static std::string out;
+  out = strata::graph_view_export(&g_app->graph, svg != 0);
+  return out.c_str();
+}
+// "Show in timeline": the op's events (from strata.find) selected, its name searched.
+EMSCRIPTEN_KEEPALIVE void ui_graph_show_events(const uint32_t* events, uint32_t n, const char* name) {
+  strata::app_select_events(g_app, std::vector<uint32_t>(events, events + n), name);
   strata::request_redraw();
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/base/json_writer.h"
+#include "core/formats/xplane/xplane_tables.h"
 #include "engine/engine.h"
 
 namespace {
@@ -110,3 +112,25 @@ EMSCRIPTEN_KEEPALIVE uint32_t engine_out_size() { return static_cast<uint32_t>(g
 }  // extern "C"
 
 int main() { return 0; }
+
+// ---- graph viewer seam -------------------------------------------------------------------
+// The current xplane's HloProto spans for web/graph-worker.js: [{programId, module, file,
+// offset, length, compressed}] with offsets inside that file (decompressed when compressed).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* engine_hlo_protos_json() {
+  std::string o = "[";
+  const strata::TraceStore* s = engine().store();
+  if (s && s->xspace) {
+    for (const strata::HloProtoSpan& h : s->xspace->hlo_protos) {
+      uint64_t off = h.src_offset;
+      const uint32_t file = engine().source_file(&off);
+      if (o.size() > 1) o += ',';
+      o += "{\"programId\":" + std::to_string(h.program_id) + ",\"module\":";
+      strata::json_append_string(&o, h.module);
+      o += ",\"file\":" + std::to_string(file) + ",\"offset\":" + std::to_string(off) +
+           ",\"length\":" + std::to_string(h.src_len) +
+           ",\"compressed\":" + (engine().file_compressed(file) ? "true" : "false") + "}";
+    }
+  }
+  o += "]";
+  return keep(std::move(o));
+}

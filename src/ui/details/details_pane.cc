@@ -5,6 +5,7 @@
 
 #include "core/view/time_view.h"
 #include "imgui.h"
+#include "ui/graph/graph_link.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeline.h"
 
@@ -244,6 +245,7 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Children (%s)", c->value.c_str());
       related(p->lines, "children", t, origin_ns);
     }
+    graph_link_button(p->lines);  // an XLA op: "Open in graph viewer"
     // Args: the record's "args" object, as a tree.
     for (size_t i = 0; i < p->lines.size(); ++i) {
       const JsonLine& rec = p->lines[i];

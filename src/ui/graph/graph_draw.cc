@@ -1,0 +1,417 @@
+// The Graph tab's frame: toolbar (module, computation, search, graph width, Fit, export), the
+// canvas (pan, zoom, selection, expand/collapse; only what is in view is drawn, text only when
+// legible) and the details pane.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/base/json_writer.h"
+#include "imgui.h"
+#include "platform/browser/redraw.h"
+#include "ui/graph/graph_host.h"
+#include "ui/graph/graph_view.h"
+
+namespace strata {
+
+namespace {
+
+constexpr float kDetailsW = 340;
+
+// Box colour by opcode family, so data movement, math, control and fusions stand apart.
+ImU32 opcode_colour(std::string_view op) {
+  auto is = [&](std::initializer_list<const char*> names) {
+    for (const char* n : names)
+      if (op == n) return true;
+    return false;
+  };
+  if (op == "fusion") return IM_COL32(255, 226, 170, 255);
+  if (is({"parameter", "constant", "iota"})) return IM_COL32(214, 214, 214, 255);
+  if (is({"dot", "convolution", "custom-call"})) return IM_COL32(255, 190, 190, 255);
+  if (is({"while", "call", "conditional", "async-start", "async-done"}))
+    return IM_COL32(210, 190, 255, 255);
+  if (op.find("all-") == 0 || op.find("reduce-scatter") == 0 || op.find("collective") == 0 ||
+      op.find("send") == 0 || op.find("recv") == 0)
+    return IM_COL32(180, 230, 255, 255);
+  if (is({"reshape", "transpose", "broadcast", "slice", "dynamic-slice", "dynamic-update-slice",
+          "concatenate", "copy", "bitcast", "pad", "gather", "scatter", "tuple",
+          "get-tuple-element", "copy-start", "copy-done"}))
+    return IM_COL32(200, 235, 200, 255);
+  if (is({"reduce", "reduce-window", "sort", "select-and-scatter"}))
+    return IM_COL32(240, 210, 240, 255);
+  return IM_COL32(220, 232, 248, 255);
+}
+
+bool expandable(std::string_view op) {
+  return op == "fusion" || op == "call" || op == "while" || op == "conditional" ||
+         op == "async-start";
+}
+
+void toolbar(GraphView* v, float w) {
+  const bool any = !v->modules.empty();
+  ImGui::SetNextItemWidth(220);
+  const char* mod_label = v->module >= 0 && v->module < static_cast<int>(v->modules.size())
+                              ? v->modules[v->module].name.c_str()
+                              : (any ? "(choose a module)" : "(no HLO module)");
+  if (ImGui::BeginCombo("##module", mod_label)) {
+    for (size_t k = 0; k < v->modules.size(); ++k) {
+      const auto& m = v->modules[k];
+      char label[320];
+      std::snprintf(label, sizeof label, "%s  (%u instr.)##m%zu", m.name.c_str(), m.instructions,
+                    k);
+      if (ImGui::Selectable(label, static_cast<int>(k) == v->module))
+        graph_view_open(v, static_cast<int>(k), -1, -1);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(220);
+  const GraphModuleInfo* m = v->module >= 0 && v->module < static_cast<int>(v->modules.size())
+                                 ? &v->modules[v->module]
+                                 : nullptr;
+  const char* comp_label =
+      m && v->computation < m->comp_name.size() ? m->comp_name[v->computation].c_str() : "";
+  if (ImGui::BeginCombo("##computation", comp_label)) {
+    for (size_t c = 0; m && c < m->comp_name.size(); ++c) {
+      if (m->comp_fusion[c]) continue;  // fused computations open inside their fusion
+      char label[320];
+      std::snprintf(label, sizeof label, "%s  (%u)##c%zu", m->comp_name[c].c_str(),
+                    m->comp_count[c], c);
+      if (ImGui::Selectable(label, c == v->computation))
+        graph_view_open(v, v->module, static_cast<int32_t>(c), -1);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(180);
+  const bool enter =
+      ImGui::InputTextWithHint("##gsearch", "search name / opcode", v->search, sizeof v->search,
+                               ImGuiInputTextFlags_EnterReturnsTrue);
+  if (v->search_sent != v->search) {
+    v->search_sent = v->search;
+    v->search_hits.clear();
+    v->search_at = -1;
+    const std::string needle = v->search;
+    if (!needle.empty() && v->have) {
+      auto has = [&](std::string_view hay) {
+        return std::search(hay.begin(), hay.end(), needle.begin(), needle.end(),
+                           [](char a, char b) {
+                             return std::tolower(static_cast<unsigned char>(a)) ==
+                                    std::tolower(static_cast<unsigned char>(b));
+                           }) != hay.end();
+      };
+      for (size_t k = 0; k < v->data.name.size(); ++k)
+        if (has(v->data.name[k]) || has(v->data.opcode[k]))
+          v->search_hits.push_back(static_cast<int32_t>(k));
+    }
+  }
+  if (enter && !v->search_hits.empty()) {
+    v->search_at = (v->search_at + 1) % static_cast<int>(v->search_hits.size());
+    graph_view_select_node(v, v->search_hits[v->search_at]);
+    graph_view_centre_on(v, v->search_hits[v->search_at]);
+  }
+  ImGui::SameLine();
+  if (v->search[0]) ImGui::TextDisabled("%zu", v->search_hits.size());
+  ImGui::SameLine();
+  int hops = v->hops;
+  ImGui::SetNextItemWidth(90);
+  if (ImGui::SliderInt("##hops", &hops, 1, 12, "width %d")) v->hops = hops;
+  ImGui::SameLine();
+  bool use = v->use_hops;
+  if (ImGui::Checkbox("around selection", &use)) {
+    if (use && v->selected_instr >= 0)
+      graph_view_set_hops(v, v->hops);
+    else if (!use) {
+      v->use_hops = false;
+      v->center_pending = v->selected_instr >= 0;
+      graph_view_send(v);
+    }
+  } else if (v->use_hops && ImGui::IsItemDeactivated()) {
+    graph_view_set_hops(v, v->hops);
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Fit")) graph_view_fit(v);
+  ImGui::SameLine();
+  if (ImGui::Button("SVG") && v->have) {
+    const std::string a = "{\"name\":\"graph.svg\"}";
+    host_graph("download", (a + "\n" + graph_view_export(v, true)).c_str());
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("DOT") && v->have) {
+    const std::string a = "{\"name\":\"graph.dot\"}";
+    host_graph("download", (a + "\n" + graph_view_export(v, false)).c_str());
+  }
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", v->status.c_str());
+  (void)w;
+}
+
+// Cuts a line to `px` pixels at `char_w` pixels per character (the monospace UI font).
+std::string fit_text(std::string_view s, float px, float char_w = 7.f) {
+  const size_t max = static_cast<size_t>(std::max(0.f, px / char_w));
+  if (s.size() <= max) return std::string(s);
+  if (max < 2) return {};
+  return std::string(s.substr(0, max - 1)) + "~";
+}
+
+void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
+  v->canvas_x = x;
+  v->canvas_y = y;
+  v->canvas_w = w;
+  v->canvas_h = h;
+  if (v->fit_pending && v->have) {
+    graph_view_fit(v);
+    v->fit_pending = false;
+  }
+  if (v->center_pending && v->have) {
+    v->center_pending = false;
+    const int32_t node = graph_view_node_of(v, v->selected_instr);
+    if (node >= 0)
+      graph_view_centre_on(v, node);
+    else
+      graph_view_fit(v);
+  }
+  ImGui::SetCursorScreenPos(ImVec2(x, y));
+  ImGui::InvisibleButton("##graphcanvas", ImVec2(std::max(w, 1.f), std::max(h, 1.f)),
+                         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  const bool hovered = ImGui::IsItemHovered();
+  ImGuiIO& io = ImGui::GetIO();
+  auto to_world = [&](ImVec2 p) {
+    return ImVec2(v->cx + (p.x - x - w / 2) / v->zoom, v->cy + (p.y - y - h / 2) / v->zoom);
+  };
+  auto zoom_about = [&](ImVec2 p, float factor) {
+    const ImVec2 before = to_world(p);
+    v->zoom = std::clamp(v->zoom * factor, 0.002f, 4.f);
+    const ImVec2 after = to_world(p);
+    v->cx += before.x - after.x;
+    v->cy += before.y - after.y;
+    request_redraw();
+  };
+  if (ImGui::IsItemActive() && (ImGui::IsMouseDragging(0, 2) || ImGui::IsMouseDragging(1, 2))) {
+    v->cx -= io.MouseDelta.x / v->zoom;
+    v->cy -= io.MouseDelta.y / v->zoom;
+    request_redraw();
+  }
+  if (hovered && io.MouseWheel != 0) zoom_about(io.MousePos, std::pow(1.15f, io.MouseWheel));
+  if (!io.WantTextInput && keys) {
+    const float step = std::pow(1.04f, 1.f);
+    if (keys->zoom_in || keys->zoom_in_presses) zoom_about(ImVec2(x + w / 2, y + h / 2), step);
+    if (keys->zoom_out || keys->zoom_out_presses)
+      zoom_about(ImVec2(x + w / 2, y + h / 2), 1 / step);
+    keys->zoom_in_presses = keys->zoom_out_presses = 0;
+    if (keys->zoom_in || keys->zoom_out) request_redraw();
+  }
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(ImVec2(x, y), ImVec2(x + w, y + h), true);
+  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), IM_COL32(250, 250, 252, 255));
+  if (!v->have) {
+    const char* msg =
+        v->modules.empty()
+            ? "Open an HLO file (.hlo text, .hlo_proto.pb), or an xplane with HLO protos."
+            : (v->module < 0 ? "Choose a module above." : "Laying out...");
+    dl->AddText(ImVec2(x + 20, y + 20), IM_COL32(90, 90, 90, 255), msg);
+    dl->PopClipRect();
+    return;
+  }
+  const graph::GraphData& d = v->data;
+  const float vx0 = v->cx - w / 2 / v->zoom, vx1 = v->cx + w / 2 / v->zoom;
+  const float vy0 = v->cy - h / 2 / v->zoom, vy1 = v->cy + h / 2 / v->zoom;
+  auto sx = [&](float wx) { return x + w / 2 + (wx - v->cx) * v->zoom; };
+  auto sy = [&](float wy) { return y + h / 2 + (wy - v->cy) * v->zoom; };
+  // Text scales with the boxes (the layout sized them for 13 px text), up to 1.5x; below
+  // about 6 px it is not drawn at all (level of detail: boxes only).
+  const float font_size = ImGui::GetFontSize() * std::min(v->zoom, 1.5f);
+  const float char_w = 7.f * std::min(v->zoom, 1.5f);
+  const bool text = font_size >= 6.f;
+  ImFont* font = ImGui::GetFont();
+  const int32_t sel = graph_view_node_of(v, v->selected_instr);
+
+  // Group boxes (expanded fusions / called computations); their title toggles them.
+  int32_t clicked_group = -1;
+  for (size_t g = 0; g < d.group_label.size(); ++g) {
+    const float* b = &d.group_box[4 * g];
+    if (b[2] < vx0 || b[0] > vx1 || b[3] < vy0 || b[1] > vy1) continue;
+    dl->AddRectFilled(ImVec2(sx(b[0]), sy(b[1])), ImVec2(sx(b[2]), sy(b[3])),
+                      IM_COL32(236, 240, 248, 255), 4);
+    dl->AddRect(ImVec2(sx(b[0]), sy(b[1])), ImVec2(sx(b[2]), sy(b[3])),
+                IM_COL32(130, 145, 170, 255), 4);
+    if (text) {
+      const std::string t = "[-] " + std::string(d.group_label[g]);
+      dl->AddText(font, font_size, ImVec2(sx(b[0]) + 6 * v->zoom, sy(b[1]) + 3 * v->zoom),
+                  IM_COL32(50, 60, 90, 255),
+                  fit_text(t, (b[2] - b[0]) * v->zoom - 10, char_w).c_str());
+    }
+    const ImVec2 mp = io.MousePos;
+    if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 16.f && mp.x >= sx(b[0]) &&
+        mp.x <= sx(b[2]) && mp.y >= sy(b[1]) && mp.y <= sy(b[1]) + 20 * std::min(1.f, v->zoom))
+      clicked_group = static_cast<int32_t>(g);
+  }
+
+  // Edges: polylines through the dummy points, drawn as vertical-tangent Béziers.
+  for (size_t e = 0; e < d.edge_src.size(); ++e) {
+    const uint32_t b = d.edge_point_offset[e], end = d.edge_point_offset[e + 1];
+    if (end - b < 2) continue;
+    float ex0 = d.edge_xy[2 * b], ex1 = ex0, ey0 = d.edge_xy[2 * b + 1], ey1 = ey0;
+    for (uint32_t k = b + 1; k < end; ++k) {
+      ex0 = std::min(ex0, d.edge_xy[2 * k]);
+      ex1 = std::max(ex1, d.edge_xy[2 * k]);
+      ey0 = std::min(ey0, d.edge_xy[2 * k + 1]);
+      ey1 = std::max(ey1, d.edge_xy[2 * k + 1]);
+    }
+    if (ex1 < vx0 || ex0 > vx1 || ey1 < vy0 || ey0 > vy1) continue;
+    ImU32 col = IM_COL32(120, 125, 140, 200);
+    float thick = 1.f;
+    if (sel >= 0 && d.edge_dst[e] == static_cast<uint32_t>(sel))
+      col = IM_COL32(30, 100, 220, 255), thick = 2.5f;
+    if (sel >= 0 && d.edge_src[e] == static_cast<uint32_t>(sel))
+      col = IM_COL32(230, 120, 20, 255), thick = 2.5f;
+    for (uint32_t k = b; k + 1 < end; ++k) {
+      const ImVec2 p0(sx(d.edge_xy[2 * k]), sy(d.edge_xy[2 * k + 1]));
+      const ImVec2 p1(sx(d.edge_xy[2 * k + 2]), sy(d.edge_xy[2 * k + 3]));
+      const float dy = (p1.y - p0.y) * 0.5f;
+      if (v->zoom < 0.1f)
+        dl->AddLine(p0, p1, col, thick);
+      else
+        dl->AddBezierCubic(p0, ImVec2(p0.x, p0.y + dy), ImVec2(p1.x, p1.y - dy), p1, col, thick);
+    }
+    const ImVec2 tip(sx(d.edge_xy[2 * (end - 1)]), sy(d.edge_xy[2 * (end - 1) + 1]));
+    if (v->zoom >= 0.2f) {
+      const float s = 5.f * std::min(1.f, v->zoom);
+      const float dir = d.edge_reversed[e] ? 1.f : -1.f;  // a reversed edge enters from below
+      dl->AddTriangleFilled(tip, ImVec2(tip.x - s, tip.y + dir * 2 * s),
+                            ImVec2(tip.x + s, tip.y + dir * 2 * s), col);
+    }
+  }
+
+  // Nodes.
+  int32_t hit = -1;
+  const ImVec2 mw = to_world(io.MousePos);
+  for (size_t k = 0; k < d.x.size(); ++k) {
+    const float x0 = d.x[k] - d.w[k] / 2, x1 = d.x[k] + d.w[k] / 2;
+    const float y0 = d.y[k] - d.h[k] / 2, y1 = d.y[k] + d.h[k] / 2;
+    if (x1 < vx0 || x0 > vx1 || y1 < vy0 || y0 > vy1) continue;
+    if (mw.x >= x0 && mw.x <= x1 && mw.y >= y0 && mw.y <= y1) hit = static_cast<int32_t>(k);
+    const ImVec2 a(sx(x0), sy(y0)), b(sx(x1), sy(y1));
+    dl->AddRectFilled(a, b, opcode_colour(d.opcode[k]), 3 * std::min(1.f, v->zoom));
+    ImU32 border = IM_COL32(70, 80, 100, 255);
+    float thick = 1.f;
+    if (static_cast<int32_t>(k) == sel) border = IM_COL32(220, 30, 30, 255), thick = 3.f;
+    dl->AddRect(a, b, border, 3 * std::min(1.f, v->zoom), 0, thick);
+    if (!text) continue;
+    const float tw = (x1 - x0) * v->zoom - 10;
+    const std::string_view lines[4] = {d.name[k], d.opcode[k], d.shape[k], d.layout[k]};
+    float ty = a.y + 5 * v->zoom;
+    const float lh = std::max(15.f * v->zoom, 1.f);
+    for (int l = 0; l < 4 && ty + font_size <= b.y; ++l, ty += lh) {
+      if (lines[l].empty()) continue;
+      std::string t =
+          l == 1 && expandable(lines[l]) ? "[+] " + std::string(lines[l]) : std::string(lines[l]);
+      dl->AddText(font, font_size, ImVec2(a.x + 6 * v->zoom, ty),
+                  l == 0 ? IM_COL32(0, 0, 0, 255) : IM_COL32(60, 60, 70, 255),
+                  fit_text(t, tw, char_w).c_str());
+    }
+  }
+  if (hit >= 0 && hovered && text == false) {
+    ImGui::SetTooltip("%.*s\n%.*s\n%.*s", static_cast<int>(d.name[hit].size()), d.name[hit].data(),
+                      static_cast<int>(d.opcode[hit].size()), d.opcode[hit].data(),
+                      static_cast<int>(d.shape[hit].size()), d.shape[hit].data());
+  }
+  dl->PopClipRect();
+
+  // A click (not a drag) selects; a double-click on a fusion / call opens it; a group's title
+  // closes the group.
+  if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 16.f) {
+    if (clicked_group >= 0 && hit < 0) {
+      v->expanded.erase(d.group_instr[clicked_group]);
+      v->center_pending = v->selected_instr >= 0;
+      graph_view_send(v);
+    } else {
+      graph_view_select_node(v, hit);
+    }
+  }
+  if (hovered && hit >= 0 && ImGui::IsMouseDoubleClicked(0) && expandable(d.opcode[hit])) {
+    v->expanded.insert(d.instr[hit]);
+    v->selected_instr = static_cast<int32_t>(d.instr[hit]);
+    graph_view_send(v);
+  }
+}
+
+void details_pane(GraphView* v, float x, float y, float w, float h) {
+  ImGui::SetNextWindowPos(ImVec2(x, y));
+  ImGui::SetNextWindowSize(ImVec2(w, h));
+  ImGui::Begin(
+      "##graphdetails", nullptr,
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  const int32_t node = graph_view_node_of(v, v->selected_instr);
+  if (v->selected_instr < 0 || v->details.empty()) {
+    ImGui::TextDisabled("Click a node for its details. Drag to pan, wheel or W/S to zoom,");
+    ImGui::TextDisabled("double-click a fusion to open it.");
+    ImGui::End();
+    return;
+  }
+  std::string name, opcode;
+  for (const JsonLine& l : v->details)
+    if (l.depth == 0 && l.key == "name")
+      name = l.value;
+    else if (l.depth == 0 && l.key == "opcode")
+      opcode = l.value;
+  ImGui::TextUnformatted(name.c_str());
+  if (node >= 0 && expandable(opcode)) {
+    const bool open = v->expanded.count(v->selected_instr) > 0;
+    if (ImGui::SmallButton(open ? "Collapse" : "Expand")) {
+      if (open)
+        v->expanded.erase(v->selected_instr);
+      else
+        v->expanded.insert(v->selected_instr);
+      v->center_pending = true;
+      graph_view_send(v);
+    }
+    ImGui::SameLine();
+  }
+  if (ImGui::SmallButton("Show in timeline")) {
+    std::string a = "{\"name\":";
+    json_append_string(&a, name);
+    a += "}";
+    host_graph("timeline", a.c_str());
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Centre") && node >= 0) graph_view_centre_on(v, node);
+  if (v->timeline_count >= 0)
+    ImGui::Text("In the trace: %lld occurrences, %.3f ms",
+                static_cast<long long>(v->timeline_count), v->timeline_total_ns / 1e6);
+  ImGui::Separator();
+  for (const JsonLine& l : v->details) {
+    if (l.depth == 0 && (l.key == "name")) continue;
+    if ((l.kind == 's' && l.value.empty()) || (l.kind == 'a' && false)) continue;
+    ImGui::Indent(static_cast<float>(l.depth) * 10);
+    if (l.kind == 'a' || l.kind == 'o')
+      ImGui::TextDisabled("%s", l.key.c_str());
+    else
+      ImGui::TextWrapped("%s: %s", l.key.c_str(), l.value.c_str());
+    ImGui::Unindent(static_cast<float>(l.depth) * 10);
+  }
+  ImGui::End();
+}
+
+}  // namespace
+
+void graph_view_frame(GraphView* v, NavKeys* keys, float x, float y, float w, float h,
+                      double now_ms) {
+  (void)now_ms;
+  if (v->dirty) graph_view_send(v);
+  ImGui::SetNextWindowPos(ImVec2(x, y));
+  ImGui::SetNextWindowSize(ImVec2(w - kDetailsW, h));
+  ImGui::Begin("##graph", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse |
+                   ImGuiWindowFlags_NoScrollbar);
+  toolbar(v, w - kDetailsW);
+  const float top = ImGui::GetCursorScreenPos().y + 2;
+  canvas(v, keys, x, top, w - kDetailsW, y + h - top);
+  ImGui::End();
+  details_pane(v, x + w - kDetailsW, y, kDetailsW, h);
+}
+
+}  // namespace strata

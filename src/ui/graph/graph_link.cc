@@ -1,0 +1,46 @@
+#include "ui/graph/graph_link.h"
+
+#include <string>
+
+#include "core/base/json_writer.h"
+#include "imgui.h"
+#include "ui/graph/graph_host.h"
+
+namespace strata {
+
+void graph_link_button(const std::vector<JsonLine>& lines) {
+  // record (depth 0) > xla (1) > graph (2) > programId / op / available (3); hlo_module (2).
+  std::string program, op, module;
+  bool in_record = false, in_xla = false, in_graph = false, available = false;
+  for (const JsonLine& l : lines) {
+    if (l.depth == 0) in_record = l.key == "record" && l.kind == 'o';
+    if (l.depth == 1) in_xla = in_record && l.key == "xla" && l.kind == 'o';
+    if (l.depth == 2) {
+      in_graph = in_xla && l.key == "graph" && l.kind == 'o';
+      if (in_xla && l.key == "hlo_module") module = l.value;
+    }
+    if (l.depth == 3 && in_graph) {
+      if (l.key == "programId")
+        program = l.value;
+      else if (l.key == "op")
+        op = l.value;
+      else if (l.key == "available")
+        available = l.value == "true";
+    }
+  }
+  if (program.empty() || op.empty()) return;
+  ImGui::BeginDisabled(!available);
+  if (ImGui::SmallButton("Open in graph viewer")) {
+    std::string a = "{\"programId\":" + program + ",\"op\":";
+    json_append_string(&a, op);
+    a += ",\"module\":";
+    json_append_string(&a, module);
+    a += "}";
+    host_graph("openFromTrace", a.c_str());
+  }
+  ImGui::EndDisabled();
+  if (!available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("This trace holds no HLO for program %s: open its HLO file", program.c_str());
+}
+
+}  // namespace strata
