@@ -355,7 +355,7 @@
       return out;
     },
     // ---- view tabs and the loss view (README: "Loss comparison") ----
-    // 'timeline' | 'memory' | 'loss'; resolves after the next frames to false for a tab this
+    // 'timeline' | 'memory' | 'loss' | 'runs' | 'graph'; resolves after the next frames to false for a tab this
     // build lacks, else true.
     setTab(name) {
       const ok = !!ui && withString(String(name), (p) => ui._ui_set_tab(p)) === 1;

@@ -121,8 +121,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, GeneratedGraphs,
                                            DagShape{1500, 3, 0.02, 0, false},
                                            DagShape{1200, 4, 0.0, 12, false},
                                            DagShape{1500, 5, 0.01, 16, true}),
-                         [](const ::testing::TestParamInfo<DagShape>& info) {
-                           const DagShape& d = info.param;
+                         [](const ::testing::TestParamInfo<DagShape>& param_info) {
+                           const DagShape& d = param_info.param;
                            return "n" + std::to_string(d.nodes) + "_seed" + std::to_string(d.seed) +
                                   (d.back_edge_share > 0 ? "_cycles" : "") +
                                   (d.groups ? "_groups" + std::to_string(d.groups) : "") +
