@@ -10,8 +10,11 @@ add_library(imgui STATIC
   ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp ${IMGUI_DIR}/imgui_tables.cpp
   ${IMGUI_DIR}/imgui_widgets.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
 target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR} ${IMGUI_DIR}/backends)
-# WebGL2 = GLES 3.0; imgui 1.86 would default to ES2 on Emscripten.
-target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+# WebGL2 = GLES 3.0; imgui 1.86 would default to ES2 on Emscripten. 32-bit indices: the ES3
+# backend cannot split a draw list past 65,536 vertices (no glDrawElementsBaseVertex), and a
+# zoomed-in graph or a dense timeline writes more than that in one window.
+target_compile_definitions(imgui PUBLIC IMGUI_IMPL_OPENGL_ES3 IMGUI_DISABLE_OBSOLETE_FUNCTIONS
+                                        "ImDrawIdx=unsigned int")
 
 # ---- shaders/ → a generated header of string constants --------------------------------------
 file(GLOB STRATA_SHADERS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/shaders/*.vert ${CMAKE_SOURCE_DIR}/shaders/*.frag)
