@@ -2,38 +2,23 @@
 
 #include <cstring>
 
+#include "core/base/byte_reader.h"
 #include "ui/timeline/colors.h"
 
 namespace strata {
 
 namespace {
 
-// Bounds-checked reader over one message: a short or lying message is rejected, not trusted.
-struct Reader {
-  const uint8_t* p;
-  size_t n, at = 0;
-  bool ok = true;
-  template <typename T>
-  T get() {
-    T v{};
-    if (at + sizeof(T) > n) {
-      ok = false;
-      return v;
-    }
-    std::memcpy(&v, p + at, sizeof(T));
-    at += sizeof(T);
-    return v;
+// A name from the message's character table; out of range clears r.ok.
+std::string text(ByteReader& r, const uint8_t* chars, size_t chars_n, uint32_t off, uint32_t len) {
+  if (uint64_t(off) + len > chars_n) {
+    r.ok = false;
+    return {};
   }
-  std::string text(const uint8_t* chars, size_t chars_n, uint32_t off, uint32_t len) {
-    if (uint64_t(off) + len > chars_n) {
-      ok = false;
-      return {};
-    }
-    return std::string(reinterpret_cast<const char*>(chars) + off, len);
-  }
-};
+  return std::string(reinterpret_cast<const char*>(chars) + off, len);
+}
 
-bool apply_track_list(TraceData* d, Reader& r, const proto::Header& h) {
+bool apply_track_list(TraceData* d, ByteReader& r, const proto::Header& h) {
   auto head = r.get<proto::TrackListHead>();
   if (!r.ok || head.track_count > (1u << 24) || head.process_count > (1u << 24)) return false;
   std::vector<proto::ProcessEntry> pe(head.process_count);
@@ -50,13 +35,13 @@ bool apply_track_list(TraceData* d, Reader& r, const proto::Header& h) {
   nd.origin_ns = head.origin_ns;
   nd.extent_ns = head.extent_ns;
   for (auto& e : pe)
-    nd.processes.push_back({e.pid, r.text(chars, head.chars_bytes, e.name_off, e.name_len),
+    nd.processes.push_back({e.pid, text(r, chars, head.chars_bytes, e.name_off, e.name_len),
                             e.first_track, e.track_count});
   for (auto& e : te)
-    nd.tracks.push_back({e.tid, e.process, e.kind, r.text(chars, head.chars_bytes, e.name_off, e.name_len),
+    nd.tracks.push_back({e.tid, e.process, e.kind, text(r, chars, head.chars_bytes, e.name_off, e.name_len),
                          e.rows, e.event_count, e.first_series, e.series_count});
   for (auto& e : se)
-    nd.series.push_back({e.min, e.max, e.track, r.text(chars, head.chars_bytes, e.name_off, e.name_len)});
+    nd.series.push_back({e.min, e.max, e.track, text(r, chars, head.chars_bytes, e.name_off, e.name_len)});
   if (!r.ok) return false;
   nd.names.resize(head.string_count);
   nd.name_colors.assign(head.string_count, 0);
@@ -64,7 +49,7 @@ bool apply_track_list(TraceData* d, Reader& r, const proto::Header& h) {
   return true;
 }
 
-bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
+bool apply_view_reply(TraceData* d, ByteReader& r, const proto::Header& h) {
   auto head = r.get<proto::ViewReplyHead>();
   if (!r.ok) return false;
   ViewReply v;
@@ -93,7 +78,7 @@ bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
   const uint8_t* chars = r.p + r.at;
   for (auto& f : fresh) {
     if (f.id >= d->names.size()) return false;
-    d->names[f.id] = r.text(chars, head.chars_bytes, f.off, f.len);
+    d->names[f.id] = text(r, chars, head.chars_bytes, f.off, f.len);
     d->name_colors[f.id] = color_for_name(d->names[f.id]);
   }
   // Reject references the UI cannot resolve rather than index out of bounds while drawing.
@@ -114,7 +99,7 @@ bool apply_view_reply(TraceData* d, Reader& r, const proto::Header& h) {
 }  // namespace
 
 bool TraceData::apply(const uint8_t* data, size_t n) {
-  Reader r{data, n};
+  ByteReader r{data, n};
   auto h = r.get<proto::Header>();
   if (!r.ok || h.size > n) return false;
   r.n = h.size;

@@ -2,6 +2,7 @@
 // shared sample files, and check the store invariants trace_store.h promises.
 #pragma once
 #include <gtest/gtest.h>
+#include <zlib.h>
 #include <unistd.h>  // getpid
 
 #include <algorithm>
@@ -53,6 +54,24 @@ inline bool read_file(const std::string& path, std::string* out) {
   while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) out->append(buf, n);
   std::fclose(f);
   return true;
+}
+
+// Inflates a gzip file held in memory (the test's own decoder, not the importer's).
+inline bool gunzip(const std::string& in, std::string* out) {
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return false;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+  z.avail_in = static_cast<uInt>(in.size());
+  char buf[1 << 16];
+  int rc = Z_OK;
+  while (rc == Z_OK) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    out->append(buf, sizeof buf - z.avail_out);
+  }
+  inflateEnd(&z);
+  return rc == Z_STREAM_END;
 }
 
 // Compresses `plain` with a command-line tool ("gzip -c", "zstd -q -c -19"), through scratch

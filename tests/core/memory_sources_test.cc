@@ -2,7 +2,6 @@
 // operator_memory.csv, and Kineto [memory] instants read back through the engine. Every
 // expected number is computed here independently, from the file's text.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +17,7 @@
 
 namespace strata {
 namespace {
+using testing::gunzip;
 using testing::read_shared;
 
 const char* kAscendDirs[] = {
@@ -161,23 +161,6 @@ TEST(AscendMemory, RejectsOtherCsvs) {
   EXPECT_EQ(ascend_csv_kind("Name,Size(KB),Allocation Time(us),Release Time(us),Device Type\n"),
             AscendCsvKind::kOperatorMemory);
   EXPECT_EQ(ascend_csv_kind("{\"traceEvents\":[]}"), AscendCsvKind::kOther);
-}
-
-bool gunzip(const std::string& in, std::string* out) {
-  z_stream z{};
-  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return false;
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  char buf[1 << 16];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    out->append(buf, sizeof buf - z.avail_out);
-  }
-  inflateEnd(&z);
-  return rc == Z_STREAM_END;
 }
 
 void load_with_memory(Engine* e, const std::string& name, const std::string& bytes) {

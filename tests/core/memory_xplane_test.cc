@@ -130,7 +130,9 @@ TEST(XplaneMemory, EveryHostOfAMultiHostLoadIsRead) {
   e.load_begin(files[0].first, a.size());
   for (size_t i = 0; i < files.size(); ++i) {
     const std::string& bytes = files[i].second;
-    if (i > 0) ASSERT_TRUE(e.load_next_file(files[i].first, bytes.size()));
+    if (i > 0) {
+      ASSERT_TRUE(e.load_next_file(files[i].first, bytes.size()));
+    }
     std::memcpy(e.load_buffer(bytes.size()), bytes.data(), bytes.size());
     e.load_commit(bytes.size());
   }

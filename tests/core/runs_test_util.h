@@ -3,7 +3,6 @@
 // expected sums do not come from the code under test.
 #pragma once
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -14,28 +13,11 @@
 
 namespace strata::testing {
 
-inline bool runs_gunzip(const std::string& in, std::string* out) {
-  z_stream z{};
-  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return false;
-  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-  z.avail_in = static_cast<uInt>(in.size());
-  char buf[1 << 16];
-  int rc = Z_OK;
-  while (rc == Z_OK) {
-    z.next_out = reinterpret_cast<Bytef*>(buf);
-    z.avail_out = sizeof buf;
-    rc = inflate(&z, Z_NO_FLUSH);
-    out->append(buf, sizeof buf - z.avail_out);
-  }
-  inflateEnd(&z);
-  return rc == Z_STREAM_END;
-}
-
 // Reads a shared sample, gunzipping *.gz. False when absent.
 inline bool read_shared_text(const std::string& rel, std::string* text) {
   std::string raw;
   if (!read_shared(rel, &raw)) return false;
-  if (rel.size() > 3 && rel.substr(rel.size() - 3) == ".gz") return runs_gunzip(raw, text);
+  if (rel.size() > 3 && rel.substr(rel.size() - 3) == ".gz") return gunzip(raw, text);
   *text = std::move(raw);
   return true;
 }

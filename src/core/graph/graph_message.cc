@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/base/byte_reader.h"
 #include "core/base/json_writer.h"
 
 namespace strata::graph {
@@ -32,43 +33,6 @@ struct Writer {
   void str(std::string_view s) {
     put<uint32_t>(static_cast<uint32_t>(s.size()));
     b.insert(b.end(), s.begin(), s.end());
-  }
-};
-
-struct Reader {
-  const uint8_t* p;
-  size_t n, at = 0;
-  bool ok = true;
-  template <typename T>
-  T get() {
-    T v{};
-    if (!ok || n - at < sizeof(T)) {
-      ok = false;
-      return v;
-    }
-    std::memcpy(&v, p + at, sizeof(T));
-    at += sizeof(T);
-    return v;
-  }
-  template <typename T>
-  void get_all(std::vector<T>& v, size_t count) {
-    if (!ok || count > (n - at) / sizeof(T)) {
-      ok = false;
-      return;
-    }
-    v.resize(count);
-    if (count) std::memcpy(v.data(), p + at, count * sizeof(T));
-    at += count * sizeof(T);
-  }
-  std::string_view str() {
-    const uint32_t len = get<uint32_t>();
-    if (!ok || len > n - at) {
-      ok = false;
-      return {};
-    }
-    std::string_view s(reinterpret_cast<const char*>(p + at), len);
-    at += len;
-    return s;
   }
 };
 
@@ -168,7 +132,7 @@ std::vector<uint8_t> write_graph_message(const hlo::HloModule& m, uint32_t modul
 }
 
 bool read_graph_message(const uint8_t* data, size_t size, GraphData* out) {
-  Reader r{data, size};
+  ByteReader r{data, size};
   GraphData d;
   if (r.get<uint32_t>() != kMagic || r.get<uint32_t>() != kVersion) return false;
   d.module = r.get<uint32_t>();

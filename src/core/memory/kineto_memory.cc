@@ -40,7 +40,7 @@ bool KinetoMemoryBuilder::add(std::string_view record, TimeNs ts, const std::str
       continue;
     }
     if (!in_args || l.depth != 1) continue;
-    const double v = l.kind == 'n' ? std::strtod(l.value.c_str(), nullptr) : std::nan("");
+    const double v = json_number(l);
     if (l.key == "Total Allocated")
       alloc = v;
     else if (l.key == "Total Reserved")

@@ -9,21 +9,6 @@ namespace strata {
 
 namespace {
 
-double num(const JsonLine& l) {
-  return l.kind == 'n' ? std::strtod(l.value.c_str(), nullptr) : NAN;
-}
-
-// Walks the flattened lines keeping the key at every depth, so a line's path is keys[0..depth].
-template <typename F>
-void walk(const std::vector<JsonLine>& lines, F&& f) {
-  std::vector<std::string> keys;
-  for (const JsonLine& l : lines) {
-    keys.resize(l.depth + 1);
-    keys[l.depth] = l.key;
-    f(keys, l);
-  }
-}
-
 void read_alloc(MemoryView::Alloc* a, const std::string& key, const JsonLine& l) {
   if (key == "name")
     a->name = l.value;
@@ -32,18 +17,18 @@ void read_alloc(MemoryView::Alloc* a, const std::string& key, const JsonLine& l)
   else if (key == "region")
     a->region = l.value;
   else if (key == "bytes")
-    a->bytes = num(l);
+    a->bytes = json_number(l);
   else if (key == "allocNs")
-    a->alloc_t = num(l);
+    a->alloc_t = json_number(l);
   else if (key == "releaseNs")
-    a->release_t = num(l);
+    a->release_t = json_number(l);
 }
 
 void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->devices.clear();
   m->sources.clear();
   m->warnings.clear();
-  walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+  json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
     if (k[0] == "sources" && l.depth == 1) m->sources.push_back(l.value);
     if (k[0] == "warnings" && l.depth == 1) m->warnings.push_back(l.value);
     if (k[0] != "devices") return;
@@ -56,21 +41,21 @@ void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
       else if (k[2] == "primary")
         d.primary = l.value;
       else if (k[2] == "peakBytes")
-        d.peak = num(l);
+        d.peak = json_number(l);
       else if (k[2] == "startRelNs")
-        d.start = num(l);
+        d.start = json_number(l);
       else if (k[2] == "endRelNs")
-        d.end = num(l);
+        d.end = json_number(l);
       else if (k[2] == "peakRelNs")
-        d.peak_t = num(l);
+        d.peak_t = json_number(l);
       else if (k[2] == "peakIsReserved")
         d.peak_reserved = l.value == "true";
       else if (k[2] == "samples")
-        d.samples = static_cast<int>(num(l));
+        d.samples = static_cast<int>(json_number(l));
       else if (k[2] == "allocations")
-        d.allocations = static_cast<int>(num(l));
+        d.allocations = static_cast<int>(json_number(l));
       else if (k[2] == "unreleased")
-        d.unreleased = static_cast<int>(num(l));
+        d.unreleased = static_cast<int>(json_number(l));
     } else if (k[2] == "series") {
       if (l.depth == 3) d.series.emplace_back();
       if (l.depth != 4 || d.series.empty()) return;
@@ -78,31 +63,31 @@ void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
       if (k[4] == "component")
         s.component = l.value;
       else if (k[4] == "samples")
-        s.samples = static_cast<int>(num(l));
+        s.samples = static_cast<int>(json_number(l));
       else if (k[4] == "peakAllocated")
-        s.peak_alloc = num(l);
+        s.peak_alloc = json_number(l);
       else if (k[4] == "peakAllocatedRelNs")
-        s.peak_alloc_t = num(l);
+        s.peak_alloc_t = json_number(l);
       else if (k[4] == "peakReserved")
-        s.peak_resv = num(l);
+        s.peak_resv = json_number(l);
       else if (k[4] == "peakReservedRelNs")
-        s.peak_resv_t = num(l);
+        s.peak_resv_t = json_number(l);
     }
   });
 }
 
 void memory_read_range(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->lines.clear();
-  walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (l.depth == 0 && k[0] == "t0") m->reply_t0 = num(l);
-    if (l.depth == 0 && k[0] == "t1") m->reply_t1 = num(l);
+  json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    if (l.depth == 0 && k[0] == "t0") m->reply_t0 = json_number(l);
+    if (l.depth == 0 && k[0] == "t1") m->reply_t1 = json_number(l);
     if (k[0] != "series") return;
     if (l.depth == 1) m->lines.emplace_back();
     if (l.depth < 2 || m->lines.empty()) return;
     MemoryView::Line& s = m->lines.back();
     if (l.depth == 2 && k[2] == "component") s.component = l.value;
     if (l.depth != 3) return;
-    const float v = static_cast<float>(num(l));  // null → NaN
+    const float v = static_cast<float>(json_number(l));  // null → NaN
     if (k[2] == "amin")
       s.amin.push_back(v);
     else if (k[2] == "amax")
@@ -117,9 +102,9 @@ void memory_read_range(MemoryView* m, const std::vector<JsonLine>& lines) {
 void memory_read_live(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->live_top.clear();
   m->live_groups.clear();
-  walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (l.depth == 0 && k[0] == "bytes") m->live_bytes = num(l);
-    if (l.depth == 0 && k[0] == "count") m->live_count = static_cast<int>(num(l));
+  json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    if (l.depth == 0 && k[0] == "bytes") m->live_bytes = json_number(l);
+    if (l.depth == 0 && k[0] == "count") m->live_count = static_cast<int>(json_number(l));
     if (k[0] == "top") {
       if (l.depth == 1)
         m->live_top.emplace_back();
@@ -132,18 +117,18 @@ void memory_read_live(MemoryView* m, const std::vector<JsonLine>& lines) {
       if (k[2] == "key")
         g.key = l.value;
       else if (k[2] == "bytes")
-        g.bytes = num(l);
+        g.bytes = json_number(l);
       else if (k[2] == "count")
-        g.count = static_cast<int>(num(l));
+        g.count = static_cast<int>(json_number(l));
       else if (k[2] == "share")
-        g.share = num(l);
+        g.share = json_number(l);
     }
   });
 }
 
 void memory_read_allocs(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->allocs.clear();
-  walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+  json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
     if (k[0] != "rows") return;
     if (l.depth == 1)
       m->allocs.emplace_back();

@@ -10,21 +10,6 @@
 namespace strata {
 namespace {
 
-double num(const JsonLine& l) {
-  return l.kind == 'n' ? std::strtod(l.value.c_str(), nullptr) : NAN;
-}
-
-// Calls f(path, line) with the keys from the root to the line.
-template <typename F>
-void walk(const std::vector<JsonLine>& lines, F&& f) {
-  std::vector<std::string> keys;
-  for (const JsonLine& l : lines) {
-    keys.resize(l.depth + 1);
-    keys[l.depth] = l.key;
-    f(keys, l);
-  }
-}
-
 void read_op(RunsView::Op* o, const std::vector<std::string>& k, const JsonLine& l) {
   if (l.depth == 2) {
     const std::string& f = k[2];
@@ -33,28 +18,28 @@ void read_op(RunsView::Op* o, const std::vector<std::string>& k, const JsonLine&
     else if (f == "inputShape")
       o->shape = l.value;
     else if (f == "calls")
-      o->calls = num(l);
+      o->calls = json_number(l);
     else if (f == "hostSelfUs")
-      o->host_self = num(l);
+      o->host_self = json_number(l);
     else if (f == "hostTotalUs")
-      o->host_total = num(l);
+      o->host_total = json_number(l);
     else if (f == "deviceSelfUs")
-      o->device_self = num(l);
+      o->device_self = json_number(l);
     else if (f == "deviceTotalUs")
-      o->device_total = num(l);
+      o->device_total = json_number(l);
     else if (f == "aiCoreEligible")
       o->ai_eligible = l.value == "true";
     else if (f == "aiCoreSelfPct")
-      o->ai_self_pct = num(l);
+      o->ai_self_pct = json_number(l);
     else if (f == "aiCoreTotalPct")
-      o->ai_total_pct = num(l);
+      o->ai_total_pct = json_number(l);
   } else if (l.depth == 3 && k[2] == "callStacks") {
     o->stacks.emplace_back("", 0);
   } else if (l.depth == 4 && k[2] == "callStacks" && !o->stacks.empty()) {
     if (k[4] == "stack")
       o->stacks.back().first = l.value;
     else if (k[4] == "count")
-      o->stacks.back().second = num(l);
+      o->stacks.back().second = json_number(l);
   }
 }
 
@@ -64,15 +49,15 @@ void read_kernel(RunsView::Kernel* r, const std::string& f, const JsonLine& l) {
   else if (f == "coreType")
     r->core_type = l.value;
   else if (f == "count")
-    r->count = num(l);
+    r->count = json_number(l);
   else if (f == "totalUs")
-    r->total = num(l);
+    r->total = json_number(l);
   else if (f == "minUs")
-    r->min = num(l);
+    r->min = json_number(l);
   else if (f == "avgUs")
-    r->avg = num(l);
+    r->avg = json_number(l);
   else if (f == "maxUs")
-    r->max = num(l);
+    r->max = json_number(l);
 }
 
 void read_detail(RunsView::Detail* d, const std::string& f, const JsonLine& l) {
@@ -85,36 +70,36 @@ void read_detail(RunsView::Detail* d, const std::string& f, const JsonLine& l) {
   else if (f == "step")
     d->step = l.value;
   else if (f == "startUs")
-    d->start = num(l);
+    d->start = json_number(l);
   else if (f == "durationUs")
-    d->duration = num(l);
+    d->duration = json_number(l);
   else if (f == "waitUs")
-    d->wait = num(l);
+    d->wait = json_number(l);
   else if (f == "blockDim")
-    d->block_dim = num(l);
+    d->block_dim = json_number(l);
 }
 
 void read_card(RunsView::Card* c, const std::vector<std::string>& k, const JsonLine& l) {
   if (l.depth == 2) {
     const std::string& f = k[2];
     if (f == "card")
-      c->card = static_cast<int>(num(l));
+      c->card = static_cast<int>(json_number(l));
     else if (f == "step")
       c->step = l.value;
     else if (f == "computeUs")
-      c->compute = num(l);
+      c->compute = json_number(l);
     else if (f == "communicationUs")
-      c->communication = num(l);
+      c->communication = json_number(l);
     else if (f == "overlapUs")
-      c->overlap = num(l);
+      c->overlap = json_number(l);
     else if (f == "freeUs")
-      c->free = num(l);
+      c->free = json_number(l);
     else if (f == "transferUs")
-      c->transfer = num(l);
+      c->transfer = json_number(l);
     else if (f == "waitUs")
-      c->wait = num(l);
+      c->wait = json_number(l);
     else if (f == "syncUs")
-      c->sync = num(l);
+      c->sync = json_number(l);
   } else if (l.depth == 3 && k[2] == "commOps") {
     c->ops.emplace_back();
   } else if (l.depth == 4 && k[2] == "commOps" && !c->ops.empty()) {
@@ -123,15 +108,15 @@ void read_card(RunsView::Card* c, const std::vector<std::string>& k, const JsonL
     if (f == "name")
       o.name = l.value;
     else if (f == "calls")
-      o.calls = num(l);
+      o.calls = json_number(l);
     else if (f == "elapseUs")
-      o.elapse = num(l);
+      o.elapse = json_number(l);
     else if (f == "transitUs")
-      o.transit = num(l);
+      o.transit = json_number(l);
     else if (f == "waitUs")
-      o.wait = num(l);
+      o.wait = json_number(l);
     else if (f == "syncUs")
-      o.sync = num(l);
+      o.sync = json_number(l);
   }
 }
 
@@ -147,7 +132,7 @@ void read_diff_row(RunsView::DiffRow* r, const std::string& f, const JsonLine& l
     r->shape = l.value;
   for (int g = 0; g < 4; ++g)
     for (int i = 0; i < 4; ++i)
-      if (f == kGroups[g][i]) r->v[g][i] = num(l);
+      if (f == kGroups[g][i]) r->v[g][i] = json_number(l);
 }
 
 }  // namespace
@@ -181,7 +166,7 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
   }
   if (part == "operators") {
     v->ops.clear();
-    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
       if (k[0] != "operators" || l.depth < 1) return;
       if (l.depth == 1)
         v->ops.emplace_back();
@@ -194,8 +179,8 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     v->kernels.clear();
     v->core_types.clear();
     v->details.clear();
-    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] == "kernelDetailsTotal" && l.depth == 0) v->details_total = num(l);
+    json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+      if (k[0] == "kernelDetailsTotal" && l.depth == 0) v->details_total = json_number(l);
       if (l.depth < 1) return;
       std::vector<RunsView::Kernel>* list = k[0] == "kernels"           ? &v->kernels
                                             : k[0] == "kernelCoreTypes" ? &v->core_types
@@ -216,7 +201,7 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     v->has_kernels = true;
   } else if (part == "distributed") {
     v->cards.clear();
-    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
       if (k[0] != "distributed" || l.depth < 1) return;
       if (l.depth == 1)
         v->cards.emplace_back();
@@ -230,7 +215,7 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     v->step_rows.clear();
     v->steps.clear();
     int a_run = -1, a_prof = -1, b_run = -1, b_prof = -1;
-    walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
       if (k[0] == "steps" && l.depth == 1) {  // every step of either profile
         v->steps.push_back(l.value);
       } else if (k[0] == "operatorDiff" && l.depth >= 1) {
@@ -248,19 +233,19 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
           if (k[3] == "opType")
             r.op_type = l.value;
           else if (k[3] == "aDeviceUs")
-            r.a = num(l);
+            r.a = json_number(l);
           else if (k[3] == "bDeviceUs")
-            r.b = num(l);
+            r.b = json_number(l);
           else if (k[3] == "diffUs")
-            r.diff = num(l);
+            r.diff = json_number(l);
           else if (k[3] == "cumulativeDiffUs")
-            r.cumulative = num(l);
+            r.cumulative = json_number(l);
         }
       } else if ((k[0] == "a" || k[0] == "b") && l.depth == 1) {
         int* run = k[0] == "a" ? &a_run : &b_run;
         int* prof = k[0] == "a" ? &a_prof : &b_prof;
-        if (k[1] == "run") *run = static_cast<int>(num(l));
-        if (k[1] == "profile") *prof = static_cast<int>(num(l));
+        if (k[1] == "run") *run = static_cast<int>(json_number(l));
+        if (k[1] == "profile") *prof = static_cast<int>(json_number(l));
       }
     });
     // Flat indices (run-major) for the two pickers.
@@ -278,7 +263,7 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     v->has_diff = true;
   }
   // The first error, if any, as the status line.
-  walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+  json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
     if (k[0] == "errors" && l.depth == 1 && v->status.empty()) v->status = l.value;
   });
 }
