@@ -27,6 +27,7 @@
 #include "core/formats/xplane/xplane_derived.h"
 #include "core/formats/xplane/xplane_layout.h"
 #include "core/formats/xplane/xplane_stats.h"
+#include "core/store/blocks.h"
 
 namespace strata {
 
@@ -520,11 +521,22 @@ class PlaneImporter {
                             line.shown_name().find('(') == std::string_view::npos
                         ? 0
                         : -1;
+    // Blocks of events (core/store/blocks.h): V8 runs a wasm function's optimized code only
+    // from its next call on (no on-stack replacement), so a host line of a million events read
+    // in one call would run baseline code to its end.
     wire::Reader r(line.begin, line.end);
-    wire::Field f;
-    while (r.next(&f) == wire::Status::kOk) {
-      if (f.number == 4 && f.type == wire::kLen) read_event(line, f.data, f.size);
-    }
+    bool more = true;
+    for_blocks(0, line.events, [&](size_t lo, size_t hi) {
+      wire::Field f;
+      for (size_t k = lo; k < hi && more;) {
+        if (r.next(&f) != wire::Status::kOk) {
+          more = false;
+        } else if (f.number == 4 && f.type == wire::kLen) {
+          read_event(line, f.data, f.size);
+          ++k;
+        }
+      }
+    });
     if (stream_kinds_ > 0 && line.track != kNone) {
       std::string name(line.shown_name());
       const char* sep = "(";
