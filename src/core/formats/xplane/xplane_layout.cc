@@ -70,12 +70,4 @@ std::string_view thread_pool_name(std::string_view line) {
   return thread;
 }
 
-bool ps_to_ns(int64_t base_ns, int64_t ps, TimeNs* out) {
-  // floor((ps + 500) / 1000) without overflowing ps + 500.
-  int64_t q = ps / 1000, r = ps % 1000;
-  if (r < 0) r += 1000, --q;
-  if (r >= 500) ++q;
-  return !__builtin_add_overflow(base_ns, q, out);
-}
-
 }  // namespace strata

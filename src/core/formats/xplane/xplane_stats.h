@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -87,6 +88,52 @@ const char* flow_category_name(int category);
 
 [[gnu::always_inline]] inline bool decode_stat(const uint8_t* p, size_t n, StatValue* out,
                                                const char** why) {
+  // Fast path: metadata_id, then one value, each behind a one-byte tag, which is how every
+  // profiler writes an XStat. Anything else (and anything malformed) takes the general loop
+  // below, which decodes it the same way or says what is wrong.
+  if (n >= 2 && p[0] == (1 << 3 | wire::kVarint)) {
+    const uint8_t* q = p + 1;
+    const uint8_t* end = p + n;
+    uint64_t id, len;
+    if (wire::read_varint(q, end, &id)) {
+      StatValue v;
+      v.metadata_id = static_cast<int64_t>(id);
+      bool ok = q == end;  // no value: kUnset
+      if (!ok) {
+        const uint8_t tag = *q++;
+        switch (tag) {
+          case 2 << 3 | wire::kFixed64:
+            if (end - q >= 8) std::memcpy(&v.bits, q, 8), q += 8, v.kind = StatValue::kDouble;
+            ok = v.kind == StatValue::kDouble && q == end;
+            break;
+          case 3 << 3 | wire::kVarint:
+            ok = wire::read_varint(q, end, &v.bits) && q == end, v.kind = StatValue::kUint;
+            break;
+          case 4 << 3 | wire::kVarint:
+            ok = wire::read_varint(q, end, &v.bits) && q == end, v.kind = StatValue::kInt;
+            break;
+          case 7 << 3 | wire::kVarint:
+            ok = wire::read_varint(q, end, &v.bits) && q == end, v.kind = StatValue::kRef;
+            break;
+          case 5 << 3 | wire::kLen:
+          case 6 << 3 | wire::kLen:
+            if (wire::read_varint(q, end, &len) && len == static_cast<uint64_t>(end - q)) {
+              v.kind = tag >> 3 == 5 ? StatValue::kStr : StatValue::kBytes;
+              v.s = std::string_view(reinterpret_cast<const char*>(q), static_cast<size_t>(len));
+              v.bits = len;
+              ok = true;
+            }
+            break;
+          default:
+            break;
+        }
+      }
+      if (ok) {
+        *out = v;
+        return true;
+      }
+    }
+  }
   *out = StatValue{};
   wire::Reader r(p, n);
   wire::Field f;
