@@ -1,4 +1,5 @@
 // strata_bench_ingest <file> [chunk_bytes] [--digest] [--warm-up=<file>] [--no-preview]
+//                     [--pyramid-runs=N]
 //
 // Loads a trace through the Engine exactly as the worker does (chunks into load_buffer, then
 // load_end) and prints one line of JSON: bytes read, records, events, wall time, MB/s of the
@@ -8,12 +9,15 @@
 // Natively it also prints the CPU time (user + sys), which is what to compare on a loaded
 // machine. Used by scripts/bench-ingest; the wasm build (strata_bench_ingest_node, see
 // cmake/wasm.cmake) runs under node to profile the engine without a browser. --digest adds a
-// hash of the whole store (every column and table, strings, messages), so an optimisation can
-// be checked to build exactly the same store as before on large files. --warm-up loads another
-// file first and drops it, as scripts/bench-ingest's browser runs do: in wasm, V8 runs code as
-// baseline code until it has run a while, so a first load is slower than the ones after it.
+// hash of the whole store (every column and table, strings, messages) and one of the pyramid,
+// so an optimisation can be checked to build exactly the same as before on large files.
+// --warm-up loads another file first and drops it, as scripts/bench-ingest's browser runs do: in
+// wasm, V8 runs code as baseline code until it has run a while, so a first load is slower than the
+// ones after it.
 // --no-preview turns off the engine's progressive display (Engine::set_preview), which indexes
-// the first part of a big file on its own as well, to see what that costs.
+// the first part of a big file on its own as well, to see what that costs. --pyramid-runs=N
+// builds the loaded store's pyramid N more times and adds the fastest ("pyramidSeconds"), to
+// time that step alone (it is a few percent of a load: below the noise of a whole load).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -117,6 +121,19 @@ uint64_t store_digest(const strata::TraceStore& s) {
   return d.h;
 }
 
+// FNV-1a over the pyramid (levels, bins, long events, counter min/max).
+uint64_t pyramid_digest(const strata::Pyramid& p) {
+  Digest d;
+  d.pod(p.origin);
+  for (const strata::PyramidRow& r : p.rows) d.pod(r.track), d.pod(r.depth);
+  for (const strata::PyramidLevel& L : p.levels) {
+    d.pod(L.bin_ns), d.vec(L.row_bins), d.vec(L.bin), d.vec(L.count), d.vec(L.busy);
+    d.vec(L.longest), d.vec(L.row_long), d.vec(L.long_events);
+  }
+  for (const auto& L : p.counters.levels) d.vec(L.min), d.vec(L.max);
+  return d.h;
+}
+
 }  // namespace
 
 // Streams `path` through `engine` in chunks of `chunk` bytes, as the worker does. Returns the
@@ -144,7 +161,8 @@ int64_t load_file(strata::Engine* engine, const char* path, size_t chunk) {
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: %s <file> [chunk_bytes] [--digest] [--warm-up=<file>] [--no-preview]\n",
+                 "usage: %s <file> [chunk_bytes] [--digest] [--warm-up=<file>] [--no-preview] "
+                 "[--pyramid-runs=N]\n",
                  argv[0]);
     return 2;
   }
@@ -152,12 +170,15 @@ int main(int argc, char** argv) {
   bool digest = false;
   const char* warm_up = nullptr;
   bool preview = true;
+  int pyramid_runs = 0;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--digest")
       digest = true;
     else if (a == "--no-preview")
       preview = false;
+    else if (a.rfind("--pyramid-runs=", 0) == 0)
+      pyramid_runs = std::atoi(argv[i] + 15);
     else if (a.rfind("--warm-up=", 0) == 0)
       warm_up = argv[i] + 10;
     else
@@ -194,18 +215,29 @@ int main(int argc, char** argv) {
     json_bytes = std::max<uint64_t>(json_bytes, s.events.src_offset[i] + s.events.src_len[i]);
   uint64_t records = 0;
   for (uint64_t c : s.phase_counts) records += c;
+  double pyramid_secs = 0;
+  for (int k = 0; k < pyramid_runs; ++k) {
+    auto p0 = std::chrono::steady_clock::now();
+    strata::Pyramid p = strata::build_pyramid(s);
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - p0).count();
+    if (k == 0 || t < pyramid_secs) pyramid_secs = t;
+  }
   std::printf(
       "{\"file\":\"%s\",\"bytes\":%llu,\"jsonBytes\":%llu,\"compression\":\"%s\",\"records\":%llu,"
       "\"events\":%zu,\"seconds\":%.4f,\"finishSeconds\":%.4f,\"cpuSeconds\":%.4f,\"mbPerS\":%.1f,"
       "\"jsonMbPerS\":%.1f,"
       "\"eventsPerS\":%.0f,\"storeBytes\":%zu,\"storeRatio\":%.3f,\"peakBytes\":%llu,"
-      "\"peakRatio\":%.3f%s}\n",
+      "\"peakRatio\":%.3f%s%s}\n",
       argv[1], static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(json_bytes),
       s.files[0].compression.c_str(), static_cast<unsigned long long>(records), s.events.size(),
       secs, finish_secs, cpu, bytes / 1e6 / secs, json_bytes / 1e6 / secs, s.events.size() / secs,
       s.memory_bytes(), static_cast<double>(s.memory_bytes()) / static_cast<double>(json_bytes),
       static_cast<unsigned long long>(peak_bytes()),
       static_cast<double>(peak_bytes()) / static_cast<double>(json_bytes),
-      digest ? (",\"digest\":\"" + std::to_string(store_digest(s)) + "\"").c_str() : "");
+      digest ? (",\"digest\":\"" + std::to_string(store_digest(s)) + "\",\"pyramidDigest\":\"" +
+                std::to_string(pyramid_digest(engine.pyramid())) + "\"")
+                   .c_str()
+             : "",
+      pyramid_runs > 0 ? (",\"pyramidSeconds\":" + std::to_string(pyramid_secs)).c_str() : "");
   return 0;
 }
