@@ -666,7 +666,7 @@ class PlaneImporter {
   }
 
   // Decodes one XStat of an event and keeps what the importer acts on. False: malformed.
-  bool read_stat(const uint8_t* p, size_t n, EventStats* es) {
+  [[gnu::always_inline]] bool read_stat(const uint8_t* p, size_t n, EventStats* es) {
     StatValue sv;
     const char* why = "";
     if (!decode_stat(p, n, &sv, &why)) {
