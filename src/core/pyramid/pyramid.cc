@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/store/blocks.h"
+
 namespace strata {
 
 namespace {
@@ -22,7 +24,8 @@ void add_to_bin(PyramidLevel& L, const TraceStore& s, int64_t b, uint32_t e) {
 }
 
 // Merges another bin's summary into the open bin of a coarser level.
-void merge_bin(PyramidLevel& L, const TraceStore& s, int64_t b, uint32_t count, TimeNs busy, uint32_t longest) {
+void merge_bin(PyramidLevel& L, const TraceStore& s, int64_t b, uint32_t count, TimeNs busy,
+               uint32_t longest) {
   if (L.bin.size() == L.row_bins.back() || L.bin.back() != b) {
     L.bin.push_back(b);
     L.count.push_back(0);
@@ -52,9 +55,11 @@ void shrink(PyramidLevel& L) {
 size_t Pyramid::memory_bytes() const {
   size_t b = rows.capacity() * sizeof(PyramidRow);
   for (const PyramidLevel& L : levels)
-    b += L.row_bins.capacity() * 4 + L.bin.capacity() * 8 + L.count.capacity() * 4 + L.busy.capacity() * 8 +
-         L.longest.capacity() * 4 + L.row_long.capacity() * 4 + L.long_events.capacity() * 4;
-  for (const MinMaxPyramid::Level& L : counters.levels) b += (L.min.capacity() + L.max.capacity()) * 8;
+    b += L.row_bins.capacity() * 4 + L.bin.capacity() * 8 + L.count.capacity() * 4 +
+         L.busy.capacity() * 8 + L.longest.capacity() * 4 + L.row_long.capacity() * 4 +
+         L.long_events.capacity() * 4;
+  for (const MinMaxPyramid::Level& L : counters.levels)
+    b += (L.min.capacity() + L.max.capacity()) * 8;
   return b;
 }
 
@@ -73,7 +78,7 @@ Pyramid build_pyramid(const TraceStore& s) {
   // Each level is built from the one before (kept or not); it is kept when it summarises.
   PyramidLevel prev;
   size_t budget = s.events.size() / 4;  // items a kept level may have
-  for (TimeNs w = Pyramid::kBaseBinNs; ; w *= Pyramid::kFanout) {
+  for (TimeNs w = Pyramid::kBaseBinNs;; w *= Pyramid::kFanout) {
     PyramidLevel L;
     L.bin_ns = w;
     L.row_bins.assign(1, 0);
@@ -81,14 +86,18 @@ Pyramid build_pyramid(const TraceStore& s) {
     for (size_t r = 0; r < p.rows.size(); ++r) {
       const PyramidRow& row = p.rows[r];
       const Track& tr = s.tracks[row.track];
+      // Both walks run in blocks (core/store/blocks.h): a load's first pyramid would otherwise
+      // run baseline code over every event, as the build is one call per level.
       if (w == Pyramid::kBaseBinNs) {
         // The finest level straight from the events.
-        for (uint32_t e = tr.rows[row.depth]; e < tr.rows[row.depth + 1]; ++e) {
-          if (du[e] >= L.bin_ns)
-            L.long_events.push_back(e);
-          else
-            add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
-        }
+        for_blocks(tr.rows[row.depth], tr.rows[row.depth + 1], [&](size_t lo, size_t hi) {
+          for (auto e = static_cast<uint32_t>(lo); e < hi; ++e) {
+            if (du[e] >= L.bin_ns)
+              L.long_events.push_back(e);
+            else
+              add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+          }
+        });
       } else {
         // From the finer level: its bins merge by kFanout, and its long events that are now
         // shorter than a bin join the bins. Both lists are in start order; walking them
@@ -96,19 +105,22 @@ Pyramid build_pyramid(const TraceStore& s) {
         const PyramidLevel& F = prev;
         uint32_t bi = F.row_bins[r], be = F.row_bins[r + 1];
         uint32_t ki = F.row_long[r], ke = F.row_long[r + 1];
-        while (bi < be || ki < ke) {
-          const bool take_bin = ki == ke || (bi < be && F.bin[bi] * F.bin_ns <= st[F.long_events[ki]] - p.origin);
-          if (take_bin) {
-            merge_bin(L, s, F.bin[bi] / Pyramid::kFanout, F.count[bi], F.busy[bi], F.longest[bi]);
-            ++bi;
-          } else {
-            uint32_t e = F.long_events[ki++];
-            if (du[e] >= L.bin_ns)
-              L.long_events.push_back(e);
-            else
-              add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+        for_blocks(0, (be - bi) + (ke - ki), [&](size_t lo, size_t hi) {
+          for (size_t k = lo; k < hi; ++k) {  // one bin or long event each
+            const bool take_bin =
+                ki == ke || (bi < be && F.bin[bi] * F.bin_ns <= st[F.long_events[ki]] - p.origin);
+            if (take_bin) {
+              merge_bin(L, s, F.bin[bi] / Pyramid::kFanout, F.count[bi], F.busy[bi], F.longest[bi]);
+              ++bi;
+            } else {
+              uint32_t e = F.long_events[ki++];
+              if (du[e] >= L.bin_ns)
+                L.long_events.push_back(e);
+              else
+                add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+            }
           }
-        }
+        });
       }
       L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
       L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
@@ -156,12 +168,16 @@ void query_slices_pyramid(const TraceStore& s, const Pyramid& p, const ViewportQ
     const PyramidRow& row = p.rows[r];
     // Bins in range.
     const int64_t* bins = L.bin.data();
-    uint32_t bi = static_cast<uint32_t>(std::lower_bound(bins + L.row_bins[r], bins + L.row_bins[r + 1], b0) - bins);
-    const uint32_t be = static_cast<uint32_t>(std::upper_bound(bins + L.row_bins[r], bins + L.row_bins[r + 1], b1) - bins);
+    uint32_t bi = static_cast<uint32_t>(
+        std::lower_bound(bins + L.row_bins[r], bins + L.row_bins[r + 1], b0) - bins);
+    const uint32_t be = static_cast<uint32_t>(
+        std::upper_bound(bins + L.row_bins[r], bins + L.row_bins[r + 1], b1) - bins);
     // Long events in range: non-overlapping within a row, so the one before t0 may reach in.
     const uint32_t* le = L.long_events.data();
-    uint32_t ki = static_cast<uint32_t>(
-        std::lower_bound(le + L.row_long[r], le + L.row_long[r + 1], t0, [&](uint32_t e, TimeNs t) { return st[e] < t; }) - le);
+    uint32_t ki =
+        static_cast<uint32_t>(std::lower_bound(le + L.row_long[r], le + L.row_long[r + 1], t0,
+                                               [&](uint32_t e, TimeNs t) { return st[e] < t; }) -
+                              le);
     if (ki > L.row_long[r] && st[le[ki - 1]] + du[le[ki - 1]] >= t0) --ki;
     const uint32_t ke = L.row_long[r + 1];
 
@@ -193,7 +209,8 @@ void query_slices_pyramid(const TraceStore& s, const Pyramid& p, const ViewportQ
         if (bs > t1) break;
         if (open && bs - run_end >= px) close_run();
         if (!open) {
-          run = VisibleSlice{rel(bs), rel(bend), row.track, row.depth, s.events.name[L.longest[bi]], kNone, 0, 1000};
+          run = VisibleSlice{rel(bs), rel(bend), row.track, row.depth, s.events.name[L.longest[bi]],
+                             kNone,   0,         1000};
           run_busy = 0;
           run_end = bend;
           run_longest = L.longest[bi];
@@ -209,7 +226,8 @@ void query_slices_pyramid(const TraceStore& s, const Pyramid& p, const ViewportQ
         const uint32_t e = le[ki++];
         if (st[e] > t1) break;
         close_run();
-        out->push_back({rel(st[e]), rel(st[e] + du[e]), row.track, row.depth, s.events.name[e], e, 1, 1000});
+        out->push_back(
+            {rel(st[e]), rel(st[e] + du[e]), row.track, row.depth, s.events.name[e], e, 1, 1000});
       }
     }
     close_run();
