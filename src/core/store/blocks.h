@@ -41,6 +41,21 @@ void for_blocks(size_t begin, size_t end, const Body& body) {
   for (size_t lo = begin; lo < end; lo += kLoopBlock) run(body, lo, std::min(end, lo + kLoopBlock));
 }
 
+// Calls step() until it returns false, each call in a never-inlined function as above: for
+// loops whose length is not known ahead (a walk over protobuf fields); each step() should do
+// up to kLoopBlock items.
+template <class Step>
+__attribute__((noinline)) bool run_step(const Step& step) {
+  return step();
+}
+
+template <class Step>
+void while_blocks(const Step& step) {
+  auto* run = opaque_function(&run_step<Step>);
+  while (run(step)) {
+  }
+}
+
 // Stable counting sort of [0, n) by key(i) < range: the order used for grouping events, marks
 // and flow steps by track and edges by event, in O(n + range) without comparisons.
 // When `ends` is given, it receives where each key's run ends in the order.

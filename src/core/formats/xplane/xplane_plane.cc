@@ -367,43 +367,48 @@ class PlaneImporter {
     line.begin = s.p;
     line.end = s.p + s.n;
     line.partial = s.p == partial_line_;
+    // In blocks of fields (core/store/blocks.h), as the events are read later: a host line
+    // holds up to millions of events.
     wire::Reader r(s.p, s.n);
-    wire::Field f;
-    for (;;) {
-      wire::Status st = r.next(&f);
-      if (st == wire::Status::kEnd) break;
-      if (st != wire::Status::kOk) {
-        line.end = r.field_start;
-        if (!(line.partial && st == wire::Status::kTruncated)) {
-          damage(r.field_start, r.why, "an XLine", "the rest of this line is lost");
-          line.partial = true;  // its events before the damage are still read
+    while_blocks([&] {
+      wire::Field f;
+      for (size_t k = 0; k < kLoopBlock; ++k) {
+        wire::Status st = r.next(&f);
+        if (st == wire::Status::kEnd) return false;
+        if (st != wire::Status::kOk) {
+          line.end = r.field_start;
+          if (!(line.partial && st == wire::Status::kTruncated)) {
+            damage(r.field_start, r.why, "an XLine", "the rest of this line is lost");
+            line.partial = true;  // its events before the damage are still read
+          }
+          return false;
         }
-        break;
+        switch (f.number) {
+          case 1:
+            if (f.type == wire::kVarint) line.id = wire::as_int64(f.value);
+            break;
+          case 2:
+            if (f.type == wire::kLen) line.name = f.text();
+            break;
+          case 3:
+            if (f.type == wire::kVarint) line.ts_ns = wire::as_int64(f.value);
+            break;
+          case 4:
+            if (f.type == wire::kLen) ++line.events;
+            break;
+          case 10:
+            if (f.type == wire::kVarint)
+              line.display_id = wire::as_int64(f.value), line.has_display_id = true;
+            break;
+          case 11:
+            if (f.type == wire::kLen) line.display_name = f.text();
+            break;
+          default:
+            break;
+        }
       }
-      switch (f.number) {
-        case 1:
-          if (f.type == wire::kVarint) line.id = wire::as_int64(f.value);
-          break;
-        case 2:
-          if (f.type == wire::kLen) line.name = f.text();
-          break;
-        case 3:
-          if (f.type == wire::kVarint) line.ts_ns = wire::as_int64(f.value);
-          break;
-        case 4:
-          if (f.type == wire::kLen) ++line.events;
-          break;
-        case 10:
-          if (f.type == wire::kVarint)
-            line.display_id = wire::as_int64(f.value), line.has_display_id = true;
-          break;
-        case 11:
-          if (f.type == wire::kLen) line.display_name = f.text();
-          break;
-        default:
-          break;
-      }
-    }
+      return true;
+    });
     return line;
   }
 
