@@ -44,10 +44,13 @@ void ensure_fonts(float dpr) {
 }
 
 // Anything in flight that the next frames must show without new input.
+// A load in progress does not redraw by itself: its progress bar changes only when a progress
+// message arrives (ui_set_progress, ~10 per second), and a redraw per display frame would spend
+// a core on drawing (software GL without a GPU) that the engine worker needs for parsing.
 bool animating() {
   const strata::App& a = *g_app;
   const strata::NavKeys& k = a.keys;
-  return a.progress.active || !a.timeline.tiles.in_flight.empty() || k.zoom_in || k.zoom_out || k.pan_left ||
+  return !a.timeline.tiles.in_flight.empty() || k.zoom_in || k.zoom_out || k.pan_left ||
          k.pan_right || a.details.waiting || !k.commands.empty() || a.search.pending_id != 0 ||
          (a.search.sent != std::string(a.search.regex ? "r:" : "s:") + a.search.text);
 }
