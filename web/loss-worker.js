@@ -4,7 +4,6 @@
 // time its tags change. The loaded trace is not touched.
 'use strict';
 
-const LOSS_CHUNK = 4 << 20;
 const LOSS_GUESS_BYTES = 1 << 20;  // default tags are guessed from the first 1 MB
 const lossFiles = new Map();       // id -> {id, name, blob, lossTag, iterationTag}
 let nextLossId = 1;
@@ -35,22 +34,15 @@ async function lossScan(M, file, onProgress) {
   withString(file.lossTag, (l) => withString(file.iterationTag, (i) => M._loss_scan_begin(l, i)));
   const blob = file.blob;
   let lastPost = 0;
-  // The next slice is read (by the browser, off this thread) while this one is scanned.
-  const read = (off) => {
-    const pending = blob.slice(off, Math.min(blob.size, off + LOSS_CHUNK)).arrayBuffer();
-    pending.catch(() => {});  // a failed read-ahead is reported when awaited, not as unhandled
-    return pending;
-  };
-  let next = blob.size > 0 ? read(0) : null;
   try {
-    for (let off = 0; off < blob.size; off += LOSS_CHUNK) {
-      const bytes = new Uint8Array(await next);
-      next = off + LOSS_CHUNK < blob.size ? read(off + LOSS_CHUNK) : null;
+    let off = 0;
+    for await (const bytes of blobChunks(blob)) {  // engine-worker.js: reads ahead
       const p = M._loss_scan_buffer(bytes.length) >>> 0;  // may grow memory: HEAPU8 after
       M.HEAPU8.set(bytes, p);
       M._loss_scan_commit(bytes.length);
+      off += bytes.length;
       const now = performance.now();
-      if (onProgress && now - lastPost > 100) { lastPost = now; onProgress(off + bytes.length, now - t0); }
+      if (onProgress && now - lastPost > PROGRESS_EVERY_MS) { lastPost = now; onProgress(off, now - t0); }
     }
   } finally {
     var count = M._loss_scan_end();  // also on a read error: the points so far
