@@ -384,6 +384,8 @@ EMSCRIPTEN_KEEPALIVE void ui_graph_hops(int hops) { strata::graph_view_set_hops(
 EMSCRIPTEN_KEEPALIVE void ui_graph_timeline_stats(double count, double total_ns) {
   strata::graph_view_timeline_stats(&g_app->graph, static_cast<int64_t>(count), total_ns);
 }
+// FLOPs and bytes of the selected node's occurrences (graph-worker.js, core/graph/op_costs.h).
+EMSCRIPTEN_KEEPALIVE void ui_graph_trace_costs(const char* json) { strata::graph_view_trace_costs(&g_app->graph, json); }
 EMSCRIPTEN_KEEPALIVE const char* ui_graph_json() {
   static std::string out;
   out = strata::graph_view_json(&g_app->graph);
