@@ -6,7 +6,7 @@
 importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js', 'graph-worker.js');
 
 const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, small for memory
-const PROGRESS_EVERY_MS = 200;  // each progress message is a UI frame: drawn in software without a GPU
+const PROGRESS_EVERY_MS = 250;  // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
 let M = null;                    // the engine module
 let currentSource = null;        // {blob} or {url} of the current trace, for lazy args
 let currentSources = [];         // every file of the current trace (several xplanes: one per host)
