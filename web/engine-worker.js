@@ -256,19 +256,30 @@ async function memoryScan() {
   try {
     for (let f = 0; f < files; ++f) {  // several xplanes: each host's file in turn
       if (f > 0) M._engine_memory_scan_file(f);
-      for await (const bytes of sourceChunks(f)) {
-        if (M._engine_generation() !== generation) return;
-        let done = false;
-        for (let off = 0; off < bytes.length && !done; off += CHUNK) {
-          const n = Math.min(CHUNK, bytes.length - off);
-          M.HEAPU8.set(bytes.subarray(off, off + n), M._engine_load_buffer(n) >>> 0);
-          done = M._engine_memory_scan_commit(n) === 1;
-        }
-        if (done) break;
-      }
+      const fed = await feedChunks(sourceChunks(f), (n) => M._engine_load_buffer(n),
+        (n) => M._engine_memory_scan_commit(n), { stop: () => M._engine_generation() !== generation });
+      if (fed === 'stopped') return;
     }
   } catch (e) { /* the source went away: memory from what was read */ }
   if (M._engine_generation() === generation) M._engine_memory_scan_end();
+}
+
+// Streams `chunks` into one of the engine's consumers: each piece of at most `piece` bytes is
+// copied into the buffer `buffer(n)` returns (that call may grow wasm memory, so HEAPU8 is read
+// after it) and handed to `commit(n)`, which returns 1 once it has what it needs. `stop()` is
+// asked before each chunk (a newer trace replaced this one, say). Returns 'done', 'stopped' or
+// 'end' (the source ended first).
+async function feedChunks(chunks, buffer, commit, { piece = CHUNK, stop = null } = {}) {
+  for await (const bytes of chunks) {
+    if (stop && stop()) return 'stopped';
+    for (let off = 0; off < bytes.length; off += piece) {
+      const n = Math.min(piece, bytes.length - off);
+      const p = buffer(n) >>> 0;
+      M.HEAPU8.set(bytes.subarray(off, off + n), p);
+      if (commit(n) === 1) return 'done';
+    }
+  }
+  return 'end';
 }
 
 // Chunks of the current source from its start (to re-read a compressed file).
@@ -292,16 +303,10 @@ async function readRecord(event) {
     // Compressed: decompress from the start until the record has passed (the engine keeps a
     // window around it, so nearby selections come from memory next time).
     M._engine_extract_begin(event);
-    for await (const bytes of sourceChunks(file)) {
-      let done = false;
-      for (let off = 0; off < bytes.length && !done; off += CHUNK) {
-        flushLoad();  // a load in progress keeps bytes in the buffer this overwrites
-        const n = Math.min(CHUNK, bytes.length - off);
-        M.HEAPU8.set(bytes.subarray(off, off + n), M._engine_load_buffer(n) >>> 0);
-        done = M._engine_extract_commit(n) === 1;
-      }
-      if (done) break;
-    }
+    await feedChunks(sourceChunks(file), (n) => {
+      flushLoad();  // a load in progress keeps bytes in the buffer this overwrites
+      return M._engine_load_buffer(n);
+    }, (n) => M._engine_extract_commit(n));
   }
   return 'cached';
 }

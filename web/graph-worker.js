@@ -93,17 +93,9 @@ async function graphStreamModules(M, file, generation) {
   const errors = [];
   let current = true;
   try {
-    for await (const bytes of sourceChunks(file)) {
-      if (M._engine_generation() !== generation) { current = false; break; }
-      let done = false;
-      for (let off = 0; off < bytes.length && !done; off += GRAPH_FEED) {
-        const n = Math.min(GRAPH_FEED, bytes.length - off);
-        const p = M._graph_buffer(n) >>> 0;  // may grow memory: HEAPU8 after
-        M.HEAPU8.set(bytes.subarray(off, off + n), p);
-        done = M._graph_hlo_stream_commit(n) === 1;
-      }
-      if (done) break;
-    }
+    const fed = await feedChunks(sourceChunks(file), (n) => M._graph_buffer(n), (n) => M._graph_hlo_stream_commit(n),
+      { piece: GRAPH_FEED, stop: () => M._engine_generation() !== generation });
+    current = fed !== 'stopped';
   } catch (e) {
     errors.push(`reading the file again for its HLO modules failed: ${e.message || e}`);
   }
@@ -165,17 +157,9 @@ async function graphTraceCostsNow(M, msg, seq) {
     try {
       for (const f of [...compressed.keys()].sort((a, b) => a - b)) {
         M._graph_costs_scan_file(f);
-        for await (const bytes of sourceChunks(f)) {
-          if (stale()) return null;
-          let done = false;
-          for (let off = 0; off < bytes.length && !done; off += GRAPH_FEED) {
-            const n = Math.min(GRAPH_FEED, bytes.length - off);
-            const q = M._graph_buffer(n) >>> 0;
-            M.HEAPU8.set(bytes.subarray(off, off + n), q);
-            done = M._graph_costs_scan_commit(n) === 1;
-          }
-          if (done) break;
-        }
+        const fed = await feedChunks(sourceChunks(f), (n) => M._graph_buffer(n), (n) => M._graph_costs_scan_commit(n),
+          { piece: GRAPH_FEED, stop: stale });
+        if (fed === 'stopped') return null;
       }
     } catch (e) { /* the source went away: what was read */ }
     if (stale()) return null;
