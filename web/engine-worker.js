@@ -172,9 +172,11 @@ async function load(msg) {
         return failWith(`${e.message || e}`);
       }
     }
-    if (lossIsTextLog(M, head)) {
+    // A gzip-compressed log is told from a compressed trace by its inflated start.
+    const text = lossIsGzip(head) ? await lossGunzipHead(head, LOSS_GUESS_BYTES) : null;
+    if (lossIsTextLog(M, text || head)) {
       try {
-        return { ok: true, loss: await lossImport(M, name, head, first.chunks, first.source) };
+        return { ok: true, loss: await lossImport(M, name, head, first.chunks, first.source, text) };
       } catch (e) {
         return failWith(`reading the log failed: ${e.message || e}`);
       }
