@@ -97,7 +97,13 @@
           c.withString(m.json, (p) => u._ui_graph_details(m.module, m.instr, p));
           try {
             const name = JSON.parse(m.json).name;
-            traceStats(name).then((s) => { if (s) u._ui_graph_timeline_stats(s.count, s.totalNs); });
+            traceStats(name).then(async (s) => {
+              if (!s) return;
+              u._ui_graph_timeline_stats(s.count, s.totalNs);
+              // FLOPs and bytes from the occurrences' records (the worker reads and sums them).
+              const costs = await c.request({ type: 'graphCosts', name, occurrences: s.count, events: s.events });
+              if (costs) c.withString(JSON.stringify(costs), (p) => u._ui_graph_trace_costs(p));
+            });
           } catch (e) { /* no details */ }
           return true;
         case 'graphModules':
@@ -119,7 +125,10 @@
     const api = c.api;
     // {modules:[{name, source, programId, computations, instructions}], module, computation,
     //  nodeCount, nodes:[{name, opcode, shape, x, y, w, h, group}] (first 5000), edges, groups,
-    //  layoutMs, crossings, width, height, selected, centre:{x, y}, zoom, hops, details}
+    //  layoutMs, crossings, width, height, selected, centre:{x, y}, zoom, hops, details,
+    //  trace: the selected node in the trace, null until known: {name, occurrences, read,
+    //  timeNs, flops, modelFlops, bytesAccessed, rawBytesAccessed: {count, total,
+    //  perOccurrence, min, max, timeNs, perSecond} or null when not in the trace}}
     api.graph = () => state();
     api.graphSelect = async (name) => {
       const ok = c.withString(String(name), (p) => ui()._ui_graph_select(p)) === 1;

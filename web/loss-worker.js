@@ -4,7 +4,6 @@
 // time its tags change. The loaded trace is not touched.
 'use strict';
 
-const LOSS_CHUNK = 4 << 20;
 const LOSS_GUESS_BYTES = 1 << 20;  // default tags are guessed from the first 1 MB
 const lossFiles = new Map();       // id -> {id, name, blob, lossTag, iterationTag}
 let nextLossId = 1;
@@ -29,28 +28,86 @@ function lossUniqueName(name) {
   for (let k = 2; ; ++k) if (!taken.has(`${name} (${k})`)) return `${name} (${k})`;
 }
 
+// ---- gzip-compressed logs (`train.log.gz`) --------------------------------------------------
+// Kept compressed as the File/Blob it came as, and inflated as it streams, by the browser's
+// DecompressionStream in this worker: the text never sits whole in memory either.
+function lossIsGzip(head) { return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b; }
+
+// Inflated chunks of a gzip Blob, gathered into pieces of READ_BYTES (the stream hands out
+// 64 KB). `read.compressed` counts the compressed bytes consumed, for progress.
+function lossGunzipChunks(blob, read) {
+  return (async function* () {
+    const counted = blob.stream().pipeThrough(new TransformStream({
+      transform(chunk, ctl) { read.compressed += chunk.length; ctl.enqueue(chunk); },
+    }));
+    const reader = counted.pipeThrough(new DecompressionStream('gzip')).getReader();
+    let parts = [], size = 0;
+    const gather = () => {
+      const out = new Uint8Array(size);
+      let at = 0;
+      for (const b of parts) { out.set(b, at); at += b.length; }
+      parts = [];
+      size = 0;
+      return out;
+    };
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parts.push(value);
+        size += value.length;
+        if (size >= READ_BYTES) yield gather();
+      }
+      if (size) yield gather();
+    } finally {
+      reader.cancel().catch(() => {});
+    }
+  })();
+}
+
+// The first inflated bytes of a gzip stream's first chunk `head` (at most `max`; fewer when the
+// head ends sooner), or null when `head` is not gzip that inflates.
+async function lossGunzipHead(head, max) {
+  const reader = new Blob([head]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  const parts = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      size += value.length;
+    }
+  } catch (e) {
+    if (!size) return null;  // not gzip; a head cut mid-stream still gave its first bytes
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const b of parts) { out.set(b, at); at += b.length; }
+  return out;
+}
+
 // Streams the file through the scanner: {points: Float64Array [it, loss, ...], ms, mbps}.
 async function lossScan(M, file, onProgress) {
   const t0 = performance.now();
   withString(file.lossTag, (l) => withString(file.iterationTag, (i) => M._loss_scan_begin(l, i)));
   const blob = file.blob;
-  let lastPost = 0;
-  // The next slice is read (by the browser, off this thread) while this one is scanned.
-  const read = (off) => {
-    const pending = blob.slice(off, Math.min(blob.size, off + LOSS_CHUNK)).arrayBuffer();
-    pending.catch(() => {});  // a failed read-ahead is reported when awaited, not as unhandled
-    return pending;
-  };
-  let next = blob.size > 0 ? read(0) : null;
+  const read = { compressed: 0 };
+  const chunks = file.gzip ? lossGunzipChunks(blob, read) : blobChunks(blob);  // both read ahead
+  let lastPost = 0, text = 0;
   try {
-    for (let off = 0; off < blob.size; off += LOSS_CHUNK) {
-      const bytes = new Uint8Array(await next);
-      next = off + LOSS_CHUNK < blob.size ? read(off + LOSS_CHUNK) : null;
+    for await (const bytes of chunks) {
       const p = M._loss_scan_buffer(bytes.length) >>> 0;  // may grow memory: HEAPU8 after
       M.HEAPU8.set(bytes, p);
       M._loss_scan_commit(bytes.length);
+      text += bytes.length;
       const now = performance.now();
-      if (onProgress && now - lastPost > 100) { lastPost = now; onProgress(off + bytes.length, now - t0); }
+      if (onProgress && now - lastPost > PROGRESS_EVERY_MS) {
+        lastPost = now;
+        onProgress(file.gzip ? read.compressed : text, now - t0);
+      }
     }
   } finally {
     var count = M._loss_scan_end();  // also on a read error: the points so far
@@ -59,7 +116,8 @@ async function lossScan(M, file, onProgress) {
   const points = M.HEAPF64.slice(a, a + 2 * count);
   M._loss_scan_release();
   const ms = performance.now() - t0;
-  return { points, ms, mbps: blob.size / 1e6 / Math.max(ms / 1000, 1e-6) };
+  file.textBytes = text;  // inflated, for a gzip log
+  return { points, ms, mbps: text / 1e6 / Math.max(ms / 1000, 1e-6) };
 }
 
 function lossMessage(type, file, scan, extra) {
@@ -70,15 +128,17 @@ function lossMessage(type, file, scan, extra) {
 
 // A log opened by open(): `head` is its first chunk, `rest` the remaining chunks, `source` the
 // worker's {blob} or {url}. A URL's bytes are kept as a Blob (the browser may page it to disk).
-async function lossImport(M, name, head, rest, source) {
+// For a gzip log, `text` is the inflated start of it (head stays the compressed bytes).
+async function lossImport(M, name, head, rest, source, text) {
   let blob = source.blob;
   if (!blob) {
     const parts = [head];
     for await (const c of rest) parts.push(c);
     blob = new Blob(parts);
   }
-  const tags = lossGuessTags(M, head);
-  const file = { id: nextLossId++, name: lossUniqueName(name), blob, lossTag: tags.lossTag, iterationTag: tags.iterationTag };
+  const tags = lossGuessTags(M, text || head);
+  const file = { id: nextLossId++, name: lossUniqueName(name), blob, gzip: !!text, lossTag: tags.lossTag,
+    iterationTag: tags.iterationTag };
   const scan = await lossScan(M, file, (loaded, ms) => postMessage({ type: 'progress', name, loaded,
     total: blob.size, mbps: loaded / 1e3 / Math.max(ms, 1e-3), records: 0 }));
   lossFiles.set(file.id, file);

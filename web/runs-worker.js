@@ -34,16 +34,7 @@ async function runsRecords(M) {
   runsRecordsGeneration = generation;
   if (M._runs_records_begin() === 0 || !currentSource) { M._runs_records_clear(); return; }
   try {
-    for await (const bytes of sourceChunks()) {
-      let done = false;
-      for (let off = 0; off < bytes.length && !done; off += CHUNK) {
-        const n = Math.min(CHUNK, bytes.length - off);
-        const p = M._runs_buffer(n) >>> 0;  // may grow memory: HEAPU8 after
-        M.HEAPU8.set(bytes.subarray(off, off + n), p);
-        done = M._runs_records_commit(n) === 1;
-      }
-      if (done) break;
-    }
+    await feedChunks(sourceChunks(), (n) => M._runs_buffer(n), (n) => M._runs_records_commit(n));
   } catch (e) { M._runs_records_clear(); }  // the source went away: tables without records
 }
 

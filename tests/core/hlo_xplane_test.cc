@@ -19,14 +19,8 @@
 namespace strata::hlo {
 namespace {
 
-const char* const kWithHlo[] = {
-    "xplane/tracelens/jax08_gemm/tw003.xplane.pb",
-    "xplane/tracelens/jax_conv_minimal_08/tw003.xplane.pb",
-    "xplane/tracelens/jax_conv_minimal_legacy/chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb",
-    "xplane/tracelens/jax_te_fused_attn/934987a2fc2f.xplane.pb",
-};
-
-const uint8_t* u8(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+using testing::kWithHlo;
+using testing::u8;
 
 TEST(HloXplane, SpansEqualTheImportersAndParse) {
   bool tested = false;

@@ -66,6 +66,16 @@ std::map<std::string, Want> expected(const pb::XSpace& space) {
   return out;
 }
 
+// Streams one file's bytes through the engine's memory scan in 64 KB pieces, as
+// engine-worker.js does, until the scan says it has what it needs.
+void feed_memory_scan(Engine* e, const std::string& bytes) {
+  for (size_t off = 0; off < bytes.size(); off += 65536) {
+    const size_t n = std::min<size_t>(65536, bytes.size() - off);
+    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
+    if (e->memory_scan_feed(e->load_buffer(n), n)) break;
+  }
+}
+
 TEST(XplaneMemory, RealFilesAllocatorPeaksMatchTheFile) {
   const char* files[] = {"xplane/xprof/34.83.195.179_6003.xplane.pb",
                          "xplane/tracelens/jax08_gemm/tw003.xplane.pb",
@@ -85,11 +95,7 @@ TEST(XplaneMemory, RealFilesAllocatorPeaksMatchTheFile) {
     e.load_commit(bytes.size());
     ASSERT_TRUE(e.load_end());
     ASSERT_GT(e.memory_scan_begin(), 0u);
-    for (size_t off = 0; off < bytes.size(); off += 65536) {
-      const size_t n = std::min<size_t>(65536, bytes.size() - off);
-      std::memcpy(e.load_buffer(n), bytes.data() + off, n);
-      if (e.memory_scan_feed(e.load_buffer(n), n)) break;
-    }
+    feed_memory_scan(&e, bytes);
     e.memory_scan_end();
     const MemoryData& m = e.memory();
     for (const auto& [allocator, w] : want) {
@@ -142,11 +148,7 @@ TEST(XplaneMemory, EveryHostOfAMultiHostLoadIsRead) {
   for (size_t i = 0; i < files.size(); ++i) {  // as engine-worker.js does
     if (i > 0) e.memory_scan_file(static_cast<uint32_t>(i));
     const std::string& bytes = files[i].second;
-    for (size_t off = 0; off < bytes.size(); off += 65536) {
-      const size_t n = std::min<size_t>(65536, bytes.size() - off);
-      std::memcpy(e.load_buffer(n), bytes.data() + off, n);
-      if (e.memory_scan_feed(e.load_buffer(n), n)) break;
-    }
+    feed_memory_scan(&e, bytes);
   }
   e.memory_scan_end();
   const MemoryData& m = e.memory();

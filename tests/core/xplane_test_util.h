@@ -16,6 +16,16 @@ namespace strata::testing {
 
 namespace pb = tensorflow::profiler;
 
+// The real xplanes in ../shared/data whose metadata plane holds HloProtos (TraceLens' JAX runs).
+inline constexpr const char* kWithHlo[] = {
+    "xplane/tracelens/jax08_gemm/tw003.xplane.pb",
+    "xplane/tracelens/jax_conv_minimal_08/tw003.xplane.pb",
+    "xplane/tracelens/jax_conv_minimal_legacy/chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb",
+    "xplane/tracelens/jax_te_fused_attn/934987a2fc2f.xplane.pb",
+};
+
+inline const uint8_t* u8(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+
 // Builds one plane: metadata ids are handed out by name, as XProf's XPlaneBuilder does.
 class PlaneWriter {
  public:

@@ -2,35 +2,26 @@
 // postMessage protocol, same-origin and cross-origin, with the origins= allowlist; messages of the
 // wrong shape are answered with errors; the URL parameters view=, select=, several url=, and the
 // "Copy link" button.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import {
-  CALL_TIMEOUT_MS, DIST_DIR, countTrace, launchBrowser, newStrataPage, poll, requireDist, startStrataServer, withTimeout,
+  CALL_TIMEOUT_MS, DIST_DIR, countTrace, newStrataPage, poll, serverAndBrowser, withTimeout,
 } from './lib.mjs';
 import { makeHtmlTrace } from './html-trace.mjs';
 
 describe('embedding', () => {
-  let server, browser, localhostOrigin;
+  const env = serverAndBrowser();
+  // The same server under another name is another origin: a cross-origin host page.
+  const localhostOrigin = () => env.server.origin.replace('127.0.0.1', 'localhost');
   const TRACE = makeHtmlTrace();
   const EXP = countTrace(TRACE);
-  before(async () => {
-    requireDist();
-    server = await startStrataServer();
-    browser = await launchBrowser();
-    // The same server under another name is another origin: a cross-origin host page.
-    localhostOrigin = server.origin.replace('127.0.0.1', 'localhost');
-  });
-  after(async () => {
-    if (browser) await browser.close().catch(() => {});
-    if (server) await server.close();
-  });
 
   // Opens the example dashboard and waits for Strata's {ready} message.
   async function openDashboard(url) {
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     await s.page.goto(url, { waitUntil: 'load' });
     await waitFor(s, (m) => m.ready, 'the {strata: {ready}} message');
     const frame = await poll(() => s.page.frames().find((f) => f.url().includes('index.html')), { message: 'the Strata frame' });
@@ -43,7 +34,7 @@ describe('embedding', () => {
   const send = (s, cmd) => s.call((c) => window.dashboard.send(c), cmd, CALL_TIMEOUT_MS, 'dashboard.send');
 
   test('the example dashboard opens a file, selects, and hears of clicks in the frame', async () => {
-    const { s, frame } = await openDashboard(`${server.url}embed-example.html`);
+    const { s, frame } = await openDashboard(`${env.server.url}embed-example.html`);
     try {
       const ready = await waitFor(s, (m) => m.ready, 'ready');
       assert.equal(ready.ready.protocol, 1, 'protocol version');
@@ -87,7 +78,7 @@ describe('embedding', () => {
   });
 
   test('messages of the wrong shape or size get an error and change nothing', async () => {
-    const { s, frame } = await openDashboard(`${server.url}embed-example.html`);
+    const { s, frame } = await openDashboard(`${env.server.url}embed-example.html`);
     try {
       await s.page.click('#demo');  // {open: {url}}
       await waitFor(s, (m) => m.loaded && /demo/.test(m.loaded.files[0].name), 'the demo to load by URL');
@@ -119,8 +110,8 @@ describe('embedding', () => {
   });
 
   test('cross-origin: an allowed host page drives Strata, any other origin is ignored', async () => {
-    const strataUrl = `${server.url}index.html`;
-    const { s } = await openDashboard(`${localhostOrigin}/embed-example.html?strata=${encodeURIComponent(strataUrl)}`);
+    const strataUrl = `${env.server.url}index.html`;
+    const { s } = await openDashboard(`${localhostOrigin()}/embed-example.html?strata=${encodeURIComponent(strataUrl)}`);
     try {
       await s.page.click('#demo');
       const loaded = await waitFor(s, (m) => m.loaded, 'the demo to load cross-origin');
@@ -152,22 +143,13 @@ describe('embedding', () => {
 });
 
 describe('URL parameters and Copy link', () => {
-  let server, browser;
-  before(async () => {
-    requireDist();
-    server = await startStrataServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    if (browser) await browser.close().catch(() => {});
-    if (server) await server.close();
-  });
+  const env = serverAndBrowser();
 
   test('view= and select= open the demo at that place; Copy link reopens it', async () => {
-    const first = await newStrataPage(browser);
+    const first = await newStrataPage(env.browser);
     let pick, range;
     try {
-      await first.goto(server.url);
+      await first.goto(env.server.url);
       const sum = await first.summary();
       const found = await first.find('e');
       pick = found.matches[Math.min(5, found.matches.length - 1)];
@@ -177,10 +159,10 @@ describe('URL parameters and Copy link', () => {
       await first.close();
     }
 
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     try {
-      await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
-      await s.goto(`${server.url}?view=${range.join(',')}&select=${pick.event}`);
+      await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
+      await s.goto(`${env.server.url}?view=${range.join(',')}&select=${pick.event}`);
       const sel = await poll(() => s.call(() => window.strata.selection()).then((x) => x.count && x), { message: 'select= applied' });
       assert.equal(sel.events[0].event, pick.event, 'select= picked that event');
       const v = await s.view();
@@ -191,9 +173,9 @@ describe('URL parameters and Copy link', () => {
       await s.page.click('#copy-link-button');
       await poll(async () => /copied/i.test(await s.page.textContent('#copy-link output')), { message: '"Link copied"' });
       const link = await s.call(() => navigator.clipboard.readText());
-      assert.ok(link.startsWith(server.url), link);
+      assert.ok(link.startsWith(env.server.url), link);
 
-      const again = await newStrataPage(browser);
+      const again = await newStrataPage(env.browser);
       try {
         await again.goto(link);
         const sel2 = await poll(() => again.call(() => window.strata.selection()).then((x) => x.count && x), { message: 'the link selects' });
@@ -211,13 +193,13 @@ describe('URL parameters and Copy link', () => {
   });
 
   test('select= by name, and several url= open together', async () => {
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     try {
-      const demo = `${server.url}demo/demo-trace.json`;
-      await s.goto(server.url);
+      const demo = `${env.server.url}demo/demo-trace.json`;
+      await s.goto(env.server.url);
       const found = await s.find('e');
       const name = found.matches[3].name;
-      await s.goto(`${server.url}?select=${encodeURIComponent(name)}`);
+      await s.goto(`${env.server.url}?select=${encodeURIComponent(name)}`);
       const sel = await poll(() => s.call(() => window.strata.selection()).then((x) => x.count && x), { message: 'select=<name>' });
       assert.equal(sel.events[0].name, name);
 
@@ -226,7 +208,7 @@ describe('URL parameters and Copy link', () => {
       const opened = [];
       await s.page.exposeFunction('__e2eLoaded', (name) => { opened.push(name); });
       await s.page.addInitScript(() => window.addEventListener('strata:loaded', (e) => window.__e2eLoaded(e.detail.files[0] && e.detail.files[0].name)));
-      await s.goto(`${server.url}?url=${encodeURIComponent(demo)}&url=${encodeURIComponent('/some/dir/demo/demo-trace.json')}`);
+      await s.goto(`${env.server.url}?url=${encodeURIComponent(demo)}&url=${encodeURIComponent('/some/dir/demo/demo-trace.json')}`);
       const sum = await s.summary();
       assert.match(sum.files[0].name, /demo/);
       assert.equal(sum.files.length, 1);
@@ -238,7 +220,7 @@ describe('URL parameters and Copy link', () => {
     }
   });
 
-  test('?url= on another server: opens with CORS, explains CORS without it', async () => {
+  test('?url= on another env.server: opens with CORS, explains CORS without it', async () => {
     // Another origin (localhost vs 127.0.0.1, another port), allowing cross-origin reads under /cors/ only.
     const body = fs.readFileSync(path.join(DIST_DIR, 'demo', 'demo-trace.json'));
     const other = http.createServer((req, res) => {
@@ -248,16 +230,16 @@ describe('URL parameters and Copy link', () => {
     });
     await new Promise((r) => other.listen(0, '127.0.0.1', r));
     const base = `http://localhost:${other.address().port}`;
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     try {
-      await s.goto(`${server.url}?url=${encodeURIComponent(`${base}/cors/far-trace.json`)}`);
+      await s.goto(`${env.server.url}?url=${encodeURIComponent(`${base}/cors/far-trace.json`)}`);
       const ok = await s.summary();
       assert.deepEqual(ok.files.map((f) => f.name), ['far-trace.json']);
       assert.deepEqual(ok.errors, []);
       const link = await s.call(() => window.strata.link());
-      assert.ok(link.startsWith(`${server.url}?url=${encodeURIComponent(`${base}/cors/far-trace.json`)}#view=`), `Copy link keeps the trace URL: ${link}`);
+      assert.ok(link.startsWith(`${env.server.url}?url=${encodeURIComponent(`${base}/cors/far-trace.json`)}#view=`), `Copy link keeps the trace URL: ${link}`);
 
-      await s.goto(`${server.url}?url=${encodeURIComponent(`${base}/plain/far-trace.json`)}`);
+      await s.goto(`${env.server.url}?url=${encodeURIComponent(`${base}/plain/far-trace.json`)}`);
       const bad = await s.summary();
       assert.equal(bad.files.length, 0);
       assert.match(bad.errors.join('\n'), /could not fetch .*far-trace\.json.*CORS/, 'the error explains CORS');

@@ -1,14 +1,20 @@
 // The Graph tab end to end: HLO text and HloProto files open into the Graph tab (the trace
 // stays), laid out without overlaps (checked here from strata.graph()'s boxes), expand / select
 // / hops / export; and the timeline → graph link: an XLA op of an xplane that carries its
-// module's HloProto opens centred in the graph, and the node leads back to the timeline.
+// module's HloProto (plain, gzip or zstd) opens centred in the graph, and the node leads back
+// to the timeline; a node's FLOPs and bytes come from its occurrences in the trace.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataUrl, setupStrata, skipUnlessData } from './lib.mjs';
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { dataPath, dataUrl, poll, setupStrata, skipUnlessData } from './lib.mjs';
+import { writeXSpace } from './xspace-writer.mjs';
 
 const KERNEL_REUSE = 'hlo/xla/kernel_reuse.hlo';
 const PROTO = 'hlo/tracelens/jax_conv_minimal/jit__normal(11).hlo_proto.pb';
 const XPLANE = 'xplane/tracelens/jax_te_fused_attn/934987a2fc2f.xplane.pb';
+const PROTO_3D = 'hlo/tracelens/jax_conv_minimal/jit_forward_3d_conv(15).hlo_proto.pb';
 
 function assertNoOverlaps(g) {
   const boxes = g.nodes.map((n) => [n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, n.name]);
@@ -94,53 +100,81 @@ describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) 
   });
 });
 
+// The xplane's HloProtos become modules (read after the trace loads): waits for `n`.
+async function traceModules(env, n) {
+  let modules = [];
+  for (let i = 0; i < 300 && modules.filter((m) => m.fromTrace).length < n; ++i) {
+    modules = await env.session.call(() => window.strata.graphModules());
+    if (modules.filter((m) => m.fromTrace).length < n) await env.session.frame();
+  }
+  return modules.filter((m) => m.fromTrace);
+}
+
+// Timeline → graph: selects on the timeline an op of `moduleName` (program `programId`) found
+// among the module's entry nodes, takes its details' xla.graph and opens it in the graph
+// viewer ("Open in graph viewer"); checks the graph is centred on it. Returns {picked, g}.
+async function openOpFromTimeline(env, moduleName, programId) {
+  const call = env.session.call;
+  await call((m) => window.strata.graphOpen(m), moduleName);
+  const names = (await call(() => window.strata.graph())).nodes.map((n) => n.name);
+  assert.ok(names.length > 1, JSON.stringify(await call(() => window.strata.graph())).slice(0, 300));
+  await call(() => window.strata.setTab('timeline'));  // selections happen on the timeline
+  let picked = null;
+  for (const name of names) {
+    const r = await env.session.find(name);
+    const m = r.matches.find((x) => x.name === name && String(x.pid).startsWith('/device:'));
+    if (!m) continue;
+    await call((e) => window.strata.select({ event: e }), m.event);
+    let d = null;
+    for (let i = 0; i < 100 && !(d && d.xla); ++i) { d = await env.session.details(); if (!(d && d.xla)) await env.session.frame(); }
+    if (d && d.xla && d.xla.graph && d.xla.graph.programId === programId) { picked = d; break; }
+  }
+  assert.ok(picked, `an XLA op of ${moduleName} on the timeline`);
+  assert.equal(picked.xla.graph.available, true);
+  const ok = await call((q) => window.strata.graphOpenFromTrace(q), picked.xla.graph);
+  assert.equal(ok, true);
+  assert.equal(await call(() => window.strata.tab()), 'graph');
+  const g = await call(() => window.strata.graph());
+  assert.equal(g.module, moduleName);
+  assert.equal(g.selected, picked.xla.graph.op);
+  const node = g.nodes.find((n) => n.name === picked.xla.graph.op);
+  assert.ok(Math.abs(node.x - g.centre.x) < 1 && Math.abs(node.y - g.centre.y) < 1, 'centred on the op');
+  assert.equal(g.details.name, picked.xla.graph.op);
+  return { picked, g };
+}
+
+// The selected node's FLOPs and bytes from the trace (strata.graph().trace), once read.
+async function traceOfSelected(env, name) {
+  return poll(async () => {
+    const g = await env.session.call(() => window.strata.graph());
+    return g && g.selected === name && g.trace && g.trace.name === name ? g.trace : null;
+  }, { message: `graph().trace of ${name}` });
+}
+
+const moduleKey = (m) => ({ name: m.name, source: m.source, programId: m.programId, instructions: m.instructions,
+  computations: m.computations.length });
+
 describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) }, () => {
-  let env, call;
+  let env, call, plainModules;
   before(async () => { env = await setupStrata(); call = env.session.call; });
   after(async () => { if (env) await env.close(); });
 
   test('an XLA op opens its module centred on it, and leads back', async () => {
     await env.session.open(dataUrl(XPLANE));
-    // The xplane's HloProtos become modules (read one by one after the trace loads).
-    let modules = [];
-    for (let i = 0; i < 200 && modules.length < 9; ++i) {
-      modules = await call(() => window.strata.graphModules());
-      if (modules.length < 9) await env.session.frame();
-    }
+    const modules = await traceModules(env, 9);
     assert.equal(modules.length, 9);  // as strata_hlo_stats lists them
-    assert.ok(modules.every((m) => m.fromTrace));
+    plainModules = modules.map(moduleKey);
     const loss = modules.find((m) => m.name === 'jit_loss_fn');
     assert.ok(loss, JSON.stringify(modules.map((m) => m.name)));
     assert.equal(loss.programId, 17);
     assert.equal(loss.instructions, 151);
 
-    // An op of that module on the timeline: its details carry xla.graph.
-    await call(() => window.strata.graphOpen('jit_loss_fn'));
-    const names = (await call(() => window.strata.graph())).nodes.map((n) => n.name);
-    assert.ok(names.length > 10, JSON.stringify(await call(() => window.strata.graph())).slice(0, 300));
-    await call(() => window.strata.setTab('timeline'));  // selections happen on the timeline
-    let picked = null;
-    for (const name of names) {
-      const r = await env.session.find(name);
-      const m = r.matches.find((x) => x.name === name && String(x.pid).startsWith('/device:'));
-      if (!m) continue;
-      await call((e) => window.strata.select({ event: e }), m.event);
-      let d = null;
-      for (let i = 0; i < 100 && !(d && d.xla); ++i) { d = await env.session.details(); if (!(d && d.xla)) await env.session.frame(); }
-      if (d && d.xla && d.xla.graph && d.xla.graph.programId === 17) { picked = d; break; }
-    }
-    assert.ok(picked, 'an XLA op of jit_loss_fn on the timeline');
-    assert.equal(picked.xla.graph.available, true);
-    await call(() => window.strata.setTab('timeline'));
-    const ok = await call((q) => window.strata.graphOpenFromTrace(q), picked.xla.graph);
-    assert.equal(ok, true);
-    assert.equal(await call(() => window.strata.tab()), 'graph');
-    const g = await call(() => window.strata.graph());
-    assert.equal(g.module, 'jit_loss_fn');
-    assert.equal(g.selected, picked.xla.graph.op);
-    const node = g.nodes.find((n) => n.name === picked.xla.graph.op);
-    assert.ok(Math.abs(node.x - g.centre.x) < 1 && Math.abs(node.y - g.centre.y) < 1, 'centred on the op');
-    assert.equal(g.details.name, picked.xla.graph.op);
+    const { picked } = await openOpFromTimeline(env, 'jit_loss_fn', 17);
+    // The node's time in the trace is known; this trace's ops carry no FLOPs or bytes: said so.
+    const t = await traceOfSelected(env, picked.xla.graph.op);
+    assert.ok(t.occurrences >= 1 && t.read >= 1 && t.timeNs > 0, JSON.stringify(t));
+    assert.equal(t.flops, null);
+    assert.equal(t.bytesAccessed, null);
 
     // Back: "Show in timeline" selects the op's occurrences.
     await call(() => window.strataGraph.fromUi('timeline', JSON.stringify({ name: window.strata.graph().selected })));
@@ -152,6 +186,81 @@ describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) 
     assert.equal(await call(() => window.strata.tab()), 'timeline');
     assert.ok(selection.count >= 1);
     for (const e of selection.events) assert.equal(e.name, picked.xla.graph.op);
+    env.session.assertNoErrors();
+  });
+
+  // Issue 7 item 1: a compressed xplane's HloProtos are read too (one streaming pass from the
+  // file's start), giving the plain file's modules; its ops open in the graph the same way.
+  const plain = () => fs.readFileSync(dataPath(XPLANE));
+  const copies = [['gzip', '934987a2fc2f.xplane.pb.gz', () => zlib.gzipSync(plain())]];
+  if (hasZstd()) copies.push(['zstd', '934987a2fc2f.xplane.pb.zst', () => execFileSync('zstd', ['-q', '-c'], { input: plain() })]);
+  for (const [kind, name, make] of copies) {
+    test(`a ${kind} xplane: the same modules, and an op opens in the graph`, async () => {
+      const s = await env.session.openBytes(make(), name);
+      assert.equal(s.files[0].compression, kind);
+      const modules = await traceModules(env, 9);
+      assert.deepEqual(modules.map(moduleKey), plainModules);
+      await openOpFromTimeline(env, 'jit_loss_fn', 17);
+      env.session.assertNoErrors();
+    });
+  }
+});
+
+function hasZstd() {
+  try { execFileSync('zstd', ['--version']); return true; } catch (e) { return false; }
+}
+
+// Issue 7 item 3: FLOPs and bytes accessed of a node from its occurrences in the trace. No real
+// sample has both HloProtos and cost stats, so the trace is written here (xspace-writer.mjs):
+// the real module jit_forward_3d_conv as program 15 on the metadata plane, and a TPU "XLA Ops"
+// line where one of its instructions runs three times (FLOPs on the op's metadata, as XProf
+// writes them; bytes per event) and another twice with no cost stats.
+describe('graph viewer: FLOPs and bytes from the trace', { skip: skipUnlessData(PROTO_3D) }, () => {
+  let env, call, hot, cold, xspace;
+  before(async () => { env = await setupStrata(); call = env.session.call; });
+  after(async () => { if (env) await env.close(); });
+
+  test('an op\'s FLOPs, bytes and rates, per occurrence and total', async () => {
+    // The module's entry instructions, as the graph viewer shows them.
+    await env.session.open(dataUrl(PROTO_3D));
+    await call(() => window.strata.graphSettled());
+    const ops = (await call(() => window.strata.graph())).nodes.filter((n) => !['parameter', 'constant'].includes(n.opcode));
+    assert.ok(ops.length >= 2, JSON.stringify(ops));
+    [hot, cold] = [ops[0].name, ops[1].name];
+    const opMeta = { hlo_module: 'jit_forward_3d_conv', program_id: 15 };
+    xspace = writeXSpace([
+      { name: '/host:metadata', metadata: { 'jit_forward_3d_conv(15)': { 'Hlo Proto': new Uint8Array(fs.readFileSync(dataPath(PROTO_3D))), program_id: 15 } } },
+      { name: '/device:TPU:0',
+        metadata: { [hot]: { ...opMeta, hlo_op: hot, flops: 2e9, model_flops: 1.5e9 }, [cold]: { ...opMeta, hlo_op: cold } },
+        lines: [{ id: 2, name: 'XLA Ops', timestampNs: 1000, events: [
+          ...[1, 2, 3].map((k) => ({ name: hot, offsetPs: k * 1e7, durationPs: k * 1e6, stats: { bytes_accessed: k * 1e6 } })),
+          ...[4, 5].map((k) => ({ name: cold, offsetPs: k * 1e7, durationPs: 5e5 })),
+        ] }] },
+    ]);
+
+    for (const [name, bytes] of [['tpu.xplane.pb', xspace], ['tpu.xplane.pb.gz', zlib.gzipSync(xspace)]]) {
+      const s = await env.session.openBytes(bytes, name);
+      assert.deepEqual(s.errors, [], name);
+      assert.equal((await traceModules(env, 1)).length, 1, name);
+      const { picked } = await openOpFromTimeline(env, 'jit_forward_3d_conv', 15);
+      if (picked.xla.graph.op !== hot) assert.equal(await call((n) => window.strata.graphSelect(n), hot), true);
+      const t = await traceOfSelected(env, hot);
+      assert.equal(t.occurrences, 3, name);
+      assert.equal(t.read, 3);
+      assert.equal(t.timeNs, 6000);  // 1 + 2 + 3 µs
+      assert.deepEqual(t.flops, { count: 3, total: 6e9, perOccurrence: 2e9, min: 2e9, max: 2e9, timeNs: 6000, perSecond: 1e15 });
+      assert.equal(t.modelFlops.total, 4.5e9);
+      assert.deepEqual(t.bytesAccessed, { count: 3, total: 6e6, perOccurrence: 2e6, min: 1e6, max: 3e6, timeNs: 6000, perSecond: 1e12 });
+      assert.equal(t.rawBytesAccessed, null);
+
+      // The other op runs twice with no cost stats: "not in the trace" (null), its time known.
+      assert.equal(await call((n) => window.strata.graphSelect(n), cold), true);
+      const c = await traceOfSelected(env, cold);
+      assert.equal(c.occurrences, 2);
+      assert.equal(c.timeNs, 1000);
+      assert.equal(c.flops, null);
+      assert.equal(c.bytesAccessed, null);
+    }
     env.session.assertNoErrors();
   });
 });

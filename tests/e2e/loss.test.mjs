@@ -5,6 +5,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import { dataPath, dataUrl, hasData, setupStrata } from './lib.mjs';
 
 const MOE_KERNEL = 'training_logs/megatron-deepspeed/MoE/gpt3-0.125B-tokendropping-graduallyIncrease-lr-3.0e-4-with-kernel.log';
@@ -126,6 +127,25 @@ describe('loss view', () => {
     assert.equal(l.comparison.mean, null);
     await call(() => window.strata.setLossTags('run-a.log', 'train_loss:', 'step:'));
     assert.equal(await call(() => window.strata.setLossTags('nope.log', 'a', 'b')), null);
+  });
+
+  test('a gzip-compressed log is inflated as it streams, on import and on re-extraction', async () => {
+    const { session } = env;
+    // ~20 MB of text: several inflated pieces of 8 MB.
+    let text = '';
+    for (let i = 1; i <= 400000; ++i) text += `step: ${i} | train_loss: ${(5 / i).toFixed(6)} | tokens/s: ${1000 + (i % 97)}\n`;
+    const r = await session.openBytes(zlib.gzipSync(Buffer.from(text)), 'big-run.log.gz');
+    assert.equal(r.loss.name, 'big-run.log.gz');
+    const f = (await call(() => window.strata.loss())).files.find((x) => x.name === 'big-run.log.gz');
+    assert.deepEqual([f.lossTag, f.iterationTag], ['train_loss:', 'step:']);
+    assert.deepEqual(f.points, extract(text, 'train_loss:', 'step:'));
+    assert.equal(f.points.length, 400000);
+    // Re-extraction inflates the kept compressed file again.
+    const again = await call(() => window.strata.setLossTags('big-run.log.gz', 'tokens/s:', 'step:'));
+    assert.equal(again.points, 400000);
+    assert.deepEqual((await call(() => window.strata.loss())).files.find((x) => x.name === 'big-run.log.gz').points,
+      extract(text, 'tokens/s:', 'step:'));
+    session.assertNoErrors();
   });
 
   test('a log of the same name gets its own entry; the trace still answers', async () => {

@@ -1,27 +1,19 @@
 // Start-up: the page loads from / and from a sub-path, opens the demo trace or ?url=, and draws it.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  DIST_DIR, SUB_PATH, analyseImage, countTrace, dataPath, dataUrl, launchBrowser, newStrataPage,
-  requireDist, screenshotCanvas, skipUnlessData, startStrataServer,
+  DIST_DIR, SUB_PATH, analyseImage, countTrace, dataPath, dataUrl, newStrataPage,
+  screenshotCanvas, serverAndBrowser, skipUnlessData,
 } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const URL_TRACE = 'chrome_trace/catapult/simple_trace.json';
 
 describe('start-up', () => {
-  let server, browser, demo; // demo: the session at / (reused by the rendering test)
-  before(async () => {
-    requireDist();
-    server = await startStrataServer();
-    browser = await launchBrowser();
-  });
-  after(async () => {
-    if (browser) await browser.close().catch(() => {});
-    if (server) await server.close();
-  });
+  const env = serverAndBrowser();
+  let demo; // demo: the session at / (reused by the rendering test)
 
   async function checkDemoLoaded(s, where) {
     const sum = await s.summary();
@@ -40,8 +32,8 @@ describe('start-up', () => {
   }
 
   test('loads from / with the bundled demo trace', async () => {
-    demo = await newStrataPage(browser);
-    await demo.goto(server.url);
+    demo = await newStrataPage(env.browser);
+    await demo.goto(env.server.url);
     const sum = await checkDemoLoaded(demo, '/');
     if (fs.existsSync(DEMO_FILE)) {
       // The demo is a plain Chrome trace too: its record counts must match an independent parse.
@@ -52,10 +44,10 @@ describe('start-up', () => {
   });
 
   test(`loads from the sub-path ${SUB_PATH}`, async () => {
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     try {
-      await s.goto(server.subUrl);
-      assert.ok(s.page.url().startsWith(server.subUrl), `page URL ${s.page.url()}`);
+      await s.goto(env.server.subUrl);
+      assert.ok(s.page.url().startsWith(env.server.subUrl), `page URL ${s.page.url()}`);
       await checkDemoLoaded(s, SUB_PATH);
     } finally {
       await s.close();
@@ -63,9 +55,9 @@ describe('start-up', () => {
   });
 
   test('?url= opens that trace at start-up (from the sub-path)', { skip: skipUnlessData(URL_TRACE) }, async () => {
-    const s = await newStrataPage(browser);
+    const s = await newStrataPage(env.browser);
     try {
-      await s.goto(`${server.subUrl}?url=${encodeURIComponent(dataUrl(URL_TRACE))}`);
+      await s.goto(`${env.server.subUrl}?url=${encodeURIComponent(dataUrl(URL_TRACE))}`);
       const sum = await s.summary();
       const exp = countTrace(dataPath(URL_TRACE));
       assert.equal(sum.files.length, 1, `files: ${JSON.stringify(sum.files)}`);
@@ -84,10 +76,10 @@ describe('start-up', () => {
     const loaded = analyseImage((await screenshotCanvas(demo.page)).image);
 
     // Empty state: a page whose start-up file does not exist has nothing loaded.
-    const empty = await newStrataPage(browser);
+    const empty = await newStrataPage(env.browser);
     let blank;
     try {
-      await empty.goto(`${server.url}?url=${encodeURIComponent('/no-such-trace.json')}`);
+      await empty.goto(`${env.server.url}?url=${encodeURIComponent('/no-such-trace.json')}`);
       const sum = await empty.summary();
       assert.equal(sum.events, 0, 'a missing ?url= file loads no events');
       assert.ok(sum.errors.length > 0, 'a missing ?url= file reports an error');

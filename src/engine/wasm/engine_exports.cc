@@ -30,6 +30,8 @@ const char* keep(std::string s) {
 
 // The loaded trace, for the Runs tab's statistics of a Kineto profile (runs_exports.cc).
 const strata::TraceStore* engine_current_store() { return engine().store(); }
+// The engine itself, for the graph viewer's trace costs (graph_exports.cc: occurrences' details).
+const strata::Engine& engine_current() { return engine(); }
 
 extern "C" {
 

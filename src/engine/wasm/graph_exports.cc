@@ -4,6 +4,7 @@
 // loaded, and a trace's modules stay until the next xplane replaces them.
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -16,6 +17,13 @@
 #include "core/graph/graph_message.h"
 #include "core/graph/hlo_graph.h"
 #include "core/graph/layered_layout.h"
+#include "core/graph/op_costs.h"
+#include "core/graph/xplane_hlo_stream.h"
+#include "engine/engine.h"
+#include "engine/memory_scan.h"
+
+// engine_exports.cc: the engine and its current trace.
+const strata::Engine& engine_current();
 
 namespace {
 
@@ -28,6 +36,9 @@ std::vector<Module> g_modules;
 std::vector<uint8_t> g_buf;  // bytes JS copies in
 std::vector<uint8_t> g_message;
 std::string g_text, g_error;
+strata::graph::XplaneHloStream g_stream;  // a compressed xplane's HloProtos, one pass
+strata::graph::OpCosts g_costs;           // the selected op's FLOPs and bytes from the trace
+strata::MemoryScan g_cost_scan;           // its occurrences' records in compressed files
 
 const char* keep(std::string s) {
   g_text = std::move(s);
@@ -39,6 +50,34 @@ double now_ms() {
       .count();
 }
 bool valid(uint32_t module) { return module < g_modules.size(); }
+
+strata::Compression compression_named(const std::string& c) {
+  return c == "gzip"   ? strata::Compression::kGzip
+         : c == "zstd" ? strata::Compression::kZstd
+                       : strata::Compression::kPlain;
+}
+
+// The HloProto spans of file `file` of the current trace, offsets within that file.
+std::vector<strata::HloProtoSpan> file_hlo_spans(uint32_t file) {
+  std::vector<strata::HloProtoSpan> out;
+  const strata::TraceStore* s = engine_current().store();
+  if (!s || !s->xspace) return out;
+  for (const strata::HloProtoSpan& h : s->xspace->hlo_protos) {
+    uint64_t off = h.src_offset;
+    if (engine_current().source_file(&off) != file) continue;
+    out.push_back(h);
+    out.back().src_offset = off;
+  }
+  return out;
+}
+
+// An occurrence whose record could not be read is left out (`read` counts the others).
+void add_cost_record(uint32_t event, std::string_view record) {
+  if (record.empty()) return;
+  strata::graph::OpCostSample sample;
+  if (strata::graph::op_cost_sample(engine_current().details_json(event, record), &sample))
+    strata::graph::add_op_cost_sample(&g_costs, sample);
+}
 
 }  // namespace
 
@@ -81,6 +120,35 @@ EMSCRIPTEN_KEEPALIVE const char* graph_error() { return g_error.c_str(); }
 // Drops the modules of the previous trace (a new trace was loaded).
 EMSCRIPTEN_KEEPALIVE void graph_drop_trace_modules() {
   std::erase_if(g_modules, [](const Module& x) { return x.from_trace; });
+}
+
+// A compressed xplane's HloProtos (their spans cannot be read at random offsets): starts one
+// pass over file `file` of the current trace; returns how many modules it holds. Then feed the
+// file from its start through graph_buffer + graph_hlo_stream_commit until that returns 1,
+// and end with graph_hlo_stream_end.
+EMSCRIPTEN_KEEPALIVE uint32_t graph_hlo_stream_begin(uint32_t file) {
+  std::vector<strata::HloProtoSpan> spans = file_hlo_spans(file);
+  const auto n = static_cast<uint32_t>(spans.size());
+  g_stream.begin(std::move(spans));
+  return n;
+}
+EMSCRIPTEN_KEEPALIVE int graph_hlo_stream_commit(uint32_t n) {
+  return g_stream.feed(g_buf.data(), std::min<size_t>(n, g_buf.size())) ? 1 : 0;
+}
+// Adds the modules parsed (as the trace's, like graph_add's) when `keep`; returns
+// {"added": n, "errors": [...]}.
+EMSCRIPTEN_KEEPALIVE const char* graph_hlo_stream_end(int keep_modules) {
+  std::vector<std::string> errors;
+  std::vector<strata::graph::StreamedHlo> got = g_stream.finish(&errors);
+  size_t added = 0;
+  for (auto& h : got)
+    if (keep_modules) g_modules.push_back({std::move(h.module), std::move(h.name), true}), ++added;
+  std::string o = "{\"added\":" + std::to_string(added) + ",\"errors\":[";
+  for (size_t k = 0; k < errors.size(); ++k) {
+    if (k) o += ',';
+    strata::json_append_string(&o, errors[k]);
+  }
+  return keep(o + "]}");
 }
 
 // [{name, source, programId, fromTrace, instructions, entry, computations:[{name, instructions,
@@ -203,6 +271,56 @@ EMSCRIPTEN_KEEPALIVE const char* graph_bench_module(uint32_t module, int expand_
   return keep("{\"ms\":" + std::to_string(ms) + ",\"nodes\":" + std::to_string(vis.node_count()) +
               ",\"edges\":" + std::to_string(vis.edge_src.size()) +
               ",\"crossings\":" + std::to_string(out.crossings) + "}");
+}
+
+// ---- FLOPs and bytes of the selected node's occurrences in the trace (op_costs.h) ---------
+// graph-worker.js: graph_costs_begin, then each occurrence's record: graph_costs_add (bytes in
+// graph_buffer, read from a plain file), graph_costs_add_cached (the engine kept it), or, for
+// compressed files, graph_costs_scan_begin + per file graph_costs_scan_file and the file's
+// bytes through graph_costs_scan_commit, then graph_costs_scan_end; graph_costs_json last.
+EMSCRIPTEN_KEEPALIVE void graph_costs_begin(const char* name, double occurrences) {
+  g_costs = strata::graph::OpCosts();
+  g_costs.name = name;
+  g_costs.occurrences = static_cast<int64_t>(occurrences);
+}
+EMSCRIPTEN_KEEPALIVE void graph_costs_add(uint32_t event, uint32_t n) {
+  const strata::TraceStore* s = engine_current().store();
+  if (!s || event >= s->events.size()) return;
+  add_cost_record(event, std::string_view(reinterpret_cast<const char*>(g_buf.data()),
+                                          std::min<size_t>(n, g_buf.size())));
+}
+EMSCRIPTEN_KEEPALIVE void graph_costs_add_cached(uint32_t event) {
+  const strata::TraceStore* s = engine_current().store();
+  if (!s || event >= s->events.size()) return;
+  add_cost_record(event, engine_current().cached_record(event));
+}
+// Occurrences in compressed files: one pass per file collects all their records.
+EMSCRIPTEN_KEEPALIVE void graph_costs_scan_begin(const uint32_t* events, uint32_t n) {
+  std::vector<strata::MemoryScan::Want> wants;
+  const strata::TraceStore* s = engine_current().store();
+  for (uint32_t k = 0; s && k < n; ++k)
+    if (events[k] < s->events.size() && s->events.src_len[events[k]] > 0)
+      wants.push_back({s->events.src_offset[events[k]], s->events.src_len[events[k]], events[k]});
+  g_cost_scan.begin(std::move(wants));
+}
+EMSCRIPTEN_KEEPALIVE void graph_costs_scan_file(uint32_t i) {
+  const std::vector<strata::SourceFile>& files = engine_current().store()->files;
+  const uint64_t base = i < files.size() ? files[i].stream_base : 0;
+  const uint64_t end = i + 1 < files.size() ? files[i + 1].stream_base : UINT64_MAX;
+  g_cost_scan.begin_file(compression_named(i < files.size() ? files[i].compression : "none"), base,
+                         end);
+}
+EMSCRIPTEN_KEEPALIVE int graph_costs_scan_commit(uint32_t n) {
+  return g_cost_scan.feed(g_buf.data(), std::min<size_t>(n, g_buf.size())) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE void graph_costs_scan_end() {
+  for (size_t i = 0; i < g_cost_scan.size(); ++i)
+    if (g_cost_scan.record(i).size() == g_cost_scan.want(i).length)  // not cut short
+      add_cost_record(g_cost_scan.want(i).event, g_cost_scan.record(i));
+  g_cost_scan.begin({});
+}
+EMSCRIPTEN_KEEPALIVE const char* graph_costs_json() {
+  return keep(strata::graph::op_costs_json(g_costs));
 }
 
 }  // extern "C"

@@ -338,6 +338,46 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   }
 }
 
+// "1.23 GFLOP", "12 B/s": a count with its unit, an SI prefix when large.
+std::string with_unit(double value, const char* unit) {
+  std::string s = graph::si_number(value);
+  if (!s.empty() && std::isdigit(static_cast<unsigned char>(s.back()))) s += ' ';
+  return s + unit;
+}
+
+// The node's FLOPs and bytes from its occurrences in the trace: per occurrence, total, and the
+// rate over their time; "not in the trace" when the events carry no such stats.
+void trace_costs(const GraphView* v) {
+  if (v->timeline_count <= 0) return;
+  if (!v->have_costs) {
+    ImGui::TextDisabled("FLOPs, bytes: reading the trace...");
+    return;
+  }
+  const graph::OpCosts& c = v->costs;
+  static const char* const kLabel[] = {"FLOPs", "Model FLOPs", "Bytes accessed",
+                                       "Raw bytes accessed"};
+  static const char* const kUnit[] = {"FLOP", "FLOP", "B", "B"};
+  for (int k = 0; k < graph::kCostStats; ++k) {
+    const graph::OpCostTotal& t = c.stat[k];
+    if (!t.count) {
+      // The two XProf always writes when it has costs; the others only when present.
+      if (k == graph::kFlops || k == graph::kBytesAccessed)
+        ImGui::TextDisabled("%s: not in the trace", kLabel[k]);
+      continue;
+    }
+    std::string line =
+        std::string(kLabel[k]) + ": " + with_unit(t.per_occurrence(), kUnit[k]) + " per occurrence";
+    if (t.min != t.max)
+      line += " (mean; " + with_unit(t.min, kUnit[k]) + " to " + with_unit(t.max, kUnit[k]) + ")";
+    line += ", " + with_unit(t.total, kUnit[k]) + " total";
+    if (std::isfinite(t.per_second()))
+      line += ", " + with_unit(t.per_second(), k < graph::kBytesAccessed ? "FLOP/s" : "B/s");
+    ImGui::TextWrapped("%s", line.c_str());
+  }
+  if (c.read < c.occurrences)
+    ImGui::TextDisabled("(from the first %u occurrences)", static_cast<unsigned>(c.read));
+}
+
 void details_pane(GraphView* v, float x, float y, float w, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
@@ -381,6 +421,7 @@ void details_pane(GraphView* v, float x, float y, float w, float h) {
   if (v->timeline_count >= 0)
     ImGui::Text("In the trace: %lld occurrences, %.3f ms",
                 static_cast<long long>(v->timeline_count), v->timeline_total_ns / 1e6);
+  trace_costs(v);
   ImGui::Separator();
   for (const JsonLine& l : v->details) {
     if (l.depth == 0 && (l.key == "name")) continue;

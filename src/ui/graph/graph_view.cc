@@ -159,6 +159,7 @@ void graph_view_select_node(GraphView* v, int32_t node) {
   v->selected_instr = static_cast<int32_t>(v->data.instr[node]);
   v->details.clear();
   v->timeline_count = -1;
+  v->have_costs = false;
   const std::string a = "{\"module\":" + std::to_string(v->module) +
                         ",\"instr\":" + std::to_string(v->selected_instr) + "}";
   host_graph("details", a.c_str());
@@ -178,6 +179,20 @@ void graph_view_details(GraphView* v, uint32_t module, uint32_t instr, const cha
 void graph_view_timeline_stats(GraphView* v, int64_t count, double total_ns) {
   v->timeline_count = count;
   v->timeline_total_ns = total_ns;
+  request_redraw();
+}
+
+void graph_view_trace_costs(GraphView* v, const char* json) {
+  graph::OpCosts c;
+  if (!graph::read_op_costs_json(json, &c)) return;
+  // The answer of a node selected earlier arrives late: only the selected node's is kept.
+  const JsonLine* name = nullptr;
+  for (const JsonLine& l : v->details)
+    if (l.depth == 0 && l.key == "name") name = &l;
+  if (v->selected_instr < 0 || !name || name->value != c.name) return;
+  v->costs = std::move(c);
+  v->costs_json = json;
+  v->have_costs = true;
   request_redraw();
 }
 
@@ -208,6 +223,8 @@ void graph_view_open(GraphView* v, int module, int32_t computation, int32_t inst
   v->focus = instr;
   v->selected_instr = instr;
   v->details.clear();
+  v->timeline_count = -1;
+  v->have_costs = false;
   v->have = false;
   v->center_pending = instr >= 0;
   v->fit_pending = instr < 0;
@@ -336,6 +353,9 @@ std::string graph_view_json(const GraphView* v) {
   o += v->sent_seq != v->got_seq ? "true" : "false";
   o += ",\"details\":";
   o += v->details_json.empty() || sel < 0 ? "null" : v->details_json;
+  // The selected node in the trace: occurrences, time, FLOPs and bytes (op_costs_json).
+  o += ",\"trace\":";
+  o += v->have_costs && sel >= 0 ? v->costs_json : "null";
   o += "}";
   return o;
 }

@@ -11,6 +11,7 @@
 
 #include "core/formats/json/json_flat.h"
 #include "core/graph/graph_message.h"
+#include "core/graph/op_costs.h"
 #include "ui/timeline/timeline.h"
 
 namespace strata {
@@ -50,6 +51,10 @@ struct GraphView {
   std::vector<JsonLine> details;
   int64_t timeline_count = -1;  // occurrences in the trace (find), -1 unknown
   double timeline_total_ns = 0;
+  // FLOPs and bytes from those occurrences' records (the worker's answer), for the selection.
+  bool have_costs = false;
+  graph::OpCosts costs;
+  std::string costs_json;
   // Search.
   char search[128] = {0};
   std::string search_sent;
@@ -68,6 +73,8 @@ bool graph_view_select_name(GraphView* v, const char* name);
 bool graph_view_expand_name(GraphView* v, const char* name, bool expand);
 void graph_view_set_hops(GraphView* v, int hops);
 void graph_view_timeline_stats(GraphView* v, int64_t count, double total_ns);
+// The worker's op_costs_json for the selected node (ignored when another node is selected).
+void graph_view_trace_costs(GraphView* v, const char* json);
 std::string graph_view_json(const GraphView* v);
 std::string graph_view_export(const GraphView* v, bool svg);
 
