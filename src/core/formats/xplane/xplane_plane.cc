@@ -25,6 +25,7 @@
 
 #include "core/formats/xplane/wire.h"
 #include "core/formats/xplane/xplane_derived.h"
+#include "core/formats/xplane/xplane_event.h"
 #include "core/formats/xplane/xplane_layout.h"
 #include "core/formats/xplane/xplane_stats.h"
 #include "core/store/blocks.h"
@@ -36,22 +37,6 @@ namespace {
 struct Span {
   const uint8_t* p;
   size_t n;
-};
-
-struct LineInfo {
-  int64_t id = 0, display_id = 0;
-  bool has_display_id = false;
-  std::string_view name, display_name;
-  int64_t ts_ns = 0;
-  uint64_t events = 0;
-  const uint8_t* begin = nullptr;  // the fields of the line that can be read
-  const uint8_t* end = nullptr;
-  bool partial = false;  // cut by the end of a truncated file
-  uint32_t pool = kNone;
-  uint32_t track = kNone;
-
-  std::string_view shown_name() const { return display_name.empty() ? name : display_name; }
-  int64_t shown_id() const { return has_display_id ? display_id : id; }
 };
 
 // What the hot loop needs of an XEventMetadata.
@@ -383,29 +368,7 @@ class PlaneImporter {
           }
           return false;
         }
-        switch (f.number) {
-          case 1:
-            if (f.type == wire::kVarint) line.id = wire::as_int64(f.value);
-            break;
-          case 2:
-            if (f.type == wire::kLen) line.name = f.text();
-            break;
-          case 3:
-            if (f.type == wire::kVarint) line.ts_ns = wire::as_int64(f.value);
-            break;
-          case 4:
-            if (f.type == wire::kLen) ++line.events;
-            break;
-          case 10:
-            if (f.type == wire::kVarint)
-              line.display_id = wire::as_int64(f.value), line.has_display_id = true;
-            break;
-          case 11:
-            if (f.type == wire::kLen) line.display_name = f.text();
-            break;
-          default:
-            break;
-        }
+        apply_line_field(&line, f);
       }
       return true;
     });
@@ -561,80 +524,30 @@ class PlaneImporter {
   }
 
   void read_event(LineInfo& line, const uint8_t* p, size_t n) {
-    int64_t metadata_id = 0, offset_ps = 0, duration_ps = 0;
-    bool occurrences = false;
+    EventFields e;
     EventStats es;
     series_.clear();
     wire::Reader r(p, n);
-    wire::Field f;
-    wire::Status st;
-    for (;;) {
-      // Fast path for the fields every event has, behind one-byte tags: stats (4), metadata
-      // id (1), offset (2), duration (3). Anything else, and anything malformed, takes r.next()
-      // below, which reads it the same way or says what is wrong.
-      if (r.p < r.end) {
-        const uint8_t tag = *r.p;
-        const uint8_t* q = r.p + 1;
-        uint64_t v;
-        if (tag == (4 << 3 | wire::kLen)) {
-          if (wire::read_varint(q, r.end, &v) && v <= static_cast<uint64_t>(r.end - q)) {
-            if (!read_stat(q, static_cast<size_t>(v), &es)) return;
-            r.p = q + v;
-            continue;
-          }
-        } else if (tag == (1 << 3 | wire::kVarint)) {
-          if (wire::read_varint(q, r.end, &v)) {
-            metadata_id = wire::as_int64(v), r.p = q;
-            continue;
-          }
-        } else if (tag == (2 << 3 | wire::kVarint)) {
-          if (wire::read_varint(q, r.end, &v)) {
-            offset_ps = wire::as_int64(v), occurrences = false, r.p = q;
-            continue;
-          }
-        } else if (tag == (3 << 3 | wire::kVarint)) {
-          if (wire::read_varint(q, r.end, &v)) {
-            duration_ps = wire::as_int64(v), r.p = q;
-            continue;
-          }
-        }
-      }
-      if ((st = r.next(&f)) != wire::Status::kOk) break;
-      switch (f.number) {
-        case 1:
-          metadata_id = wire::as_int64(f.value);
-          break;
-        case 2:
-          offset_ps = wire::as_int64(f.value), occurrences = false;
-          break;
-        case 5:
-          occurrences = true;
-          break;
-        case 3:
-          duration_ps = wire::as_int64(f.value);
-          break;
-        case 4:
-          if (f.type == wire::kLen && !read_stat(f.data, f.size, &es)) return;
-          break;
-        default:
-          break;
-      }
-    }
+    bool stat_ok = true;
+    const wire::Status st = walk_event(
+        r, &e, [&](const uint8_t* sp, size_t sn) { return stat_ok = read_stat(sp, sn, &es); });
+    if (!stat_ok) return;  // read_stat counted it as malformed
     if (st != wire::Status::kEnd) {
       malformed(r.field_start, r.why);
       return;
     }
-    if (occurrences) {
+    if (e.occurrences) {
       ++ctx_->aggregated;
       return;
     }
     TimeNs start, end;
     int64_t end_ps;
-    if (__builtin_add_overflow(offset_ps, duration_ps > 0 ? duration_ps : 0, &end_ps) ||
-        !ps_to_ns(line.ts_ns, offset_ps, &start) || !ps_to_ns(line.ts_ns, end_ps, &end)) {
+    if (__builtin_add_overflow(e.offset_ps, e.duration_ps > 0 ? e.duration_ps : 0, &end_ps) ||
+        !ps_to_ns(line.ts_ns, e.offset_ps, &start) || !ps_to_ns(line.ts_ns, end_ps, &end)) {
       malformed(p, "time out of range");
       return;
     }
+    const int64_t metadata_id = e.metadata_id;
     const MetaHot* m = meta(metadata_id);
     StrId name;
     if (es.step_name != kNone) {
