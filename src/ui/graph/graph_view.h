@@ -12,6 +12,7 @@
 #include "core/formats/json/json_flat.h"
 #include "core/graph/graph_message.h"
 #include "core/graph/op_costs.h"
+#include "ui/graph/graph_scene.h"
 #include "ui/timeline/timeline.h"
 
 namespace strata {
@@ -41,6 +42,11 @@ struct GraphView {
   std::vector<uint8_t> bytes;
   graph::GraphData data;
   bool have = false;
+  uint64_t data_version = 0;  // bumped by each answer: the GPU scene is rebuilt from it
+  // Boxes and edges on the GPU (ui/graph/graph_scene.h), drawn by src/ui/main.cc under ImGui.
+  GraphScene scene;
+  WorldLayer gpu;
+  std::vector<graph::IndexRange> scratch_ranges;  // per-frame queries, kept to reuse memory
   // View: world point at the canvas centre, pixels per world unit.
   float cx = 0, cy = 0, zoom = 1;
   bool fit_pending = false, center_pending = false;
