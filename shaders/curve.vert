@@ -1,15 +1,18 @@
 #version 300 es
-// Graph edges in world units, drawn with the view's transform (the graph viewer's static
-// buffers: uploaded once per layout, so a frame costs uniforms and draw calls, not geometry).
-// u_mode 0: one instance = one polyline segment, drawn as the cubic Bézier that leaves and
-// enters vertically (control points half-way down at each end's x), cut into u_steps straight
-// pieces of u_width CSS px with an antialiased edge; 6 vertices per piece from gl_VertexID.
-// u_mode 1: one instance = an arrowhead: tip (x, y), z = +1 when it points up (a reversed edge).
+// Graph edges in world units, drawn with the view's transform (the graph viewer's static data:
+// uploaded once per layout, so a frame costs uniforms and draw calls, not geometry). No vertex
+// buffer and no instancing (software GL runs an instanced draw once per instance): item
+// gl_VertexID / u_verts is read from the texture u_items, one RGBA32F texel per item.
+// u_mode 0: an item is a polyline segment x0, y0, x1, y1, drawn as the cubic Bézier that leaves
+// and enters vertically (control points half-way down at each end's x), cut into u_steps
+// straight pieces of u_width CSS px with an antialiased edge: 6 vertices per piece.
+// u_mode 1: an item is an arrowhead: tip x, tip y, 1 when it points up (a reversed edge), 0.
 precision highp float;
+precision highp sampler2D;
 
-layout(location = 0) in vec4 a_seg;    // x0, y0, x1, y1 (world); mode 1: tip x, tip y, up, 0
-layout(location = 1) in vec4 a_color;  // RGBA, normalised from bytes
-
+uniform sampler2D u_items;
+uniform int u_verts;      // vertices per item
+uniform vec4 u_color;
 uniform vec2 u_viewport;  // CSS px
 uniform vec4 u_world;     // CSS px = world * u_world.xy + u_world.zw
 uniform float u_steps;    // pieces per curve
@@ -35,8 +38,12 @@ vec4 clip_of(vec2 css) {
 }
 
 void main() {
-  v_color = a_color;
-  int c = gl_VertexID % 6;
+  int item = gl_VertexID / u_verts;
+  int width = textureSize(u_items, 0).x;
+  vec4 a_seg = texelFetch(u_items, ivec2(item % width, item / width), 0);
+  int at = gl_VertexID - item * u_verts;
+  v_color = u_color;
+  int c = at % 6;
   if (u_mode == 1) {
     vec2 tip = a_seg.xy * u_world.xy + u_world.zw;
     float dir = a_seg.z > 0.5 ? 1.0 : -1.0;  // the base is above the tip unless reversed
@@ -48,7 +55,7 @@ void main() {
     gl_Position = clip_of(pos);
     return;
   }
-  float piece = float(gl_VertexID / 6);
+  float piece = float(at / 6);
   vec2 p0 = a_seg.xy * u_world.xy + u_world.zw;
   vec2 p1 = a_seg.zw * u_world.xy + u_world.zw;
   vec2 q0 = curve(p0, p1, piece / u_steps);

@@ -2,7 +2,8 @@
 // Instanced rectangles: slices, folded runs, counter bars, row backgrounds, selection; and the
 // graph viewer's boxes, kept in world units and placed by u_world (identity for the timeline).
 // One instance = one rectangle + a colour; the 6 vertices of its two triangles come from
-// gl_VertexID, so there is no vertex buffer, only the instance buffer.
+// gl_VertexID, so there is no vertex buffer, only the instance buffer. (The graph viewer draws
+// without instancing, each rectangle repeated for its 6 vertices: gl_VertexID counts on.)
 precision highp float;
 
 layout(location = 0) in vec4 a_rect;   // x0, y0, x1, y1 (y down)
@@ -17,7 +18,7 @@ out vec2 v_local;        // device px from the rectangle's top-left
 flat out vec2 v_size;    // rectangle size in device px
 
 void main() {
-  int id = gl_VertexID;
+  int id = gl_VertexID % 6;
   vec2 corner = vec2((id == 1 || id == 2 || id == 4) ? 1.0 : 0.0,
                      (id == 2 || id == 4 || id == 5) ? 1.0 : 0.0);
   vec2 p0 = a_rect.xy * u_world.xy + u_world.zw;

@@ -1,8 +1,10 @@
 // Draws static geometry in world units with a per-frame view transform: the graph viewer's
-// group boxes, edges (curve shaders) and node boxes (the rect shaders). The instances are
-// uploaded only when the content changes (once per layout), so a frame costs a few uniforms and
-// one draw call per visible range whatever the zoom. Drawn after the RectBatch and before Dear
-// ImGui, which puts text and highlights on top.
+// group boxes, edges (curve shaders) and node boxes (the rect shaders). The items are uploaded
+// only when the content changes (once per layout), so a frame costs a few uniforms and one draw
+// call per visible range whatever the zoom. No instancing: software GL (SwiftShader, what a
+// machine without a GPU gets) runs an instanced draw once per instance, which for 100k edges
+// takes seconds; rectangles are repeated per vertex and edges read from a float texture.
+// Drawn after the RectBatch and before Dear ImGui, which puts text and highlights on top.
 #pragma once
 #include <cstdint>
 #include <utility>
@@ -13,8 +15,8 @@
 namespace strata {
 
 struct WorldPart {
-  // Content (world units): rects for kRects parts; x0, y0, x1, y1 of a curve segment, or tip x,
-  // tip y, up (0/1), 0 of an arrowhead for the curve parts.
+  // Content (world units): rectangles for `under` and `over`; x0, y0, x1, y1 of a curve
+  // segment, or tip x, tip y, up (0/1), 0 of an arrowhead (rgba unused: `curve_rgba`).
   std::vector<RectInstance> items;
   // Per frame: the ranges of items to draw ([begin, end) instance indices).
   std::vector<std::pair<uint32_t, uint32_t>> draw;
@@ -32,6 +34,7 @@ struct WorldLayer {
   uint32_t background = 0xFFFFFFFF;
   int curve_steps = 1;  // straight pieces per curve segment
   float line_width = 1, arrow_half = 2;
+  uint32_t curve_rgba = 0xFF000000;  // edges and arrowheads
 };
 
 class WorldRenderer {
@@ -41,14 +44,17 @@ class WorldRenderer {
 
  private:
   struct Buffer {
-    unsigned vbo = 0;
-    size_t capacity = 0, count = 0;
+    unsigned name = 0;  // a vertex buffer (rectangles) or a texture (curves)
+    size_t count = 0;   // items
   };
-  void upload(Buffer* b, const WorldPart& part);
-  void draw_part(const Buffer& b, const WorldPart& part, int vertices);
-  unsigned rect_program_ = 0, curve_program_ = 0, vao_ = 0;
+  void upload_rects(Buffer* b, const WorldPart& part);
+  void upload_items(Buffer* b, const WorldPart& part);
+  void draw_ranges(const Buffer& b, const WorldPart& part, int vertices);
+  unsigned rect_program_ = 0, curve_program_ = 0, rect_vao_ = 0, empty_vao_ = 0;
   int r_viewport_ = -1, r_scale_ = -1, r_world_ = -1, r_edge_ = -1;
-  int c_viewport_ = -1, c_world_ = -1, c_steps_ = -1, c_width_ = -1, c_arrow_ = -1, c_mode_ = -1;
+  int c_viewport_ = -1, c_world_ = -1, c_steps_ = -1, c_width_ = -1, c_arrow_ = -1, c_mode_ = -1,
+      c_items_ = -1, c_verts_ = -1, c_color_ = -1;
+  int max_texture_ = 2048;
   Buffer under_, curves_, arrows_, over_;
   uint64_t version_ = UINT64_MAX;
 };

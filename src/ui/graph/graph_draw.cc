@@ -216,6 +216,7 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   gpu.curve_steps = v->zoom < 0.1f ? 1 : v->zoom < 0.3f ? 4 : v->zoom < 1.f ? 8 : 12;
   gpu.line_width = 1;
   gpu.arrow_half = 5.f * std::min(1.f, v->zoom);
+  gpu.curve_rgba = IM_COL32(120, 125, 140, 200);
   const float margin = 4 / v->zoom;  // line widths and antialiasing reach past the boxes
   graph_scene_view(v->scene, vx0 - margin, vy0 - margin, vx1 + margin, vy1 + margin,
                    v->zoom >= 0.2f, &gpu);

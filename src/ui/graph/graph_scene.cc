@@ -1,6 +1,7 @@
 #include "ui/graph/graph_scene.h"
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,33 @@ void fill_in_order(const graph::TileIndex& t, std::vector<RectInstance>* out, Ma
   for (size_t k = 0; k < t.order.size(); ++k) (*out)[k] = make(t.order[k]);
 }
 
+// Douglas-Peucker: marks the points of p[a..b] to keep so that the polyline through them stays
+// within `tol` of every point dropped.
+void simplify(const float* p, uint32_t a, uint32_t b, float tol, std::vector<uint8_t>* keep) {
+  if (b - a < 2) return;
+  const float ax = p[2 * a], ay = p[2 * a + 1], dx = p[2 * b] - ax, dy = p[2 * b + 1] - ay;
+  const float len = std::sqrt(dx * dx + dy * dy);
+  uint32_t far = a;
+  float far_d = -1;
+  for (uint32_t k = a + 1; k < b; ++k) {
+    const float px = p[2 * k] - ax, py = p[2 * k + 1] - ay;
+    const float d = len > 0 ? std::abs(px * dy - py * dx) / len : std::sqrt(px * px + py * py);
+    if (d > far_d) far_d = d, far = k;
+  }
+  if (far_d <= tol) return;
+  (*keep)[far] = 1;
+  simplify(p, a, far, tol, keep);
+  simplify(p, far, b, tol, keep);
+}
+
+void add_segment(const float* p, const float* q, std::vector<RectInstance>* seg,
+                 std::vector<float>* boxes) {
+  seg->push_back({p[0], p[1], q[0], q[1], rgba(120, 125, 140, 200)});
+  // The curve stays within its ends' box (its control points are inside it).
+  boxes->insert(boxes->end(), {std::min(p[0], q[0]), std::min(p[1], q[1]), std::max(p[0], q[0]),
+                               std::max(p[1], q[1])});
+}
+
 }  // namespace
 
 void graph_scene_build(const graph::GraphData& d, GraphScene* s, WorldLayer* layer) {
@@ -59,25 +87,32 @@ void graph_scene_build(const graph::GraphData& d, GraphScene* s, WorldLayer* lay
   });
   layer->over.edge_rgba = rgba(70, 80, 100);
 
-  // Edges: every polyline segment is a curve instance; an arrowhead at each edge's end.
+  // Edges: every polyline segment is a curve instance; an arrowhead at each edge's end. The
+  // coarse set: the polylines simplified within about a pixel of the whole graph on a
+  // 2000-pixel screen, for views that far out.
   const uint32_t edges = static_cast<uint32_t>(d.edge_src.size());
-  std::vector<RectInstance> seg, tip;
+  std::vector<RectInstance> seg, tip, coarse;
+  std::vector<float> coarse_boxes;
+  std::vector<uint8_t> keep;
+  s->coarse_tol = std::max(d.width, d.height) / 4000;
   boxes.clear();
   for (uint32_t e = 0; e < edges; ++e) {
     const uint32_t b = d.edge_point_offset[e], end = d.edge_point_offset[e + 1];
     if (end - b < 2) continue;
-    for (uint32_t k = b; k + 1 < end; ++k) {
-      const float* p = &d.edge_xy[2 * static_cast<size_t>(k)];
-      seg.push_back({p[0], p[1], p[2], p[3], rgba(120, 125, 140, 200)});
-      // The curve stays within its ends' box (its control points are inside it).
-      boxes.insert(boxes.end(), {std::min(p[0], p[2]), std::min(p[1], p[3]), std::max(p[0], p[2]),
-                                 std::max(p[1], p[3])});
-    }
-    const float* p = &d.edge_xy[2 * static_cast<size_t>(end - 1)];
-    tip.push_back({p[0], p[1], d.edge_reversed[e] ? 1.f : 0.f, 0, rgba(120, 125, 140, 200)});
+    const float* p = &d.edge_xy[2 * static_cast<size_t>(b)];
+    for (uint32_t k = 0; k + 1 < end - b; ++k) add_segment(p + 2 * k, p + 2 * k + 2, &seg, &boxes);
+    keep.assign(end - b, 0);
+    keep.front() = keep.back() = 1;
+    simplify(p, 0, end - b - 1, s->coarse_tol, &keep);
+    for (uint32_t k = 1, prev = 0; k < end - b; ++k)
+      if (keep[k]) add_segment(p + 2 * prev, p + 2 * k, &coarse, &coarse_boxes), prev = k;
+    tip.push_back({p[2 * (end - b - 1)], p[2 * (end - b - 1) + 1], d.edge_reversed[e] ? 1.f : 0.f,
+                   0, rgba(120, 125, 140, 200)});
   }
   s->segments = graph::build_tile_index(boxes.data(), static_cast<uint32_t>(seg.size()));
+  s->coarse = graph::build_tile_index(coarse_boxes.data(), static_cast<uint32_t>(coarse.size()));
   fill_in_order(s->segments, &layer->curves.items, [&](uint32_t k) { return seg[k]; });
+  for (uint32_t k : s->coarse.order) layer->curves.items.push_back(coarse[k]);
   boxes.clear();
   for (const RectInstance& t : tip) boxes.insert(boxes.end(), {t.x0, t.y0, t.x0, t.y0});
   s->arrows = graph::build_tile_index(boxes.data(), static_cast<uint32_t>(tip.size()));
@@ -96,7 +131,13 @@ void graph_scene_build(const graph::GraphData& d, GraphScene* s, WorldLayer* lay
 void graph_scene_view(const GraphScene& s, float vx0, float vy0, float vx1, float vy1, bool arrows,
                       WorldLayer* layer) {
   graph::tile_query(s.nodes, vx0, vy0, vx1, vy1, &layer->over.draw);
-  graph::tile_query(s.segments, vx0, vy0, vx1, vy1, &layer->curves.draw);
+  if (layer->scale * s.coarse_tol <= 0.5f) {
+    graph::tile_query(s.coarse, vx0, vy0, vx1, vy1, &layer->curves.draw);
+    const uint32_t base = static_cast<uint32_t>(s.segments.order.size());
+    for (auto& r : layer->curves.draw) r.first += base, r.second += base;
+  } else {
+    graph::tile_query(s.segments, vx0, vy0, vx1, vy1, &layer->curves.draw);
+  }
   // An arrowhead is indexed by its tip and reaches ~10 px above or below it.
   const float reach = 12 / std::max(layer->scale, 1e-6f);
   layer->arrows.draw.clear();

@@ -16,6 +16,11 @@ namespace strata {
 struct GraphScene {
   uint64_t built_for = 0;  // GraphView::data_version it was built from (0: none)
   graph::TileIndex nodes, segments, arrows;
+  // Zoomed far out: the edges' polylines simplified within `coarse_tol` world units (most
+  // edges become one or two segments), drawn instead while that is under half a pixel. Their
+  // instances follow the full set's in WorldLayer::curves.
+  graph::TileIndex coarse;
+  float coarse_tol = 0;
 };
 
 // Fills layer->{under, curves, arrows, over}.items from the graph and bumps layer->version.
