@@ -1,5 +1,6 @@
-// The Graph tab: one HLO computation laid out by the engine worker (graph_message.h), drawn
-// with ImGui draw lists culled to the viewport (boxes without text when zoomed out), pan/zoom,
+// The Graph tab: one HLO computation laid out by the engine worker (graph_message.h), its boxes
+// and edges drawn on the GPU from buffers built once per layout (graph_scene.h) and its text
+// with ImGui (left out when zoomed out), pan/zoom,
 // selection with a details pane, fusions expanded as group boxes, search, N-hop focus, Fit,
 // SVG/DOT export. The UI keeps the request (module, computation, expanded set, focus, hops);
 // the worker owns the modules and answers with the laid-out graph.
