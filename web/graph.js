@@ -125,7 +125,8 @@
     const api = c.api;
     // {modules:[{name, source, programId, computations, instructions}], module, computation,
     //  nodeCount, nodes:[{name, opcode, shape, x, y, w, h, group}] (first 5000), edges, groups,
-    //  layoutMs, crossings, width, height, selected, centre:{x, y}, zoom, hops, details,
+    //  layoutMs, crossings, width, height, selected, centre:{x, y}, zoom, canvas:[x, y, w, h]
+    //  (CSS px; world (x, y) is at the canvas centre + (x - centre.x, y - centre.y) * zoom), hops, details,
     //  trace: the selected node in the trace, null until known: {name, occurrences, read,
     //  timeNs, flops, modelFlops, bytesAccessed, rawBytesAccessed: {count, total,
     //  perOccurrence, min, max, timeNs, perSecond} or null when not in the trace}}

@@ -273,6 +273,7 @@ void app_select_events(App* app, const std::vector<uint32_t>& events, const char
 void app_frame(App* app, float w, float h, double now_ms) {
   g_app = app;
   app->batch.clear();
+  app->graph.gpu.visible = false;  // the Graph tab shows it when it draws
   top_bar(app, w);
   if (app->tab == ViewTab::kGraph) {
     app->keys.commands.clear();

@@ -16,6 +16,7 @@
 #include "platform/browser/input.h"
 #include "platform/browser/redraw.h"
 #include "platform/gl/rect_renderer.h"
+#include "platform/gl/world_renderer.h"
 #include "ui/app.h"
 #include "ui/timeline/colors.h"
 #include "ui/theme.h"
@@ -25,6 +26,7 @@ namespace {
 constexpr const char* kCanvas = "#canvas";
 strata::App* g_app = nullptr;
 strata::RectRenderer g_rects;
+strata::WorldRenderer g_world;  // the Graph tab's boxes and edges
 float g_font_scale = 0;  // device pixel ratio the font atlas was built for
 
 // Rebuilds the font atlas at the device pixel ratio so text stays crisp on HiDPI screens.
@@ -111,6 +113,7 @@ void frame() {
   glClearColor((bg & 0xFF) / 255.0f, ((bg >> 8) & 0xFF) / 255.0f, ((bg >> 16) & 0xFF) / 255.0f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   g_rects.draw(g_app->batch, static_cast<float>(css_w), static_cast<float>(css_h), dpr);
+  g_world.draw(g_app->graph.gpu, static_cast<float>(css_w), static_cast<float>(css_h), dpr);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   strata::input_frame_done();
 }
@@ -437,7 +440,7 @@ int main() {
     EM_ASM({ Module.strataHost.fatal("Could not initialise the renderer."); });
     return 1;
   }
-  if (!g_rects.init()) {
+  if (!g_rects.init() || !g_world.init()) {
     EM_ASM({ Module.strataHost.fatal("Could not compile Strata's shaders."); });
     return 1;
   }

@@ -31,6 +31,10 @@ void check_module(const hlo::HloModule& m, const hlo::VisibleGraphRequest& req, 
   const LayoutInput in = hlo_layout_input(m, vis);
   const GraphLayout out = layered_layout(in);
   expect_layout_valid(in, out);
+  const int64_t crossing_groups = expect_group_edges_use_ports(in, out);
+  if (!req.expanded.empty()) {
+    EXPECT_GT(crossing_groups, 0);
+  }
   LayoutOptions dfs_only;
   dfs_only.order_sweeps = 0;
   EXPECT_LE(out.crossings, layered_layout(in, dfs_only).crossings);

@@ -96,6 +96,17 @@ TEST_P(GeneratedGraphs, InvariantsHold) {
   const LayoutInput in = make_hlo_like_dag(GetParam());
   const GraphLayout out = layered_layout(in);
   expect_layout_valid(in, out);
+  const int64_t crossing_groups = expect_group_edges_use_ports(in, out);
+  if (GetParam().groups) {
+    EXPECT_GT(crossing_groups, 0);
+    // Without ports, edges do run over the members' layers: the check sees it.
+    LayoutOptions no_ports;
+    no_ports.group_ports = false;
+    const GraphLayout plain = layered_layout(in, no_ports);
+    expect_layout_valid(in, plain);
+    const GroupEdgeCheck c = check_group_edges(in, plain);
+    EXPECT_GT(c.no_border + c.jumps, c.checked / 10);
+  }
 }
 
 TEST_P(GeneratedGraphs, CrossingsNoWorseThanReferences) {

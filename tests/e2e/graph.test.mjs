@@ -8,13 +8,26 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { dataPath, dataUrl, poll, setupStrata, skipUnlessData } from './lib.mjs';
+import { analyseImage, dataPath, dataUrl, poll, screenshotCanvas, setupStrata, skipUnlessData } from './lib.mjs';
 import { writeXSpace } from './xspace-writer.mjs';
 
 const KERNEL_REUSE = 'hlo/xla/kernel_reuse.hlo';
 const PROTO = 'hlo/tracelens/jax_conv_minimal/jit__normal(11).hlo_proto.pb';
 const XPLANE = 'xplane/tracelens/jax_te_fused_attn/934987a2fc2f.xplane.pb';
 const PROTO_3D = 'hlo/tracelens/jax_conv_minimal/jit_forward_3d_conv(15).hlo_proto.pb';
+
+// The box colour of an opcode, as ui/graph/graph_scene.cc picks it (the families used here).
+function opcodeColour(op) {
+  if (op === 'fusion') return [255, 226, 170];
+  if (['parameter', 'constant', 'iota'].includes(op)) return [214, 214, 214];
+  if (['dot', 'convolution', 'custom-call'].includes(op)) return [255, 190, 190];
+  if (['while', 'call', 'conditional', 'async-start', 'async-done'].includes(op)) return [210, 190, 255];
+  if (/^(all-|reduce-scatter|collective|send|recv)/.test(op)) return [180, 230, 255];
+  if (['reshape', 'transpose', 'broadcast', 'slice', 'dynamic-slice', 'dynamic-update-slice', 'concatenate', 'copy',
+    'bitcast', 'pad', 'gather', 'scatter', 'tuple', 'get-tuple-element', 'copy-start', 'copy-done'].includes(op)) return [200, 235, 200];
+  if (['reduce', 'reduce-window', 'sort', 'select-and-scatter'].includes(op)) return [240, 210, 240];
+  return [220, 232, 248];
+}
 
 function assertNoOverlaps(g) {
   const boxes = g.nodes.map((n) => [n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, n.name]);
@@ -85,6 +98,45 @@ describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) 
     await call(() => window.strata.graphHops(0));
     sel = await call(() => window.strata.graph());
     assert.equal(sel.nodeCount, g.nodeCount);
+  });
+
+  test('the canvas draws the boxes (GPU scene) in their colours, fitted and zoomed in', async () => {
+    const g0 = await call(() => window.strata.graph());
+    let best = 0;
+    g0.modules.forEach((m, k) => { if (m.instructions > g0.modules[best].instructions) best = k; });
+    await call((k) => window.strata.graphOpen(k), best);
+    await env.session.frame();
+    const fit = await call(() => window.strata.graph());
+    const [cx, cy, cw, ch] = fit.canvas;
+    assert.ok(cw > 100 && ch > 100, JSON.stringify(fit.canvas));
+    let box = null;  // the screenshot's origin on the page
+    const shot = async () => { const s = await screenshotCanvas(env.page); box = s.box; return s.image; };
+    const first = await shot();
+    const region = { x: Math.ceil(cx - box.x), y: Math.ceil(cy - box.y), width: Math.floor(cw) - 1, height: Math.floor(ch) - 1 };
+    const whole = analyseImage(first, { region, background: [250, 250, 252] });
+    assert.ok(whole.nonBackground > 500, `the fitted graph is drawn: ${JSON.stringify(whole)}`);
+    // Zoomed in on a node: every other node fully in view shows its opcode's colour just inside
+    // its left edge (the text starts further in).
+    const target = fit.nodes[Math.floor(fit.nodes.length / 2)].name;
+    assert.equal(await call((n) => window.strata.graphSelect(n), target), true);
+    await env.session.frame();
+    const g = await call(() => window.strata.graph());
+    assert.ok(g.zoom >= 0.8);
+    const img = await shot();
+    const sx = (x) => cx + cw / 2 + (x - g.centre.x) * g.zoom, sy = (y) => cy + ch / 2 + (y - g.centre.y) * g.zoom;
+    let checked = 0;
+    for (const n of g.nodes) {
+      const x0 = sx(n.x - n.w / 2), x1 = sx(n.x + n.w / 2), y0 = sy(n.y - n.h / 2), y1 = sy(n.y + n.h / 2);
+      if (n.name === target || x0 < cx + 2 || x1 > cx + cw - 2 || y0 < cy + 2 || y1 > cy + ch - 2) continue;
+      const px = Math.round(x0 + 3 - box.x), py = Math.round((y0 + y1) / 2 - box.y);
+      const j = (py * img.width + px) * 4;
+      const got = [img.data[j], img.data[j + 1], img.data[j + 2]];
+      const want = opcodeColour(n.opcode);
+      assert.ok(got.every((c, k) => Math.abs(c - want[k]) <= 3), `${n.name} (${n.opcode}) at ${px},${py}: ${got} not ${want}`);
+      ++checked;
+    }
+    assert.ok(checked >= 2, `nodes in view: ${checked}`);
+    env.session.assertNoErrors();
   });
 
   test('an HloProto file opens too', async () => {

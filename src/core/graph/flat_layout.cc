@@ -54,16 +54,22 @@ std::vector<uint8_t> back_edges(uint32_t n, const std::vector<uint32_t>& src,
 
 // Longest path from the sources, then every node that feeds more than it is fed (sources
 // above all: parameters, constants) moves down to just above its first user, so inputs sit
-// next to where they are used rather than all in the top layer.
+// next to where they are used rather than all in the top layer. Pinned nodes: top ones stay in
+// layer 0, bottom ones go to the last layer (one more when a node above them is there).
 std::vector<int32_t> assign_layers(uint32_t n, const std::vector<uint32_t>& a,
-                                   const std::vector<uint32_t>& b) {
-  std::vector<uint32_t> off(n + 1, 0), out(a.size()), indeg(n, 0);
+                                   const std::vector<uint32_t>& b,
+                                   const std::vector<uint8_t>& pin) {
+  auto pinned = [&](uint32_t v, uint8_t kind) { return v < pin.size() && pin[v] == kind; };
+  // fed: in-edges other than from a top port, so that a group's parameters, fed only from
+  // outside, still move down to their first use (their port's edge grows instead).
+  std::vector<uint32_t> off(n + 1, 0), out(a.size()), indeg(n, 0), fed(n, 0);
   for (uint32_t s : a) ++off[s + 1];
   for (uint32_t i = 0; i < n; ++i) off[i + 1] += off[i];
   std::vector<uint32_t> fill(off.begin(), off.end() - 1);
   for (size_t e = 0; e < a.size(); ++e) {
     out[fill[a[e]]++] = b[e];
     ++indeg[b[e]];
+    if (!pinned(a[e], kPinTop)) ++fed[b[e]];
   }
   std::vector<uint32_t> topo;
   topo.reserve(n);
@@ -82,10 +88,17 @@ std::vector<int32_t> assign_layers(uint32_t n, const std::vector<uint32_t>& a,
   for (size_t i = topo.size(); i-- > 0;) {
     const uint32_t v = topo[i];
     const uint32_t outdeg = off[v + 1] - off[v];
-    if (outdeg == 0 || outdeg <= indeg[v]) continue;
+    if (outdeg == 0 || outdeg <= fed[v] || pinned(v, kPinTop)) continue;
     int32_t lowest = INT32_MAX;
     for (uint32_t k = off[v]; k < off[v + 1]; ++k) lowest = std::min(lowest, layer[out[k]]);
     if (lowest - 1 > layer[v]) layer[v] = lowest - 1;
+  }
+  if (!pin.empty()) {
+    int32_t last = 0;
+    for (uint32_t v = 0; v < n; ++v)
+      if (!pinned(v, kPinBottom)) last = std::max(last, layer[v]);
+    for (uint32_t v = 0; v < n; ++v)
+      if (pinned(v, kPinBottom)) layer[v] = std::max(layer[v], last);
   }
   return layer;
 }
@@ -137,7 +150,7 @@ FlatLayout flat_layout(const FlatGraph& g, const LayoutOptions& opt) {
     a[e] = out.reversed[e] ? g.dst[e] : g.src[e];
     b[e] = out.reversed[e] ? g.src[e] : g.dst[e];
   }
-  out.layer = assign_layers(n, a, b);
+  out.layer = assign_layers(n, a, b, g.pin);
 
   // Dummy nodes on long edges, shortest edges first, within a budget: a few very long edges
   // (a value used at the top and the bottom of a deep graph) are drawn straight instead of

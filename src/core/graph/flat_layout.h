@@ -11,7 +11,11 @@ namespace strata::graph {
 struct FlatGraph {
   std::vector<float> width, height;
   std::vector<uint32_t> src, dst;  // no self loops, no duplicates, indices in range
+  // Optional, per node: kPinTop keeps a source in the top layer, kPinBottom puts a sink in the
+  // bottom layer (a group's ports: where edges from outside come in and go out).
+  std::vector<uint8_t> pin;
 };
+constexpr uint8_t kPinTop = 1, kPinBottom = 2;
 
 struct FlatLayout {
   std::vector<float> x, y;  // box centres

@@ -66,30 +66,60 @@ GraphLayout layered_layout(const LayoutInput& in, const LayoutOptions& opt) {
     list.push_back(item);
   }
 
-  // Each edge lifted to the container where its ends part: (container, flat edge).
+  // Each edge lifted to the container where its ends part, where it is one flat edge. With
+  // ports (opt.group_ports), the parts inside the groups it leaves and enters are flat edges
+  // too: from its source (or the group holding it) to a port pinned to the group's bottom
+  // layer, and from a port pinned to the top layer to its target, so the edge crosses the
+  // border there and runs between the members like any edge, instead of cutting across them.
+  // One port per member and direction, shared by the edges through it. Per edge, a chain of
+  // links in path order: the exits (innermost first), the meeting edge, the entries.
   const size_t m = std::min(in.edge_src.size(), in.edge_dst.size());
   std::vector<FlatGraph> flat(C);
-  std::vector<std::unordered_map<uint64_t, uint32_t>> flat_index(C);
-  std::vector<uint32_t> edge_slot(m, UINT32_MAX), edge_flat(m, 0);
-  for (size_t e = 0; e < m; ++e) {
-    uint32_t u = in.edge_src[e], v = in.edge_dst[e];
-    if (u >= n || v >= n || u == v) continue;
-    while (container(u) != container(v)) {
-      if (cdepth(container(u)) >= cdepth(container(v)))
-        u = n + container(u);
-      else
-        v = n + container(v);
-    }
-    if (u == v) continue;
-    const uint32_t s = slot(container(u));
-    const uint64_t key = (static_cast<uint64_t>(local[u]) << 32) | local[v];
+  std::vector<std::unordered_map<uint64_t, uint32_t>> flat_index(C), port_index(C);
+  auto flat_edge = [&](uint32_t s, uint32_t a, uint32_t b) {
+    const uint64_t key = (static_cast<uint64_t>(a) << 32) | b;
     auto [it, added] = flat_index[s].try_emplace(key, static_cast<uint32_t>(flat[s].src.size()));
     if (added) {
-      flat[s].src.push_back(local[u]);
-      flat[s].dst.push_back(local[v]);
+      flat[s].src.push_back(a);
+      flat[s].dst.push_back(b);
     }
-    edge_slot[e] = s;
-    edge_flat[e] = it->second;
+    return it->second;
+  };
+  auto port = [&](uint32_t s, uint32_t member, uint8_t pin) {
+    const uint64_t key = static_cast<uint64_t>(member) << 1 | (pin == kPinBottom);
+    auto [it, added] = port_index[s].try_emplace(key, static_cast<uint32_t>(flat[s].pin.size()));
+    if (added) flat[s].pin.push_back(pin);  // filled to the children's count before layout
+    return static_cast<uint32_t>(children[s].size()) + it->second;
+  };
+  struct Link {
+    uint32_t slot, edge;
+    uint8_t kind;  // kExit, kMeet, kEnter
+  };
+  constexpr uint8_t kExit = 0, kMeet = 1, kEnter = 2;
+  std::vector<uint32_t> chain_offset(m + 1, 0);
+  std::vector<Link> chain, entries;
+  for (size_t e = 0; e < m; ++e) {
+    chain_offset[e + 1] = chain_offset[e];
+    uint32_t u = in.edge_src[e], v = in.edge_dst[e];
+    if (u >= n || v >= n || u == v) continue;
+    entries.clear();
+    while (container(u) != container(v)) {
+      if (cdepth(container(u)) >= cdepth(container(v))) {
+        const uint32_t g = slot(container(u));
+        if (opt.group_ports)
+          chain.push_back({g, flat_edge(g, local[u], port(g, local[u], kPinBottom)), kExit});
+        u = n + g;
+      } else {
+        const uint32_t g = slot(container(v));
+        if (opt.group_ports)
+          entries.push_back({g, flat_edge(g, port(g, local[v], kPinTop), local[v]), kEnter});
+        v = n + g;
+      }
+    }
+    const uint32_t s = slot(container(u));
+    chain.push_back({s, flat_edge(s, local[u], local[v]), kMeet});
+    chain.insert(chain.end(), entries.rbegin(), entries.rend());
+    chain_offset[e + 1] = static_cast<uint32_t>(chain.size());
   }
 
   // Deepest groups first, so a group's size is known before its parent is laid out.
@@ -106,6 +136,13 @@ GraphLayout layered_layout(const LayoutInput& in, const LayoutOptions& opt) {
     for (uint32_t item : children[s]) {
       fg.width.push_back(item < n ? in.width[item] : group_w[item - n]);
       fg.height.push_back(item < n ? in.height[item] : group_h[item - n]);
+    }
+    if (!fg.pin.empty()) {  // ports: after the children, no size
+      std::vector<uint8_t> ports = std::move(fg.pin);
+      fg.pin.assign(children[s].size(), 0);
+      fg.pin.insert(fg.pin.end(), ports.begin(), ports.end());
+      fg.width.resize(fg.pin.size(), 0);
+      fg.height.resize(fg.pin.size(), 0);
     }
     laid[s] = flat_layout(fg, opt);
     out.crossings += laid[s].crossings;
@@ -147,23 +184,44 @@ GraphLayout layered_layout(const LayoutInput& in, const LayoutOptions& opt) {
 
   out.edge_reversed.assign(m, 0);
   out.edge_point_offset.assign(m + 1, 0);
+  auto push = [&](float x, float y) {
+    out.edge_xy.push_back(x);
+    out.edge_xy.push_back(y);
+  };
   for (size_t e = 0; e < m; ++e) {
     out.edge_point_offset[e + 1] = out.edge_point_offset[e];
-    if (edge_slot[e] == UINT32_MAX) continue;
-    const uint32_t s = edge_slot[e], fe = edge_flat[e];
-    const FlatLayout& fl = laid[s];
-    const bool up = fl.reversed[fe];
+    const uint32_t c0 = chain_offset[e], c1 = chain_offset[e + 1];
+    if (c0 == c1) continue;
+    const Link* meet = nullptr;
+    for (uint32_t c = c0; c < c1; ++c)
+      if (chain[c].kind == kMeet) meet = &chain[c];
+    const bool up = laid[meet->slot].reversed[meet->edge];
     out.edge_reversed[e] = up;
     const uint32_t u = in.edge_src[e], v = in.edge_dst[e];
     const float sign = up ? -1.f : 1.f;
-    out.edge_xy.push_back(out.x[u]);
-    out.edge_xy.push_back(out.y[u] + sign * in.height[u] / 2);
-    for (uint32_t k = fl.point_offset[fe]; k < fl.point_offset[fe + 1]; ++k) {
-      out.edge_xy.push_back(origin_x[s] + fl.points[2 * k]);
-      out.edge_xy.push_back(origin_y[s] + fl.points[2 * k + 1]);
+    push(out.x[u], out.y[u] + sign * in.height[u] / 2);
+    for (uint32_t c = c0; c < c1; ++c) {
+      const Link& l = chain[c];
+      // An edge turned upward (it closes a cycle) keeps to its meeting level: the ports face
+      // the other way.
+      if (up && l.kind != kMeet) continue;
+      const FlatLayout& fl = laid[l.slot];
+      const float ox = origin_x[l.slot], oy = origin_y[l.slot];
+      const size_t box = 4 * static_cast<size_t>(l.slot);  // a group's, for exits and entries
+      if (l.kind == kEnter) {                              // the group's top border, then its port
+        const uint32_t p = flat[l.slot].src[l.edge];
+        push(ox + fl.x[p], out.group_box[box + 1]);
+        push(ox + fl.x[p], oy + fl.y[p]);
+      }
+      for (uint32_t k = fl.point_offset[l.edge]; k < fl.point_offset[l.edge + 1]; ++k)
+        push(ox + fl.points[2 * k], oy + fl.points[2 * k + 1]);
+      if (l.kind == kExit) {  // the port, then the group's bottom border
+        const uint32_t p = flat[l.slot].dst[l.edge];
+        push(ox + fl.x[p], oy + fl.y[p]);
+        push(ox + fl.x[p], out.group_box[box + 3]);
+      }
     }
-    out.edge_xy.push_back(out.x[v]);
-    out.edge_xy.push_back(out.y[v] - sign * in.height[v] / 2);
+    push(out.x[v], out.y[v] - sign * in.height[v] / 2);
     out.edge_point_offset[e + 1] = static_cast<uint32_t>(out.edge_xy.size() / 2);
   }
   return out;

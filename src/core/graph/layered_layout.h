@@ -6,6 +6,8 @@
 // longest-path layering with sources pulled down to their first use, dummy nodes on long
 // edges, barycentre sweeps keeping the order with fewest crossings, and x coordinates by
 // isotonic regression per layer (no overlaps by construction). All O((V + E) log V) per sweep.
+// Edges into (out of) a group are routed through a port on its top (bottom) border, so they
+// come in between its members rather than across them.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -28,6 +30,9 @@ struct LayoutOptions {
   float group_label = 20;  // extra space at a group box's top for its title
   int order_sweeps = 4;    // barycentre down+up sweep pairs (0 = the initial DFS order)
   int coord_sweeps = 6;    // x-coordinate relaxation sweeps
+  // Edges into and out of a group cross its border at a port (top for edges in, bottom for
+  // edges out) and run inside it as edges of its own layout, between its members.
+  bool group_ports = true;
 };
 
 struct GraphLayout {

@@ -47,6 +47,8 @@ bool RectRenderer::init() {
   }
   u_viewport_ = glGetUniformLocation(program_, "u_viewport");
   u_scale_ = glGetUniformLocation(program_, "u_scale");
+  u_world_ = glGetUniformLocation(program_, "u_world");
+  u_edge_ = glGetUniformLocation(program_, "u_edge");
   glGenVertexArrays(1, &vao_);
   glGenBuffers(1, &vbo_);
   glBindVertexArray(vao_);
@@ -75,6 +77,8 @@ void RectRenderer::draw(const RectBatch& batch, float css_w, float css_h, float 
   glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(bytes), batch.rects.data());
   glUniform2f(u_viewport_, css_w, css_h);
   glUniform1f(u_scale_, scale);
+  glUniform4f(u_world_, 1, 1, 0, 0);  // the batch is in CSS px already
+  glUniform4f(u_edge_, 0, 0, 0, 0);   // edges: a darker shade of the fill
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   if (batch.clip[2] > 0) {

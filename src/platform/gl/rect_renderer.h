@@ -30,7 +30,7 @@ class RectRenderer {
 
  private:
   unsigned program_ = 0, vao_ = 0, vbo_ = 0;
-  int u_viewport_ = -1, u_scale_ = -1;
+  int u_viewport_ = -1, u_scale_ = -1, u_world_ = -1, u_edge_ = -1;
   size_t capacity_ = 0;
 };
 

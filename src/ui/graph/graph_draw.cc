@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/base/json_writer.h"
 #include "imgui.h"
@@ -18,30 +19,7 @@ namespace strata {
 namespace {
 
 constexpr float kDetailsW = 340;
-
-// Box colour by opcode family, so data movement, math, control and fusions stand apart.
-ImU32 opcode_colour(std::string_view op) {
-  auto is = [&](std::initializer_list<const char*> names) {
-    for (const char* n : names)
-      if (op == n) return true;
-    return false;
-  };
-  if (op == "fusion") return IM_COL32(255, 226, 170, 255);
-  if (is({"parameter", "constant", "iota"})) return IM_COL32(214, 214, 214, 255);
-  if (is({"dot", "convolution", "custom-call"})) return IM_COL32(255, 190, 190, 255);
-  if (is({"while", "call", "conditional", "async-start", "async-done"}))
-    return IM_COL32(210, 190, 255, 255);
-  if (op.find("all-") == 0 || op.find("reduce-scatter") == 0 || op.find("collective") == 0 ||
-      op.find("send") == 0 || op.find("recv") == 0)
-    return IM_COL32(180, 230, 255, 255);
-  if (is({"reshape", "transpose", "broadcast", "slice", "dynamic-slice", "dynamic-update-slice",
-          "concatenate", "copy", "bitcast", "pad", "gather", "scatter", "tuple",
-          "get-tuple-element", "copy-start", "copy-done"}))
-    return IM_COL32(200, 235, 200, 255);
-  if (is({"reduce", "reduce-window", "sort", "select-and-scatter"}))
-    return IM_COL32(240, 210, 240, 255);
-  return IM_COL32(220, 232, 248, 255);
-}
+constexpr ImU32 kCanvasColour = IM_COL32(250, 250, 252, 255);  // light in both themes
 
 bool expandable(std::string_view op) {
   return op == "fusion" || op == "call" || op == "while" || op == "conditional" ||
@@ -182,7 +160,7 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   };
   auto zoom_about = [&](ImVec2 p, float factor) {
     const ImVec2 before = to_world(p);
-    v->zoom = std::clamp(v->zoom * factor, 0.002f, 4.f);
+    v->zoom = std::clamp(v->zoom * factor, 1e-5f, 4.f);
     const ImVec2 after = to_world(p);
     v->cx += before.x - after.x;
     v->cy += before.y - after.y;
@@ -205,8 +183,8 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(x, y), ImVec2(x + w, y + h), true);
-  dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), IM_COL32(250, 250, 252, 255));
   if (!v->have) {
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), kCanvasColour);
     const char* msg =
         v->modules.empty()
             ? "Open an HLO file (.hlo text, .hlo_proto.pb), or an xplane with HLO protos."
@@ -220,6 +198,29 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   const float vy0 = v->cy - h / 2 / v->zoom, vy1 = v->cy + h / 2 / v->zoom;
   auto sx = [&](float wx) { return x + w / 2 + (wx - v->cx) * v->zoom; };
   auto sy = [&](float wy) { return y + h / 2 + (wy - v->cy) * v->zoom; };
+
+  // Boxes and edges: the GPU scene (graph_scene.h), built once per layout; this frame only
+  // sets the view and picks the index ranges it meets. Curves are cut into more straight
+  // pieces as they grow on screen; arrowheads only once they are big enough to see.
+  if (v->scene.built_for != v->data_version) {
+    graph_scene_build(d, &v->scene, &v->gpu);
+    v->scene.built_for = v->data_version;
+  }
+  WorldLayer& gpu = v->gpu;
+  gpu.visible = true;
+  gpu.clip[0] = x, gpu.clip[1] = y, gpu.clip[2] = w, gpu.clip[3] = h;
+  gpu.background = kCanvasColour;
+  gpu.scale = v->zoom;
+  gpu.tx = x + w / 2 - v->cx * v->zoom;
+  gpu.ty = y + h / 2 - v->cy * v->zoom;
+  gpu.curve_steps = v->zoom < 0.1f ? 1 : v->zoom < 0.3f ? 4 : v->zoom < 1.f ? 8 : 12;
+  gpu.line_width = 1;
+  gpu.arrow_half = 5.f * std::min(1.f, v->zoom);
+  gpu.curve_rgba = IM_COL32(120, 125, 140, 200);
+  const float margin = 4 / v->zoom;  // line widths and antialiasing reach past the boxes
+  graph_scene_view(v->scene, vx0 - margin, vy0 - margin, vx1 + margin, vy1 + margin,
+                   v->zoom >= 0.2f, &gpu);
+
   // Text scales with the boxes (the layout sized them for 13 px text), up to 1.5x; below
   // about 6 px it is not drawn at all (level of detail: boxes only).
   const float font_size = ImGui::GetFontSize() * std::min(v->zoom, 1.5f);
@@ -228,15 +229,12 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   ImFont* font = ImGui::GetFont();
   const int32_t sel = graph_view_node_of(v, v->selected_instr);
 
-  // Group boxes (expanded fusions / called computations); their title toggles them.
+  // Group titles (expanded fusions / called computations; the boxes are on the GPU): the
+  // title closes the group.
   int32_t clicked_group = -1;
   for (size_t g = 0; g < d.group_label.size(); ++g) {
     const float* b = &d.group_box[4 * g];
     if (b[2] < vx0 || b[0] > vx1 || b[3] < vy0 || b[1] > vy1) continue;
-    dl->AddRectFilled(ImVec2(sx(b[0]), sy(b[1])), ImVec2(sx(b[2]), sy(b[3])),
-                      IM_COL32(236, 240, 248, 255), 4);
-    dl->AddRect(ImVec2(sx(b[0]), sy(b[1])), ImVec2(sx(b[2]), sy(b[3])),
-                IM_COL32(130, 145, 170, 255), 4);
     if (text) {
       const std::string t = "[-] " + std::string(d.group_label[g]);
       dl->AddText(font, font_size, ImVec2(sx(b[0]) + 6 * v->zoom, sy(b[1]) + 3 * v->zoom),
@@ -249,69 +247,71 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
       clicked_group = static_cast<int32_t>(g);
   }
 
-  // Edges: polylines through the dummy points, drawn as vertical-tangent Béziers.
-  for (size_t e = 0; e < d.edge_src.size(); ++e) {
-    const uint32_t b = d.edge_point_offset[e], end = d.edge_point_offset[e + 1];
-    if (end - b < 2) continue;
-    float ex0 = d.edge_xy[2 * b], ex1 = ex0, ey0 = d.edge_xy[2 * b + 1], ey1 = ey0;
-    for (uint32_t k = b + 1; k < end; ++k) {
-      ex0 = std::min(ex0, d.edge_xy[2 * k]);
-      ex1 = std::max(ex1, d.edge_xy[2 * k]);
-      ey0 = std::min(ey0, d.edge_xy[2 * k + 1]);
-      ey1 = std::max(ey1, d.edge_xy[2 * k + 1]);
-    }
-    if (ex1 < vx0 || ex0 > vx1 || ey1 < vy0 || ey0 > vy1) continue;
-    ImU32 col = IM_COL32(120, 125, 140, 200);
-    float thick = 1.f;
-    if (sel >= 0 && d.edge_dst[e] == static_cast<uint32_t>(sel))
-      col = IM_COL32(30, 100, 220, 255), thick = 2.5f;
-    if (sel >= 0 && d.edge_src[e] == static_cast<uint32_t>(sel))
-      col = IM_COL32(230, 120, 20, 255), thick = 2.5f;
-    for (uint32_t k = b; k + 1 < end; ++k) {
-      const ImVec2 p0(sx(d.edge_xy[2 * k]), sy(d.edge_xy[2 * k + 1]));
-      const ImVec2 p1(sx(d.edge_xy[2 * k + 2]), sy(d.edge_xy[2 * k + 3]));
-      const float dy = (p1.y - p0.y) * 0.5f;
-      if (v->zoom < 0.1f)
-        dl->AddLine(p0, p1, col, thick);
-      else
-        dl->AddBezierCubic(p0, ImVec2(p0.x, p0.y + dy), ImVec2(p1.x, p1.y - dy), p1, col, thick);
-    }
-    const ImVec2 tip(sx(d.edge_xy[2 * (end - 1)]), sy(d.edge_xy[2 * (end - 1) + 1]));
-    if (v->zoom >= 0.2f) {
-      const float s = 5.f * std::min(1.f, v->zoom);
-      const float dir = d.edge_reversed[e] ? 1.f : -1.f;  // a reversed edge enters from below
-      dl->AddTriangleFilled(tip, ImVec2(tip.x - s, tip.y + dir * 2 * s),
-                            ImVec2(tip.x + s, tip.y + dir * 2 * s), col);
+  // The selected node's edges, over the others: inputs blue, outputs orange.
+  if (sel >= 0) {
+    for (size_t e = 0; e < d.edge_src.size(); ++e) {
+      const bool in = d.edge_dst[e] == static_cast<uint32_t>(sel);
+      const bool out = d.edge_src[e] == static_cast<uint32_t>(sel);
+      if (!in && !out) continue;
+      const ImU32 col = out ? IM_COL32(230, 120, 20, 255) : IM_COL32(30, 100, 220, 255);
+      const uint32_t b = d.edge_point_offset[e], end = d.edge_point_offset[e + 1];
+      for (uint32_t k = b; k + 1 < end; ++k) {
+        const ImVec2 p0(sx(d.edge_xy[2 * k]), sy(d.edge_xy[2 * k + 1]));
+        const ImVec2 p1(sx(d.edge_xy[2 * k + 2]), sy(d.edge_xy[2 * k + 3]));
+        const float dy = (p1.y - p0.y) * 0.5f;
+        if (v->zoom < 0.1f)
+          dl->AddLine(p0, p1, col, 2.5f);
+        else
+          dl->AddBezierCubic(p0, ImVec2(p0.x, p0.y + dy), ImVec2(p1.x, p1.y - dy), p1, col, 2.5f);
+      }
+      if (end - b >= 2 && v->zoom >= 0.2f) {
+        const ImVec2 tip(sx(d.edge_xy[2 * (end - 1)]), sy(d.edge_xy[2 * (end - 1) + 1]));
+        const float s = 5.f * std::min(1.f, v->zoom);
+        const float dir = d.edge_reversed[e] ? 1.f : -1.f;  // a reversed edge enters from below
+        dl->AddTriangleFilled(tip, ImVec2(tip.x - s, tip.y + dir * 2 * s),
+                              ImVec2(tip.x + s, tip.y + dir * 2 * s), col);
+      }
     }
   }
 
-  // Nodes.
+  // Nodes: the one under the mouse (a point query), the selection's outline, and the text of
+  // those in view when it is legible.
   int32_t hit = -1;
   const ImVec2 mw = to_world(io.MousePos);
-  for (size_t k = 0; k < d.x.size(); ++k) {
-    const float x0 = d.x[k] - d.w[k] / 2, x1 = d.x[k] + d.w[k] / 2;
-    const float y0 = d.y[k] - d.h[k] / 2, y1 = d.y[k] + d.h[k] / 2;
-    if (x1 < vx0 || x0 > vx1 || y1 < vy0 || y0 > vy1) continue;
-    if (mw.x >= x0 && mw.x <= x1 && mw.y >= y0 && mw.y <= y1) hit = static_cast<int32_t>(k);
-    const ImVec2 a(sx(x0), sy(y0)), b(sx(x1), sy(y1));
-    dl->AddRectFilled(a, b, opcode_colour(d.opcode[k]), 3 * std::min(1.f, v->zoom));
-    ImU32 border = IM_COL32(70, 80, 100, 255);
-    float thick = 1.f;
-    if (static_cast<int32_t>(k) == sel) border = IM_COL32(220, 30, 30, 255), thick = 3.f;
-    dl->AddRect(a, b, border, 3 * std::min(1.f, v->zoom), 0, thick);
-    if (!text) continue;
-    const float tw = (x1 - x0) * v->zoom - 10;
-    const std::string_view lines[4] = {d.name[k], d.opcode[k], d.shape[k], d.layout[k]};
-    float ty = a.y + 5 * v->zoom;
-    const float lh = std::max(15.f * v->zoom, 1.f);
-    for (int l = 0; l < 4 && ty + font_size <= b.y; ++l, ty += lh) {
-      if (lines[l].empty()) continue;
-      std::string t =
-          l == 1 && expandable(lines[l]) ? "[+] " + std::string(lines[l]) : std::string(lines[l]);
-      dl->AddText(font, font_size, ImVec2(a.x + 6 * v->zoom, ty),
-                  l == 0 ? IM_COL32(0, 0, 0, 255) : IM_COL32(60, 60, 70, 255),
-                  fit_text(t, tw, char_w).c_str());
+  std::vector<graph::IndexRange>& ranges = v->scratch_ranges;
+  graph::tile_query(v->scene.nodes, mw.x, mw.y, mw.x, mw.y, &ranges);
+  for (const graph::IndexRange& r : ranges)
+    for (uint32_t i = r.first; i < r.second; ++i) {
+      const uint32_t k = v->scene.nodes.order[i];
+      if (std::abs(mw.x - d.x[k]) <= d.w[k] / 2 && std::abs(mw.y - d.y[k]) <= d.h[k] / 2)
+        hit = static_cast<int32_t>(k);
     }
+  if (sel >= 0) {
+    const ImVec2 a(sx(d.x[sel] - d.w[sel] / 2), sy(d.y[sel] - d.h[sel] / 2));
+    const ImVec2 b(sx(d.x[sel] + d.w[sel] / 2), sy(d.y[sel] + d.h[sel] / 2));
+    dl->AddRect(a, b, IM_COL32(220, 30, 30, 255), 3 * std::min(1.f, v->zoom), 0, 3.f);
+  }
+  if (text) {
+    for (const graph::IndexRange& r : gpu.over.draw)
+      for (uint32_t i = r.first; i < r.second; ++i) {
+        const uint32_t k = v->scene.nodes.order[i];
+        const float x0 = d.x[k] - d.w[k] / 2, x1 = d.x[k] + d.w[k] / 2;
+        const float y0 = d.y[k] - d.h[k] / 2, y1 = d.y[k] + d.h[k] / 2;
+        if (x1 < vx0 || x0 > vx1 || y1 < vy0 || y0 > vy1) continue;
+        const ImVec2 a(sx(x0), sy(y0)), b(sx(x1), sy(y1));
+        const float tw = (x1 - x0) * v->zoom - 10;
+        const std::string_view lines[4] = {d.name[k], d.opcode[k], d.shape[k], d.layout[k]};
+        float ty = a.y + 5 * v->zoom;
+        const float lh = std::max(15.f * v->zoom, 1.f);
+        for (int l = 0; l < 4 && ty + font_size <= b.y; ++l, ty += lh) {
+          if (lines[l].empty()) continue;
+          std::string t = l == 1 && expandable(lines[l]) ? "[+] " + std::string(lines[l])
+                                                         : std::string(lines[l]);
+          dl->AddText(font, font_size, ImVec2(a.x + 6 * v->zoom, ty),
+                      l == 0 ? IM_COL32(0, 0, 0, 255) : IM_COL32(60, 60, 70, 255),
+                      fit_text(t, tw, char_w).c_str());
+        }
+      }
   }
   if (hit >= 0 && hovered && text == false) {
     ImGui::SetTooltip("%.*s\n%.*s\n%.*s", static_cast<int>(d.name[hit].size()), d.name[hit].data(),
@@ -447,9 +447,13 @@ void graph_view_frame(GraphView* v, NavKeys* keys, float x, float y, float w, fl
   ImGui::Begin("##graph", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse |
-                   ImGuiWindowFlags_NoScrollbar);
+                   ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoBackground);
   toolbar(v, w - kDetailsW);
   const float top = ImGui::GetCursorScreenPos().y + 2;
+  // No window background: it would cover the canvas's boxes and edges, which the GPU draws
+  // before ImGui. The toolbar's band gets the window colour under every window instead.
+  ImGui::GetBackgroundDrawList()->AddRectFilled(ImVec2(x, y), ImVec2(x + w - kDetailsW, top),
+                                                ImGui::GetColorU32(ImGuiCol_WindowBg));
   canvas(v, keys, x, top, w - kDetailsW, y + h - top);
   ImGui::End();
   details_pane(v, x + w - kDetailsW, y, kDetailsW, h);

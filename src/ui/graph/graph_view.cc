@@ -133,6 +133,7 @@ void graph_view_receive(GraphView* v, const uint8_t* data, size_t n, uint32_t se
   v->bytes = std::move(bytes);  // views in d point into the vector's buffer, which moved intact
   v->data = std::move(d);
   v->have = true;
+  ++v->data_version;
   char buf[160];
   std::snprintf(buf, sizeof buf, "%zu nodes, %zu edges, laid out in %.0f ms", v->data.instr.size(),
                 v->data.edge_src.size(), v->data.layout_ms);
@@ -199,7 +200,7 @@ void graph_view_trace_costs(GraphView* v, const char* json) {
 void graph_view_fit(GraphView* v) {
   if (!v->have || v->canvas_w <= 0) return;
   const float w = std::max(v->data.width, 1.f), h = std::max(v->data.height, 1.f);
-  v->zoom = std::clamp(std::min((v->canvas_w - 40) / w, (v->canvas_h - 40) / h), 0.002f, 2.f);
+  v->zoom = std::clamp(std::min((v->canvas_w - 40) / w, (v->canvas_h - 40) / h), 1e-5f, 2.f);
   v->cx = w / 2;
   v->cy = h / 2;
   request_redraw();
@@ -348,6 +349,15 @@ std::string graph_view_json(const GraphView* v) {
   json_append_number(&o, v->cy);
   o += "},\"zoom\":";
   json_append_number(&o, v->zoom);
+  // Where the canvas is on the page (CSS px): world (x, y) is drawn at canvas centre +
+  // (x - centre.x, y - centre.y) * zoom.
+  o += ",\"canvas\":[";
+  const float canvas[4] = {v->canvas_x, v->canvas_y, v->canvas_w, v->canvas_h};
+  for (int c = 0; c < 4; ++c) {
+    if (c) o += ',';
+    json_append_number(&o, canvas[c]);
+  }
+  o += "]";
   o += ",\"hops\":" + std::to_string(v->use_hops ? v->hops : 0);
   o += ",\"pending\":";
   o += v->sent_seq != v->got_seq ? "true" : "false";

@@ -1,5 +1,6 @@
-// The Graph tab: one HLO computation laid out by the engine worker (graph_message.h), drawn
-// with ImGui draw lists culled to the viewport (boxes without text when zoomed out), pan/zoom,
+// The Graph tab: one HLO computation laid out by the engine worker (graph_message.h), its boxes
+// and edges drawn on the GPU from buffers built once per layout (graph_scene.h) and its text
+// with ImGui (left out when zoomed out), pan/zoom,
 // selection with a details pane, fusions expanded as group boxes, search, N-hop focus, Fit,
 // SVG/DOT export. The UI keeps the request (module, computation, expanded set, focus, hops);
 // the worker owns the modules and answers with the laid-out graph.
@@ -12,6 +13,7 @@
 #include "core/formats/json/json_flat.h"
 #include "core/graph/graph_message.h"
 #include "core/graph/op_costs.h"
+#include "ui/graph/graph_scene.h"
 #include "ui/timeline/timeline.h"
 
 namespace strata {
@@ -41,6 +43,11 @@ struct GraphView {
   std::vector<uint8_t> bytes;
   graph::GraphData data;
   bool have = false;
+  uint64_t data_version = 0;  // bumped by each answer: the GPU scene is rebuilt from it
+  // Boxes and edges on the GPU (ui/graph/graph_scene.h), drawn by src/ui/main.cc under ImGui.
+  GraphScene scene;
+  WorldLayer gpu;
+  std::vector<graph::IndexRange> scratch_ranges;  // per-frame queries, kept to reuse memory
   // View: world point at the canvas centre, pixels per world unit.
   float cx = 0, cy = 0, zoom = 1;
   bool fit_pending = false, center_pending = false;
