@@ -5,7 +5,7 @@
 'use strict';
 importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js', 'graph-worker.js');
 
-const CHUNK = 4 << 20;           // bytes per read: big enough for throughput, small for memory
+const CHUNK = 4 << 20;  // bytes copied into the engine at a time: its load buffer is wasm memory
 const PROGRESS_EVERY_MS = 250;  // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
 let M = null;                    // the engine module
 let currentSource = null;        // {blob} or {url} of the current trace, for lazy args
@@ -95,22 +95,73 @@ async function readRange(off, len, file) {
 
 // A File/Blob is read as several slices at once: each read is a round trip to the browser's
 // file thread, and waiting for one 4 MB slice at a time read a 1 GB file at 120-240 MB/s on
-// the 2-core bench machine, while three 8 MB slices in flight read it at 500-600 MB/s. The
-// reads in flight are all the memory this costs beyond the engine's (24 MB).
-const READ_BYTES = 8 << 20, READS_IN_FLIGHT = 3;
+// the 2-core bench machine, while three 8 MB slices in flight read it at 500-600 MB/s. Bigger
+// slices cost less: 32 MB slices took the browser and renderer processes 1.4 s of CPU per GB,
+// 8 MB ones 1.8-2.3 s. Receiving the bytes costs the receiving thread CPU, so the reads run in
+// a worker of their own (read-worker.js) that transfers each slice here. The slices read or
+// waiting are all the memory this costs beyond the engine's (3 x 32 MB at most).
+const SLICE_BYTES = 32 << 20, SLICES_AHEAD = 3;
+let readWorker;              // undefined: not started yet; null: unavailable (read here instead)
+const readStreams = new Map();  // stream id → that stream's message sink
+let nextReadId = 0;
+
+function startReadWorker() {
+  if (readWorker !== undefined) return readWorker;
+  try {
+    readWorker = new Worker('read-worker.js');
+  } catch (e) {
+    return (readWorker = null);
+  }
+  readWorker.onmessage = (e) => { const sink = readStreams.get(e.data.id); if (sink) sink(e.data); };
+  // A reader that fails to start (a host that lacks the file, say): its streams go on here.
+  readWorker.onerror = () => {
+    readWorker = null;
+    for (const sink of readStreams.values()) sink({ readerFailed: true });
+  };
+  return readWorker;
+}
+
 async function* blobChunks(blob) {
+  const w = startReadWorker();
+  if (!w) { yield* blobChunksHere(blob, 0); return; }
+  const id = ++nextReadId;
+  const queue = [];
+  let wake = null, taken = false, finished = false, at = 0;
+  readStreams.set(id, (m) => { queue.push(m); if (wake) { const f = wake; wake = null; f(); } });
+  w.postMessage({ open: true, id, blob, size: SLICE_BYTES, window: SLICES_AHEAD });
+  try {
+    for (;;) {
+      if (taken) { w.postMessage({ ack: true, id }); taken = false; }  // the last one is consumed
+      while (!queue.length) await new Promise((r) => { wake = r; });
+      const m = queue.shift();
+      if (m.readerFailed) { finished = true; yield* blobChunksHere(blob, at); return; }
+      if (m.error) throw new Error(m.error);
+      if (m.buf) {
+        taken = true;
+        at += m.buf.byteLength;
+        yield new Uint8Array(m.buf);
+      }
+      if (m.last) { finished = true; return; }
+    }
+  } finally {
+    readStreams.delete(id);
+    if (!finished && readWorker) w.postMessage({ cancel: true, id });
+  }
+}
+
+// The same reads on this thread, from byte `from`: where a worker cannot start a worker.
+async function* blobChunksHere(blob, from) {
   const read = (off) => {
     if (off >= blob.size) return null;
-    const p = blob.slice(off, Math.min(blob.size, off + READ_BYTES)).arrayBuffer();
+    const p = blob.slice(off, Math.min(blob.size, off + SLICE_BYTES)).arrayBuffer();
     p.catch(() => {});  // see streamChunks
     return p;
   };
   const ahead = [];
-  for (let k = 0; k < READS_IN_FLIGHT; ++k) ahead.push(read(k * READ_BYTES));
-  for (let off = 0; off < blob.size; off += READ_BYTES) {
-    const bytes = new Uint8Array(await ahead.shift());
-    ahead.push(read(off + READS_IN_FLIGHT * READ_BYTES));
-    yield bytes;
+  for (let k = 0; k < SLICES_AHEAD - 1; ++k) ahead.push(read(from + k * SLICE_BYTES));
+  for (let off = from; off < blob.size; off += SLICE_BYTES) {
+    ahead.push(read(off + (SLICES_AHEAD - 1) * SLICE_BYTES));
+    yield new Uint8Array(await ahead.shift());
   }
 }
 

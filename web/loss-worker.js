@@ -5,6 +5,7 @@
 'use strict';
 
 const LOSS_GUESS_BYTES = 1 << 20;  // default tags are guessed from the first 1 MB
+const GUNZIP_PIECE_BYTES = 8 << 20;  // inflated bytes handed on at a time
 const lossFiles = new Map();       // id -> {id, name, blob, lossTag, iterationTag}
 let nextLossId = 1;
 
@@ -33,8 +34,8 @@ function lossUniqueName(name) {
 // DecompressionStream in this worker: the text never sits whole in memory either.
 function lossIsGzip(head) { return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b; }
 
-// Inflated chunks of a gzip Blob, gathered into pieces of READ_BYTES (the stream hands out
-// 64 KB). `read.compressed` counts the compressed bytes consumed, for progress.
+// Inflated chunks of a gzip Blob, gathered into pieces of GUNZIP_PIECE_BYTES (the stream
+// hands out 64 KB). `read.compressed` counts the compressed bytes consumed, for progress.
 function lossGunzipChunks(blob, read) {
   return (async function* () {
     const counted = blob.stream().pipeThrough(new TransformStream({
@@ -56,7 +57,7 @@ function lossGunzipChunks(blob, read) {
         if (done) break;
         parts.push(value);
         size += value.length;
-        if (size >= READ_BYTES) yield gather();
+        if (size >= GUNZIP_PIECE_BYTES) yield gather();
       }
       if (size) yield gather();
     } finally {
@@ -99,9 +100,13 @@ async function lossScan(M, file, onProgress) {
   let lastPost = 0, text = 0;
   try {
     for await (const bytes of chunks) {
-      const p = M._loss_scan_buffer(bytes.length) >>> 0;  // may grow memory: HEAPU8 after
-      M.HEAPU8.set(bytes, p);
-      M._loss_scan_commit(bytes.length);
+      // In pieces: the scan buffer is wasm memory, which never shrinks (a File's slices are 32 MB).
+      for (let off = 0; off < bytes.length; off += CHUNK) {
+        const n = Math.min(CHUNK, bytes.length - off);
+        const p = M._loss_scan_buffer(n) >>> 0;  // may grow memory: HEAPU8 after
+        M.HEAPU8.set(bytes.subarray(off, off + n), p);
+        M._loss_scan_commit(n);
+      }
       text += bytes.length;
       const now = performance.now();
       if (onProgress && now - lastPost > PROGRESS_EVERY_MS) {

@@ -140,9 +140,11 @@ EMSCRIPTEN_KEEPALIVE void ui_set_progress(const char* name, double loaded, doubl
   strata::request_redraw_frames(1);
 }
 
+// The engine's news, not input: during a load (a big file's preview) these frames wait their
+// turn like the progress bar's instead of drawing four at once.
 EMSCRIPTEN_KEEPALIVE void ui_set_file_label(const char* text) {
   g_app->file_label = text;
-  strata::request_redraw();
+  strata::request_redraw_frames(1);
 }
 // embed=1 (web/embed.js): the host page opens files, so the UI hides its own file chrome.
 EMSCRIPTEN_KEEPALIVE void ui_set_embedded(int on) {

@@ -6,11 +6,12 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
 import puppeteer from 'puppeteer-core';
 import {
-  DIST_DIR, analyseImage, countTrace, dataPath, dataUrl, decodePng, matchNames, parseTrace, poll,
-  readTraceText, skipUnlessData, startStrataServer, withTimeout,
+  DIST_DIR, REPO_ROOT, analyseImage, countTrace, dataPath, dataUrl, decodePng, matchNames, parseTrace,
+  poll, readTraceText, skipUnlessData, startStrataServer, tempDir, withTimeout,
 } from './lib.mjs';
 
 const FIREFOX = process.env.STRATA_FIREFOX || '/usr/bin/firefox-esr';
@@ -18,6 +19,7 @@ const XVFB = '/usr/bin/Xvfb';
 const missing = [FIREFOX, XVFB].filter((p) => !fs.existsSync(p));
 const SKIP = missing.length ? `not installed: ${missing.join(', ')} (scripts/setup.sh installs them)` : false;
 const KINETO = 'pytorch_kineto/kineto-tb_plugin/resnet50_num_workers_0/worker0.1623143566756.pt.trace.json.gz';
+const MAKE_DEMO = path.join(REPO_ROOT, 'build/native/strata_make_demo');
 
 /** Starts Xvfb on the first free display from :90; resolves {display, stop}. */
 async function startXvfb() {
@@ -35,10 +37,11 @@ async function startXvfb() {
 describe('Firefox', { skip: SKIP }, () => {
   let server, xvfb, browser, page;
   const errors = [];
+  const tmp = tempDir();
   const call = (fn, arg, ms = 30_000) => withTimeout(page.evaluate(fn, arg), ms, 'Firefox page call timed out');
 
   before(async () => {
-    server = await startStrataServer();
+    server = await startStrataServer({ '/made/': tmp.dir });
     xvfb = await startXvfb();
     browser = await puppeteer.launch({
       browser: 'firefox', executablePath: FIREFOX, headless: false,
@@ -54,6 +57,7 @@ describe('Firefox', { skip: SKIP }, () => {
     if (browser) await browser.close().catch(() => {});
     if (xvfb) xvfb.stop();
     if (server) await server.close();
+    tmp.cleanup();
   });
 
   test('opens from a sub-path, draws the demo trace with WebGL2', async () => {
@@ -84,6 +88,19 @@ describe('Firefox', { skip: SKIP }, () => {
       { message: 'light page background' });
     assert.equal(await call(() => strata.setTab('memory')), true);
     await call(() => strata.setTab('timeline'));
+    assert.deepEqual(errors, [], 'page errors in Firefox');
+  });
+
+  test('opens a File of several slices (read by the reader worker)', { skip: !fs.existsSync(MAKE_DEMO) && 'no strata_make_demo' }, async () => {
+    const file = path.join(tmp.dir, 'slices.json');
+    execFileSync(MAKE_DEMO, [file, '40']);  // ~80 MB: three of the engine worker's 32 MB slices
+    const exp = countTrace(file);
+    const sum = await call(async () => {
+      const blob = await (await fetch('/made/slices.json')).blob();
+      return strata.open(new File([blob], 'slices.json'));
+    }, undefined, 120_000);
+    assert.deepEqual(sum.phases, exp.phases, 'phases vs an independent parse');
+    assert.deepEqual(sum.errors, []);
     assert.deepEqual(errors, [], 'page errors in Firefox');
   });
 });
