@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "core/formats/hlo/hlo_proto_parser.h"
-#include "core/formats/hlo/hlo_text_parser.h"
 #include "core/formats/json/json_flat.h"
 #include "core/graph/graph_message.h"
 #include "core/graph/hlo_graph.h"
 #include "core/graph/layered_layout.h"
 #include "graph_layout_checks.h"
+#include "hlo_test_util.h"
 #include "import_test_util.h"
 
 namespace strata::graph {
@@ -56,11 +56,8 @@ void check_module(const hlo::HloModule& m, const hlo::VisibleGraphRequest& req, 
 }
 
 TEST(GraphHlo, KernelReuseModulesLayOutCleanly) {
-  std::string text;
-  if (!testing::read_shared("hlo/xla/kernel_reuse.hlo", &text)) GTEST_SKIP();
   std::vector<hlo::HloModule> modules;
-  std::string error;
-  ASSERT_TRUE(hlo::parse_hlo_text(text, &modules, &error)) << error;
+  if (!testing::read_shared_hlo("hlo/xla/kernel_reuse.hlo", &modules)) GTEST_SKIP();
   ASSERT_FALSE(modules.empty());
   for (const hlo::HloModule& m : modules) {
     check_module(m, {}, 1);
@@ -71,11 +68,9 @@ TEST(GraphHlo, KernelReuseModulesLayOutCleanly) {
 }
 
 TEST(GraphHlo, LlamaEntryCollapsedAndFullyExpanded) {
-  std::string text;
-  if (!testing::read_shared("hlo/xla/hlo_llama31_8b_bf16_1x8.hlo", &text)) GTEST_SKIP();
   std::vector<hlo::HloModule> modules;
-  std::string error;
-  ASSERT_TRUE(hlo::parse_hlo_text(text, &modules, &error)) << error;
+  if (!testing::read_shared_hlo(testing::kLlamaHlo, &modules)) GTEST_SKIP();
+  ASSERT_FALSE(modules.empty());
   const hlo::HloModule& m = modules[0];
   check_module(m, {}, 1000);
   hlo::VisibleGraphRequest open;

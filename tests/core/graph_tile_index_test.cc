@@ -7,12 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/hlo/hlo_text_parser.h"
 #include "core/graph/graph_message.h"
 #include "core/graph/hlo_graph.h"
 #include "core/graph/layered_layout.h"
 #include "core/graph/tile_index.h"
-#include "import_test_util.h"
+#include "hlo_test_util.h"
 
 namespace strata::graph {
 namespace {
@@ -107,11 +106,9 @@ TEST(GraphTileIndex, EmptyAndPoint) {
 // The llama entry as the Graph tab first shows it: its nodes and its edges' polyline segments
 // (what the viewer indexes), each a box.
 TEST(GraphTileIndex, LlamaNodesAndEdgeSegments) {
-  std::string text;
-  if (!testing::read_shared("hlo/xla/hlo_llama31_8b_bf16_1x8.hlo", &text)) GTEST_SKIP();
   std::vector<hlo::HloModule> modules;
-  std::string error;
-  ASSERT_TRUE(hlo::parse_hlo_text(text, &modules, &error)) << error;
+  if (!testing::read_shared_hlo(testing::kLlamaHlo, &modules)) GTEST_SKIP();
+  ASSERT_FALSE(modules.empty());
   const hlo::HloModule& m = modules[0];
   const hlo::VisibleGraph vis = hlo::build_visible_graph(m, {});
   const LayoutInput in = hlo_layout_input(m, vis);

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hlo_test_util.h"
 #include "import_test_util.h"
 
 namespace strata::hlo {
@@ -159,11 +160,8 @@ TEST(HloTextRealFiles, CountsEqualAnIndependentLineScan) {
 }
 
 TEST(HloTextRealFiles, LlamaEightBillionAsSourcesDescribesIt) {
-  std::string text;
-  if (!testing::read_shared("hlo/xla/hlo_llama31_8b_bf16_1x8.hlo", &text)) GTEST_SKIP();
   std::vector<HloModule> modules;
-  std::string error;
-  ASSERT_TRUE(parse_hlo_text(text, &modules, &error)) << error;
+  if (!testing::read_shared_hlo(testing::kLlamaHlo, &modules)) GTEST_SKIP();
   ASSERT_EQ(modules.size(), 1u);
   const HloModule& m = modules[0];
   EXPECT_EQ(m.module_name, "jit_train_step");

@@ -3,48 +3,16 @@
 #include <GLES3/gl3.h>
 
 #include <cmath>
-#include <cstdio>
+#include <cstddef>
 
+#include "platform/gl/shader_program.h"
 #include "shaders_embedded.h"
 
 namespace strata {
 
-namespace {
-GLuint compile(GLenum type, const char* src) {
-  GLuint s = glCreateShader(type);
-  glShaderSource(s, 1, &src, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::fprintf(stderr, "strata: shader compile failed: %s\n", log);
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
-}
-}  // namespace
-
 bool RectRenderer::init() {
-  GLuint vs = compile(GL_VERTEX_SHADER, shaders::kRectVert);
-  GLuint fs = compile(GL_FRAGMENT_SHADER, shaders::kRectFrag);
-  if (!vs || !fs) return false;
-  program_ = glCreateProgram();
-  glAttachShader(program_, vs);
-  glAttachShader(program_, fs);
-  glLinkProgram(program_);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetProgramInfoLog(program_, sizeof log, nullptr, log);
-    std::fprintf(stderr, "strata: shader link failed: %s\n", log);
-    return false;
-  }
+  program_ = link_shader_program(shaders::kRectVert, shaders::kRectFrag);
+  if (!program_) return false;
   u_viewport_ = glGetUniformLocation(program_, "u_viewport");
   u_scale_ = glGetUniformLocation(program_, "u_scale");
   u_world_ = glGetUniformLocation(program_, "u_world");

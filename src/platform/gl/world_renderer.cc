@@ -5,50 +5,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstdio>
 #include <vector>
 
+#include "platform/gl/shader_program.h"
 #include "shaders_embedded.h"
 
 namespace strata {
 
 namespace {
-
-GLuint compile(GLenum type, const char* src) {
-  GLuint s = glCreateShader(type);
-  glShaderSource(s, 1, &src, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetShaderInfoLog(s, sizeof log, nullptr, log);
-    std::fprintf(stderr, "strata: shader compile failed: %s\n", log);
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
-}
-
-GLuint link(const char* vert, const char* frag) {
-  GLuint vs = compile(GL_VERTEX_SHADER, vert), fs = compile(GL_FRAGMENT_SHADER, frag);
-  if (!vs || !fs) return 0;
-  GLuint p = glCreateProgram();
-  glAttachShader(p, vs);
-  glAttachShader(p, fs);
-  glLinkProgram(p);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(p, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char log[1024];
-    glGetProgramInfoLog(p, sizeof log, nullptr, log);
-    std::fprintf(stderr, "strata: shader link failed: %s\n", log);
-    return 0;
-  }
-  return p;
-}
 
 void set_rgba(GLint loc, uint32_t c) {
   glUniform4f(loc, (c & 0xFF) / 255.f, ((c >> 8) & 0xFF) / 255.f, ((c >> 16) & 0xFF) / 255.f,
@@ -58,8 +22,8 @@ void set_rgba(GLint loc, uint32_t c) {
 }  // namespace
 
 bool WorldRenderer::init() {
-  rect_program_ = link(shaders::kRectVert, shaders::kRectFrag);
-  curve_program_ = link(shaders::kCurveVert, shaders::kCurveFrag);
+  rect_program_ = link_shader_program(shaders::kRectVert, shaders::kRectFrag);
+  curve_program_ = link_shader_program(shaders::kCurveVert, shaders::kCurveFrag);
   if (!rect_program_ || !curve_program_) return false;
   r_viewport_ = glGetUniformLocation(rect_program_, "u_viewport");
   r_scale_ = glGetUniformLocation(rect_program_, "u_scale");
