@@ -38,16 +38,129 @@ void merge_bin(PyramidLevel& L, const TraceStore& s, int64_t b, uint32_t count, 
   if (s.events.dur[longest] > s.events.dur[L.longest[i]]) L.longest[i] = longest;
 }
 
-size_t items(const PyramidLevel& L) { return L.bin.size() + L.long_events.size(); }
+// Bin widths are powers of two, so a bin index is a shift of the time since the origin (never
+// negative: the origin is the trace's start).
+static_assert((Pyramid::kBaseBinNs & (Pyramid::kBaseBinNs - 1)) == 0 &&
+                  (Pyramid::kFanout & (Pyramid::kFanout - 1)) == 0,
+              "bin widths must be powers of two");
+constexpr int kBaseShift = __builtin_ctzll(Pyramid::kBaseBinNs);
+constexpr int kFanoutShift = __builtin_ctz(Pyramid::kFanout);
 
-void shrink(PyramidLevel& L) {
-  L.row_bins.shrink_to_fit();
-  L.bin.shrink_to_fit();
-  L.count.shrink_to_fit();
-  L.busy.shrink_to_fit();
-  L.longest.shrink_to_fit();
-  L.row_long.shrink_to_fit();
-  L.long_events.shrink_to_fit();
+int level_shift(size_t l) { return kBaseShift + kFanoutShift * static_cast<int>(l); }
+
+// How many of the first `levels` levels an event of `dur` is long at (bin_ns <= dur).
+size_t long_levels(TimeNs dur, size_t levels) {
+  if (dur < Pyramid::kBaseBinNs) return 0;
+  const int log2 = 63 - __builtin_clzll(static_cast<uint64_t>(dur));
+  return std::min<size_t>(levels, static_cast<size_t>((log2 - kBaseShift) / kFanoutShift + 1));
+}
+
+// Items of every level, counted in one walk over the rows' events without building any: an
+// event is a long event at the levels whose bins it spans and in one bin of each coarser level.
+// A level's bins are the distinct bin indices of its short events; when an event falls in the
+// previous short event's bin at some level, it does at every coarser level too, so the walk up
+// the levels stops there.
+void count_items(const TraceStore& s, const Pyramid& p, size_t levels, std::vector<size_t>* bins,
+                 std::vector<size_t>* longs) {
+  bins->assign(levels, 0);
+  std::vector<size_t> long_at(levels + 1, 0);  // events long at exactly the first k levels
+  std::vector<int64_t> last(levels);
+  const TimeNs* st = s.events.start.data();
+  const TimeNs* du = s.events.dur.data();
+  size_t* nb = bins->data();
+  size_t* nl = long_at.data();
+  for (const PyramidRow& row : p.rows) {
+    const Track& tr = s.tracks[row.track];
+    std::fill(last.begin(), last.end(), -1);
+    int64_t* lb = last.data();
+    for_blocks(tr.rows[row.depth], tr.rows[row.depth + 1], [&](size_t lo, size_t hi) {
+      for (size_t e = lo; e < hi; ++e) {
+        const size_t k = long_levels(du[e], levels);
+        ++nl[k];
+        const TimeNs rel = st[e] - p.origin;
+        for (size_t l = k; l < levels; ++l) {
+          const int64_t b = rel >> level_shift(l);
+          if (b == lb[l]) break;
+          lb[l] = b;
+          ++nb[l];
+        }
+      }
+    });
+  }
+  longs->assign(levels, 0);
+  size_t above = 0;  // events long at more than l levels: long at level l
+  for (size_t l = levels; l-- > 0;) {
+    above += long_at[l + 1];
+    (*longs)[l] = above;
+  }
+}
+
+// Sizes a level's columns exactly (they are built by push_back: no doubling, no copy).
+void reserve_level(PyramidLevel& L, size_t rows, size_t bins, size_t longs) {
+  L.row_bins.reserve(rows + 1);
+  L.row_long.reserve(rows + 1);
+  L.bin.reserve(bins);
+  L.count.reserve(bins);
+  L.busy.reserve(bins);
+  L.longest.reserve(bins);
+  L.long_events.reserve(longs);
+  L.row_bins.assign(1, 0);
+  L.row_long.assign(1, 0);
+}
+
+// Level L straight from the events.
+void build_from_events(PyramidLevel& L, const TraceStore& s, const Pyramid& p) {
+  const TimeNs* st = s.events.start.data();
+  const TimeNs* du = s.events.dur.data();
+  for (const PyramidRow& row : p.rows) {
+    const Track& tr = s.tracks[row.track];
+    // Runs in blocks (core/store/blocks.h): a load's first pyramid would otherwise run
+    // baseline code over every event.
+    for_blocks(tr.rows[row.depth], tr.rows[row.depth + 1], [&](size_t lo, size_t hi) {
+      for (auto e = static_cast<uint32_t>(lo); e < hi; ++e) {
+        if (du[e] >= L.bin_ns)
+          L.long_events.push_back(e);
+        else
+          add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+      }
+    });
+    L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
+    L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
+  }
+}
+
+// Level L from a finer level F (any finer one: bins nest, since widths grow by kFanout): F's
+// bins merge, and its long events that are shorter than L's bins join them. Both lists are in
+// start order; walking them together keeps the bins in order, and the summaries equal those
+// built from the events (counts and busy time add up; the longest event is the first longest
+// in start order either way).
+void build_from_level(PyramidLevel& L, const PyramidLevel& F, const TraceStore& s,
+                      const Pyramid& p) {
+  const TimeNs* st = s.events.start.data();
+  const TimeNs* du = s.events.dur.data();
+  const int64_t merge = L.bin_ns / F.bin_ns;
+  for (size_t r = 0; r < p.rows.size(); ++r) {
+    uint32_t bi = F.row_bins[r], be = F.row_bins[r + 1];
+    uint32_t ki = F.row_long[r], ke = F.row_long[r + 1];
+    for_blocks(0, (be - bi) + (ke - ki), [&](size_t lo, size_t hi) {
+      for (size_t k = lo; k < hi; ++k) {  // one bin or long event each
+        const bool take_bin =
+            ki == ke || (bi < be && F.bin[bi] * F.bin_ns <= st[F.long_events[ki]] - p.origin);
+        if (take_bin) {
+          merge_bin(L, s, F.bin[bi] / merge, F.count[bi], F.busy[bi], F.longest[bi]);
+          ++bi;
+        } else {
+          uint32_t e = F.long_events[ki++];
+          if (du[e] >= L.bin_ns)
+            L.long_events.push_back(e);
+          else
+            add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+        }
+      }
+    });
+    L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
+    L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
+  }
 }
 
 }  // namespace
@@ -63,9 +176,18 @@ size_t Pyramid::memory_bytes() const {
   return b;
 }
 
+// The levels' sizes are counted first (count_items) and only the kept levels are built, each
+// into exactly sized columns: the first from the events, the others from the kept level before
+// them. Building every level from the one before, as vectors that double, held the finest
+// levels (up to 24 bytes per event, twice over) at the heap's peak of a load.
 Pyramid build_pyramid(const TraceStore& s) {
   Pyramid p;
   p.origin = s.has_time ? s.start_ns : 0;
+  size_t nrows = 0;
+  for (const Track& tr : s.tracks)
+    if (tr.kind != TrackKind::kCounter)
+      for (uint32_t d = 0; d + 1 < tr.rows.size(); ++d) nrows += tr.rows[d] < tr.rows[d + 1];
+  p.rows.reserve(nrows);
   for (uint32_t t = 0; t < s.tracks.size(); ++t) {
     const Track& tr = s.tracks[t];
     if (tr.kind == TrackKind::kCounter || tr.rows.size() < 2) continue;
@@ -73,67 +195,33 @@ Pyramid build_pyramid(const TraceStore& s) {
       if (tr.rows[d] < tr.rows[d + 1]) p.rows.push_back({t, d});
   }
   const TimeNs extent = s.has_time ? std::max<TimeNs>(1, s.end_ns - s.start_ns) : 1;
-  const TimeNs* st = s.events.start.data();
-  const TimeNs* du = s.events.dur.data();
-  // Each level is built from the one before (kept or not); it is kept when it summarises.
-  PyramidLevel prev;
-  size_t budget = s.events.size() / 4;  // items a kept level may have
-  for (TimeNs w = Pyramid::kBaseBinNs;; w *= Pyramid::kFanout) {
-    PyramidLevel L;
-    L.bin_ns = w;
-    L.row_bins.assign(1, 0);
-    L.row_long.assign(1, 0);
-    for (size_t r = 0; r < p.rows.size(); ++r) {
-      const PyramidRow& row = p.rows[r];
-      const Track& tr = s.tracks[row.track];
-      // Both walks run in blocks (core/store/blocks.h): a load's first pyramid would otherwise
-      // run baseline code over every event, as the build is one call per level.
-      if (w == Pyramid::kBaseBinNs) {
-        // The finest level straight from the events.
-        for_blocks(tr.rows[row.depth], tr.rows[row.depth + 1], [&](size_t lo, size_t hi) {
-          for (auto e = static_cast<uint32_t>(lo); e < hi; ++e) {
-            if (du[e] >= L.bin_ns)
-              L.long_events.push_back(e);
-            else
-              add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
-          }
-        });
-      } else {
-        // From the finer level: its bins merge by kFanout, and its long events that are now
-        // shorter than a bin join the bins. Both lists are in start order; walking them
-        // together keeps the bins in order.
-        const PyramidLevel& F = prev;
-        uint32_t bi = F.row_bins[r], be = F.row_bins[r + 1];
-        uint32_t ki = F.row_long[r], ke = F.row_long[r + 1];
-        for_blocks(0, (be - bi) + (ke - ki), [&](size_t lo, size_t hi) {
-          for (size_t k = lo; k < hi; ++k) {  // one bin or long event each
-            const bool take_bin =
-                ki == ke || (bi < be && F.bin[bi] * F.bin_ns <= st[F.long_events[ki]] - p.origin);
-            if (take_bin) {
-              merge_bin(L, s, F.bin[bi] / Pyramid::kFanout, F.count[bi], F.busy[bi], F.longest[bi]);
-              ++bi;
-            } else {
-              uint32_t e = F.long_events[ki++];
-              if (du[e] >= L.bin_ns)
-                L.long_events.push_back(e);
-              else
-                add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
-            }
-          }
-        });
-      }
-      L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
-      L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
+  // Levels up to the first whose bin spans the trace.
+  size_t levels = 1;
+  for (TimeNs w = Pyramid::kBaseBinNs; !(w >= extent || w > (INT64_MAX / Pyramid::kFanout));
+       w *= Pyramid::kFanout)
+    ++levels;
+  std::vector<size_t> bins, longs;
+  count_items(s, p, levels, &bins, &longs);
+  // A level is kept when it has at most a quarter of the items of the finer kept level (or of
+  // the events); the coarsest one also when nothing else was kept and it summarises at all.
+  std::vector<size_t> keep;
+  size_t budget = s.events.size() / 4;
+  for (size_t l = 0; l < levels; ++l) {
+    const size_t items = bins[l] + longs[l];
+    if (items <= budget || (l + 1 == levels && keep.empty() && items < s.events.size())) {
+      budget = items / 4;
+      keep.push_back(l);
     }
-    const bool last = w >= extent || w > (INT64_MAX / Pyramid::kFanout);
-    if (items(L) <= budget || (last && p.levels.empty() && items(L) < s.events.size())) {
-      budget = items(L) / 4;
-      PyramidLevel keep = L;
-      shrink(keep);
-      p.levels.push_back(std::move(keep));
-    }
-    prev = std::move(L);
-    if (last) break;
+  }
+  p.levels.resize(keep.size());
+  for (size_t k = 0; k < keep.size(); ++k) {
+    PyramidLevel& L = p.levels[k];
+    L.bin_ns = TimeNs{1} << level_shift(keep[k]);
+    reserve_level(L, p.rows.size(), bins[keep[k]], longs[keep[k]]);
+    if (k == 0)
+      build_from_events(L, s, p);
+    else
+      build_from_level(L, p.levels[k - 1], s, p);
   }
   p.counters = build_minmax_pyramid(s.samples.value);
   return p;
