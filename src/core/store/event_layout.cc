@@ -8,6 +8,8 @@
 // order in linear time (merge_runs, order_nested); only other input pays for a general sort.
 // Loops over all events run in blocks (blocks.h) so the browser optimizes them.
 #include <algorithm>
+#include <cstring>
+#include <memory>
 #include <numeric>
 
 #include "core/store/blocks.h"
@@ -33,23 +35,78 @@ void permute(std::vector<T>* col, const std::vector<uint32_t>& order) {
   col->swap(out);
 }
 
-// Puts a column in layout order, col[k] = col[order[k]], through `buf` (at least as many bytes
-// as the column): a gather into buf (independent random reads, which the memory system
-// overlaps; walking the permutation's cycles in place reads one miss at a time, 2-3x slower),
-// then a sequential copy back. The buffer is allocated once for all columns.
+// The buffer the columns are reordered through: 4 bytes per event, in pieces of 256 KB. The
+// load's growing columns leave holes in the heap (each regrowth frees the smaller copy) that a
+// column-sized block does not fit in, so it would go on top of the heap; pieces fill the holes.
+class PieceBuffer {
+ public:
+  static constexpr size_t kShift = 16;
+  static constexpr size_t kPiece = size_t{1} << kShift;  // entries; a multiple of kLoopBlock
+  static_assert(kPiece % kLoopBlock == 0, "a block of for_blocks lies in one piece");
+
+  explicit PieceBuffer(size_t n) : n_(n) {
+    for (size_t k = 0; k < n; k += kPiece)
+      pieces_.emplace_back(new uint32_t[std::min(kPiece, n - k)]);
+  }
+  // Entries [k, k + (block length)) for a block [k, ...) of for_blocks(0, n).
+  uint32_t* at(size_t k) { return pieces_[k >> kShift].get() + (k & (kPiece - 1)); }
+  // The same for values of T packed from each piece's start (T of at most 4 bytes).
+  template <class T>
+  T* at_packed(size_t k) {
+    return reinterpret_cast<T*>(pieces_[k >> kShift].get()) + (k & (kPiece - 1));
+  }
+  size_t pieces() const { return pieces_.size(); }
+  size_t piece_size(size_t p) const { return std::min(kPiece, n_ - (p << kShift)); }
+  const uint32_t* piece(size_t p) const { return pieces_[p].get(); }
+
+ private:
+  size_t n_;
+  std::vector<std::unique_ptr<uint32_t[]>> pieces_;
+};
+
+// Puts a column of values of at most 4 bytes in layout order, col[k] = col[order[k]], through
+// `buf`: a gather into buf (independent random reads, which the memory system overlaps;
+// walking the permutation's cycles in place reads one miss at a time, 2-3x slower), then a
+// sequential copy back. The buffer is allocated once for all columns.
 template <class T>
-void permute_through(std::vector<T>* col, const std::vector<uint32_t>& order, void* buf) {
-  T* out = static_cast<T*>(buf);
+void permute_through(std::vector<T>* col, const uint32_t* order, PieceBuffer* buf) {
+  static_assert(sizeof(T) <= sizeof(uint32_t), "8-byte columns go through permute_halves");
   const T* in = col->data();
-  const uint32_t* o = order.data();
-  for_blocks(0, order.size(), [&](size_t lo, size_t hi) {
-    for (size_t k = lo; k < hi; ++k) out[k] = in[o[k]];
+  for_blocks(0, col->size(), [&](size_t lo, size_t hi) {
+    T* out = buf->at_packed<T>(lo);
+    for (size_t k = lo; k < hi; ++k) out[k - lo] = in[order[k]];
   });
-  std::copy(out, out + order.size(), col->data());
+  T* dst = col->data();
+  for (size_t p = 0; p < buf->pieces(); ++p)
+    std::memcpy(dst + (p << PieceBuffer::kShift), buf->piece(p), buf->piece_size(p) * sizeof(T));
+}
+
+// The same for a column of 8-byte values through the same 4-byte buffer, one half of each value
+// at a time: once every value's first half is gathered, the first halves in place are not read
+// again and are overwritten; the second halves are all still where they were. So the buffer is
+// half the column, and the layout's peak is the final columns + 4 bytes per event.
+template <class T>
+void permute_halves(std::vector<T>* col, const uint32_t* order, PieceBuffer* buf) {
+  static_assert(sizeof(T) == 2 * sizeof(uint32_t), "a column of 8-byte values");
+  auto* bytes = reinterpret_cast<unsigned char*>(col->data());
+  for (size_t half = 0; half < 2; ++half) {
+    unsigned char* base = bytes + half * sizeof(uint32_t);
+    for_blocks(0, col->size(), [&](size_t lo, size_t hi) {
+      uint32_t* out = buf->at(lo);
+      for (size_t k = lo; k < hi; ++k)
+        std::memcpy(&out[k - lo], base + size_t{order[k]} * sizeof(T), sizeof(uint32_t));
+    });
+    for_blocks(0, col->size(), [&](size_t lo, size_t hi) {
+      const uint32_t* in = buf->at(lo);
+      for (size_t k = lo; k < hi; ++k)
+        std::memcpy(base + k * sizeof(T), &in[k - lo], sizeof(uint32_t));
+    });
+  }
 }
 
 // Frees a column's spare capacity when it is more than a few percent (the load reserves
-// columns by an estimate of the final count, see TraceBuilder::next_capacity).
+// columns by an estimate of the final count, see TraceBuilder::next_capacity; compressed input
+// doubles them).
 template <class T>
 void trim(std::vector<T>* col) {
   if (col->capacity() - col->size() > col->size() / 16 + 1024) col->shrink_to_fit();
@@ -105,14 +162,20 @@ bool merge_runs(uint32_t* data, uint32_t m, Before before, uint32_t* buf,
 // The events seen so far form consecutive sorted runs, kept on a stack (heads[], tails[]) and
 // chained into one list (next[]). A new event goes in front of every run at the top of the
 // stack that sorts after it (for nested slices: its children), and heads the merged run.
-// next, heads and tails are scratch arrays of m entries.
+// next and heads are scratch arrays of m entries; tails grows with the stack (nested slices:
+// their depth).
 template <class Before>
 bool order_nested(uint32_t* id, uint32_t m, Before before, uint32_t* next, uint32_t* heads,
-                  uint32_t* tails, std::vector<uint32_t>* bounds) {
+                  std::vector<uint32_t>* tail_stack, std::vector<uint32_t>* bounds) {
   uint32_t runs = 0;
   for_blocks(0, m, [&](size_t lo, size_t hi) {
     uint32_t r = runs;
+    uint32_t* tails = tail_stack->data();
     for (auto p = static_cast<uint32_t>(lo); p < hi; ++p) {
+      if (r >= tail_stack->size()) {
+        tail_stack->resize(std::max<size_t>(64, 2 * size_t{r}));
+        tails = tail_stack->data();
+      }
       uint32_t j = r;
       while (j > 0 && before(id[p], id[heads[j - 1]])) --j;
       next[p] = j < r ? heads[j] : kNone;
@@ -145,6 +208,10 @@ void TraceBuilder::layout_events(const std::vector<uint32_t>& new_track) {
   EventColumns& ev = s.events;
   const size_t n = ev.size();
   const size_t nt = s.tracks.size();
+  // The columns are complete: free their spare capacity now, before the temporaries below
+  // (each copy's old block is a hole the next one fits in).
+  trim(&ev.start), trim(&ev.dur), trim(&ev.name), trim(&ev.cat), trim(&ev.track);
+  trim(&ev.phase), trim(&ev.src_offset), trim(&ev.src_len);
   const uint32_t* track_of = ev.track.data();
   const uint32_t* renumber = new_track.data();
 
@@ -153,20 +220,27 @@ void TraceBuilder::layout_events(const std::vector<uint32_t>& new_track) {
     for (size_t i = lo; i < hi; ++i) ++first[renumber[track_of[i]] + 1];
   });
   for (size_t t = 0; t < nt; ++t) first[t + 1] += first[t];
-  // Temporaries: order and depth (the final depth column), and 8 bytes per event of scratch:
-  // idx (events grouped by track) and tdepth (one track's depths) while ordering, then the
-  // buffer the columns are reordered through. Nothing else is allocated, so the heap's peak
-  // of a load is the columns + 16 bytes per event, here.
-  std::vector<uint32_t> order(n), depth(n);
-  std::vector<uint64_t> scratch(n + 1);
-  uint32_t* idx = reinterpret_cast<uint32_t*>(scratch.data());
-  uint32_t* tdepth = idx + n;  // a track has at most n events
+  // Memory: the heap's peak of a load is here, so no column-sized temporary is kept longer
+  // than needed. `depth` (the final depth column) first holds idx, the events grouped by track;
+  // a track's depths overwrite its part once that is ordered. `order` (the layout: the old index
+  // of each new position) lives in the track column, which is not read once idx is built and is
+  // rewritten at the end. tdepth holds one track's depths (the widest track's size), then the
+  // columns are reordered through a buffer of 4 bytes per event: the peak is the final columns
+  // + 4 bytes per event.
+  std::vector<uint32_t> depth(n);
+  uint32_t* idx = depth.data();
   {
     std::vector<uint32_t> pos(first.begin(), first.end() - 1);
     for_blocks(0, n, [&](size_t lo, size_t hi) {
       for (size_t i = lo; i < hi; ++i) idx[pos[renumber[track_of[i]]]++] = static_cast<uint32_t>(i);
     });
   }
+  uint32_t* order = ev.track.data();
+  uint32_t widest = 0;
+  for (size_t t = 0; t < nt; ++t) widest = std::max(widest, first[t + 1] - first[t]);
+  std::vector<uint32_t> tdepth_buf(widest);
+  uint32_t* tdepth = tdepth_buf.data();
+  std::vector<uint32_t> tails;  // order_nested's stack
 
   // Within a track: by start, parents (longer) before children, then file order.
   const TimeNs* start = ev.start.data();
@@ -199,10 +273,9 @@ void TraceBuilder::layout_events(const std::vector<uint32_t>& new_track) {
     if (tr.kind == TrackKind::kCounter && a == b) continue;
     // Most tracks are in order already, or are slices written when they end (children before
     // their parent: Kineto's CPU ops, matched B/E), which order_nested puts in order in
-    // linear time. Anything else is sorted. order[a, b) and depth[a, b) are scratch here.
-    if (!merge_runs(idx + a, b - a, before, order.data() + a, &bounds) &&
-        !order_nested(idx + a, b - a, before, order.data() + a, depth.data() + a, tdepth,
-                      &bounds)) {
+    // linear time. Anything else is sorted. order[a, b) and tdepth are scratch here.
+    if (!merge_runs(idx + a, b - a, before, order + a, &bounds) &&
+        !order_nested(idx + a, b - a, before, order + a, tdepth, &tails, &bounds)) {
       keys.resize(b - a);
       for (uint32_t k = a; k < b; ++k) keys[k - a] = StartKey{start[idx[k]], idx[k]};
       std::sort(keys.begin(), keys.end(), key_less);
@@ -244,33 +317,31 @@ void TraceBuilder::layout_events(const std::vector<uint32_t>& new_track) {
     tr.rows.resize(max_depth + 2);
     for (uint32_t d = 0; d <= max_depth + 1; ++d) tr.rows[d] = a + per_depth[d];
     for_blocks(a, b, [&](size_t lo, size_t hi) {
-      for (size_t k = lo; k < hi; ++k) {
-        uint32_t d = tdepth[k - a];
-        uint32_t at = a + per_depth[d]++;
-        order[at] = idx[k];
-        depth[at] = d;
-      }
+      for (size_t k = lo; k < hi; ++k) order[a + per_depth[tdepth[k - a]]++] = idx[k];
     });
+    // Rows are contiguous: the depth column is filled row by row (idx[a, b) is read no more).
+    for (uint32_t d = 0; d <= max_depth; ++d)
+      std::fill(depth.begin() + tr.rows[d], depth.begin() + tr.rows[d + 1], d);
   }
   std::vector<StartKey>().swap(keys);
   std::vector<std::pair<uint32_t, uint32_t>>().swap(given_depth_);
+  std::vector<uint32_t>().swap(tails);
+  std::vector<uint32_t>().swap(tdepth_buf);
 
-  void* buf = scratch.data();
-  permute_through(&ev.start, order, buf);
-  permute_through(&ev.dur, order, buf);
-  permute_through(&ev.src_offset, order, buf);
-  permute_through(&ev.name, order, buf);
-  permute_through(&ev.cat, order, buf);
-  permute_through(&ev.src_len, order, buf);
-  permute_through(&ev.phase, order, buf);
-  std::vector<uint64_t>().swap(scratch);
-  std::vector<uint32_t>().swap(order);
+  {
+    PieceBuffer buf(n);
+    permute_halves(&ev.start, order, &buf);
+    permute_halves(&ev.dur, order, &buf);
+    permute_halves(&ev.src_offset, order, &buf);
+    permute_through(&ev.name, order, &buf);
+    permute_through(&ev.cat, order, &buf);
+    permute_through(&ev.src_len, order, &buf);
+    permute_through(&ev.phase, order, &buf);
+  }
   ev.depth.swap(depth);
   for (size_t t = 0; t < nt; ++t)
     std::fill(ev.track.begin() + first[t], ev.track.begin() + first[t + 1],
               static_cast<uint32_t>(t));
-  trim(&ev.start), trim(&ev.dur), trim(&ev.name), trim(&ev.cat), trim(&ev.track);
-  trim(&ev.phase), trim(&ev.src_offset), trim(&ev.src_len);
 }
 
 // Orders series by (track, first appearance) and their samples by time.
