@@ -172,11 +172,49 @@ std::vector<uint32_t> stable_order(size_t n, size_t range, Key key) {
 void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
   if (flow_marks_.empty()) return;
   TraceStore& s = *store_;
-  const std::vector<FlowMark>& marks = flow_marks_;
+  std::vector<FlowMark>& marks = flow_marks_;
   const auto n = static_cast<uint32_t>(marks.size());
 
-  // 1. Bind every step, track by track in time order (see RowSearch).
-  std::vector<uint32_t> bound(n, kNone);
+  // Memory: this runs at the load's peak (the marks are 24 bytes per step), so the steps' work
+  // is kept in the marks themselves: once the chains are ordered, a mark's `key` is not needed
+  // and holds whether it starts a chain (kChainStart) and, in its low half, its bound event.
+  constexpr uint64_t kChainStart = uint64_t{1} << 63;
+
+  // 1. Each flow's steps in time order (file order for ties): `chain`.
+  // Keys are uniform hashes: a counting pass on their top bits leaves buckets of a few steps,
+  // which are then sorted in place (near O(n), and no copy of the keys).
+  std::vector<uint32_t> chain;
+  {
+    int bits = 8;
+    while (bits < 20 && (size_t{1} << bits) < n / 4) ++bits;
+    const int shift = 64 - bits;
+    std::vector<uint32_t> bucket_end;
+    chain = counting_order(
+        n, size_t{1} << bits, [&](size_t i) { return static_cast<size_t>(marks[i].key >> shift); },
+        &bucket_end);
+    auto chain_less = [&](uint32_t a, uint32_t b) {
+      const FlowMark& x = marks[a];
+      const FlowMark& y = marks[b];
+      if (x.key != y.key) return x.key < y.key;
+      if (x.ts != y.ts) return x.ts < y.ts;
+      return a < b;
+    };
+    for (size_t q = 0, k = 0; q < bucket_end.size(); k = bucket_end[q++])
+      if (bucket_end[q] - k > 1)
+        std::sort(chain.begin() + static_cast<std::ptrdiff_t>(k),
+                  chain.begin() + static_cast<std::ptrdiff_t>(bucket_end[q]), chain_less);
+  }
+  uint64_t prev_key = 0;
+  for_blocks(0, n, [&](size_t lo, size_t hi) {
+    for (size_t i = lo; i < hi; ++i) {
+      FlowMark& m = marks[chain[i]];
+      const bool starts = i == 0 || m.key != prev_key;
+      prev_key = m.key;
+      m.key = starts ? kChainStart : 0;
+    }
+  });
+
+  // 2. Bind every step, track by track in time order (see RowSearch).
   {
     std::vector<uint32_t> by_track =
         counting_order(n, s.tracks.size(), [&](size_t i) { return new_track[marks[i].track]; });
@@ -195,37 +233,15 @@ void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
       RowSearch rs(s.events, s.tracks[t]);
       for_blocks(k, e, [&](size_t lo, size_t hi) {
         for (size_t q = lo; q < hi; ++q) {
-          const FlowMark& m = marks[by_track[q]];
-          bound[by_track[q]] = m.next_slice() ? rs.next(m.ts) : rs.enclosing(m.ts);
+          FlowMark& m = marks[by_track[q]];
+          m.key |= m.next_slice() ? rs.next(m.ts) : rs.enclosing(m.ts);
         }
       });
       k = e;
     }
   }
 
-  // 2. Walk each flow's steps in time order (file order for ties) and emit edges.
-  // Keys are uniform hashes: a counting pass on their top bits leaves buckets of a few steps,
-  // which are then sorted in place (near O(n), and no copy of the keys: marks are the bulk of
-  // finish()'s memory on flow-heavy traces).
-  int bits = 8;
-  while (bits < 20 && (size_t{1} << bits) < n / 4) ++bits;
-  const int shift = 64 - bits;
-  std::vector<uint32_t> bucket_end;
-  std::vector<uint32_t> chain = counting_order(
-      n, size_t{1} << bits, [&](size_t i) { return static_cast<size_t>(marks[i].key >> shift); },
-      &bucket_end);
-  auto chain_less = [&](uint32_t a, uint32_t b) {
-    const FlowMark& x = marks[a];
-    const FlowMark& y = marks[b];
-    if (x.key != y.key) return x.key < y.key;
-    if (x.ts != y.ts) return x.ts < y.ts;
-    return a < b;
-  };
-  for (size_t q = 0, k = 0; q < bucket_end.size(); k = bucket_end[q++])
-    if (bucket_end[q] - k > 1)
-      std::sort(chain.begin() + static_cast<std::ptrdiff_t>(k),
-                chain.begin() + static_cast<std::ptrdiff_t>(bucket_end[q]), chain_less);
-  std::vector<uint32_t>().swap(bucket_end);
+  // 3. Walk the chains and emit edges between consecutive bound steps.
   struct Edge {
     uint32_t from, to, kind;
   };
@@ -235,21 +251,17 @@ void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
     for (size_t i = lo; i < hi; ++i) steps += marks[i].ph() != 's';
   });
   edges.reserve(steps);
-  uint64_t key = 0;
   bool chain_open = false;
   uint32_t prev = kNone;
   for_blocks(0, n, [&](size_t lo, size_t hi) {
     for (size_t i = lo; i < hi; ++i) {
       const FlowMark& m = marks[chain[i]];
-      if (i == 0 || m.key != key) {
-        key = m.key;
-        chain_open = false;
-      }
+      if (m.key & kChainStart) chain_open = false;
       if (m.ph() != 's' && !chain_open) {
         ++flow_orphans_;
         continue;
       }
-      uint32_t at = bound[chain[i]];
+      const auto at = static_cast<uint32_t>(m.key);
       if (at == kNone) ++flow_unbound_;
       if (m.ph() == 's') {
         chain_open = true;
@@ -262,7 +274,6 @@ void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
     }
   });
   std::vector<uint32_t>().swap(chain);
-  std::vector<uint32_t>().swap(bound);
   std::vector<FlowMark>().swap(flow_marks_);
 
   // Edges by (from, to): counting by `from`, then the rare runs of one source sorted by `to`.

@@ -152,7 +152,7 @@ class TraceBuilder {
   // 24 bytes (flows are as numerous as kernel launches): kind, step and next_slice share a word.
   struct FlowMark {
     TimeNs ts;
-    uint64_t key;
+    uint64_t key;  // flow_key(); once bind_flows has ordered the chains, see there
     uint32_t track;
     uint32_t bits;  // kind << 3 | step << 1 | next_slice; step 0, 1, 2 = 's', 't', 'f'
     uint32_t kind() const { return bits >> 3; }  // index into store.flows.kinds
