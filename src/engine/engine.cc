@@ -147,6 +147,17 @@ bool Engine::load_next_file(std::string_view name, uint64_t bytes) {
 bool Engine::load_end() {
   if (!importer_) return false;  // already failed
   if (csv_load_) return csv_load_end();
+  // finish() and the pyramid are the load's peak of memory, and wasm memory never shrinks:
+  // free first what they do not need. The load buffer is read no more; a first-part preview
+  // on show (previous_ is set then) is replaced by the full store below, or load_fail brings
+  // the previous trace back (nothing queries the engine while this call runs).
+  std::vector<uint8_t>().swap(scratch_);
+  preview_importer_.reset();
+  preview_store_.reset();
+  if (previous_) {
+    store_ = std::make_unique<TraceStore>();
+    pyramid_ = Pyramid();
+  }
   try {
     importer_->finish();
   } catch (const std::bad_alloc&) {
@@ -158,6 +169,7 @@ bool Engine::load_end() {
     return false;
   }
   loading_->files.back().bytes = loaded_bytes_ - file_start_;
+  importer_.reset();  // its lookup tables and buffers, before the pyramid's
   Pyramid pyramid;
   try {
     pyramid = build_pyramid(*loading_);
@@ -167,11 +179,7 @@ bool Engine::load_end() {
   }
   previous_.reset();
   previous_pyramid_ = Pyramid();
-  preview_importer_.reset();
-  preview_store_.reset();
   install(std::move(loading_), std::move(pyramid));
-  importer_.reset();
-  std::vector<uint8_t>().swap(scratch_);
   last_error_.clear();
   session_errors_.clear();  // earlier failed opens are history once a new trace is in place
   loading_name_.clear();

@@ -1,5 +1,6 @@
 #include "core/formats/compression/decompressing_importer.h"
 
+#include <string>
 #include <vector>
 
 #include "core/store/trace_store.h"
@@ -25,14 +26,18 @@ class DecompressingImporter final : public Importer {
 
   void finish() override {
     end_of_file();
+    // The decoder's window and output block are not needed by the inner finish(), which is
+    // the load's peak of memory: keep only its error.
+    if (decoder_) error_ = decoder_->error();
+    decoder_.reset();
     inner_->finish();
   }
 
   bool failed() const override {
-    return inner_->failed() || (decoder_ && !decoder_->error().empty() && inner_->records() == 0);
+    return inner_->failed() || (!decode_error().empty() && inner_->records() == 0);
   }
   const std::string& failure() const override {
-    if (decoder_ && !decoder_->error().empty() && inner_->records() == 0) return decoder_->error();
+    if (!decode_error().empty() && inner_->records() == 0) return decode_error();
     return inner_->failure();
   }
   uint64_t records() const override { return inner_->records(); }
@@ -40,6 +45,7 @@ class DecompressingImporter final : public Importer {
   bool next_file() override {
     end_of_file();
     decoder_.reset();
+    error_.clear();
     sniffed_ = reported_ = false;
     decoded_ = 0;
     kind_ = Compression::kPlain;
@@ -54,6 +60,8 @@ class DecompressingImporter final : public Importer {
                                " stream ends early: the file is cut off after " +
                                std::to_string(decoder_->consumed()) + " compressed bytes");
   }
+
+  const std::string& decode_error() const { return decoder_ ? decoder_->error() : error_; }
 
   void start(const uint8_t* head, size_t n) {
     sniffed_ = true;
@@ -83,6 +91,7 @@ class DecompressingImporter final : public Importer {
   TraceStore* store_;
   std::unique_ptr<Importer> inner_;
   std::unique_ptr<StreamDecoder> decoder_;
+  std::string error_;  // the decoder's, once it is released
   std::vector<uint8_t> head_;
   Compression kind_ = Compression::kPlain;
   bool sniffed_ = false, reported_ = false;
