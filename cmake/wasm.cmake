@@ -38,9 +38,17 @@ add_executable(strata_engine ${STRATA_ENGINE_WASM_SOURCES})
 target_link_libraries(strata_engine PRIVATE strata_core)
 target_compile_options(strata_engine PRIVATE ${STRATA_WARNINGS})
 # The worker's memory is the engine's cost of a trace (issue 3: at most 0.3x the JSON), and wasm
-# memory never shrinks: grow it 5% at a time rather than emscripten's default 20% (which is
-# up to a fifth of the peak unused), and start at 8 MB (stack and data) instead of 16 MB.
-set(STRATA_ENGINE_MEMORY_LINK -sMEMORY_GROWTH_GEOMETRIC_STEP=0.05 -sINITIAL_MEMORY=8MB)
+# memory never shrinks: grow it 1% at a time rather than emscripten's default 20% (up to a
+# fifth of the peak unused; growing is cheap, V8 reserves the address space). The stack is
+# 256 KB, not emscripten's 5 MB: in the engine's call graph (wasm-dis of a --profiling-funcs
+# build, frames read from the stack pointer updates) the deepest chain without recursion uses
+# 3 KB, and every recursion is bounded whatever the input: HLO shapes and called computations
+# 64 levels deep (~14 KB), std::regex over a search pattern of at most 1000 characters
+# (engine_queries.cc), sorts O(log n); JSON and protobuf nesting are walked without recursion.
+# STACK_OVERFLOW_CHECK=2 turns an overflow into an abort instead of a write over the static
+# data below the stack. Memory starts at 1 MB (data, stack, first allocations).
+set(STRATA_ENGINE_MEMORY_LINK -sMEMORY_GROWTH_GEOMETRIC_STEP=0.01 -sTOTAL_STACK=256KB
+  -sSTACK_OVERFLOW_CHECK=2 -sINITIAL_MEMORY=1MB)
 target_link_options(strata_engine PRIVATE ${STRATA_WASM_COMMON_LINK} ${STRATA_ENGINE_MEMORY_LINK}
   -sEXPORT_NAME=createStrataEngine -sENVIRONMENT=worker)
 set_target_properties(strata_engine PROPERTIES SUFFIX ".js")

@@ -5,7 +5,7 @@
 'use strict';
 importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js', 'graph-worker.js');
 
-const CHUNK = 4 << 20;  // bytes copied into the engine at a time: its load buffer is wasm memory
+const CHUNK = 1 << 20;  // bytes copied into the engine at a time: its load buffer is wasm memory
 const PROGRESS_EVERY_MS = 250;  // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
 let M = null;                    // the engine module
 let currentSource = null;        // {blob} or {url} of the current trace, for lazy args
@@ -33,16 +33,18 @@ function summary() {
   s.heapBytes = M.HEAPU8.buffer.byteLength;
   return s;
 }
-// Bytes wait in the engine's load buffer until at least COMMIT of them are there: a fetch
-// stream hands out ~64 KB chunks, and each commit has a fixed cost (a call into the engine, and
-// the record cut at the chunk's end parsed twice). Whatever else uses the load buffer (record
-// extraction) calls flushLoad() first.
+// Bytes wait in the engine's load buffer until COMMIT of them are there: a fetch stream hands
+// out ~64 KB chunks, and each commit has a fixed cost (a call into the engine, and the record
+// cut at the chunk's end parsed twice). A read's slice is cut into pieces that fill the buffer
+// to COMMIT exactly, so the buffer is 1 MB of the worker's wasm memory, which never shrinks (4 MB
+// pieces cost no less CPU). Whatever else uses the load buffer (record extraction) calls
+// flushLoad() first.
 const COMMIT = 1 << 20;
 let pending = 0;  // bytes in the load buffer, not committed yet
 function feed(bytes) {
   let off = 0;
   while (off < bytes.length) {
-    const n = Math.min(bytes.length - off, CHUNK);
+    const n = Math.min(bytes.length - off, COMMIT - pending);
     const p = M._engine_load_buffer(pending + n) >>> 0;  // keeps the pending bytes if it grows
     M.HEAPU8.set(bytes.subarray(off, off + n), p + pending);  // HEAPU8 re-read: memory may grow
     pending += n;

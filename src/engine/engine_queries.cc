@@ -51,6 +51,8 @@ std::string error_json(const std::string& message) {
   return o + "}";
 }
 
+constexpr size_t kMaxRegexLength = 1000;
+
 }  // namespace
 
 std::string Engine::query_json(std::string_view kind, std::string_view args_text) const {
@@ -66,6 +68,11 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     const size_t limit = static_cast<size_t>(std::clamp(args.number("limit", 1000), 0.0, 100000.0));
     std::vector<uint8_t> match(s.strings.size(), 0);
     if (args.flag("regex")) {
+      // std::regex parses (and destroys its compiled form) recursively, a few calls per
+      // character or bracket: a bounded pattern keeps that within the worker's stack.
+      if (text.size() > kMaxRegexLength)
+        return error_json("the regular expression is too long (at most " +
+                          std::to_string(kMaxRegexLength) + " characters)");
       try {
         std::regex re(text, std::regex::ECMAScript | std::regex::icase);
         for (StrId id = 0; id < s.strings.size(); ++id) {

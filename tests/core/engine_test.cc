@@ -138,6 +138,22 @@ TEST(Engine, FindLocateAndDetails) {
 namespace strata {
 namespace {
 
+// The worker's stack is 256 KB (cmake/wasm.cmake) and std::regex parses recursively: a long
+// pattern is refused with a message; a pattern within the limit, nested as deep as it allows,
+// still works.
+TEST(Engine, RegexSearchIsBoundedInLength) {
+  Engine e;
+  ASSERT_TRUE(load(&e, "t.json", kTrace, 4096));
+  std::string nested = std::string(499, '(') + "for" + std::string(499, ')');
+  std::string ok = e.query_json("find", "{\"text\":\"" + nested + "\",\"regex\":true}");
+  EXPECT_NE(ok.find("\"count\":1"), std::string::npos) << ok.substr(0, 200);
+  std::string too_long = std::string(1001, 'a');
+  std::string err = e.query_json("find", "{\"text\":\"" + too_long + "\",\"regex\":true}");
+  EXPECT_NE(err.find("the regular expression is too long (at most 1000 characters)"),
+            std::string::npos)
+      << err.substr(0, 200);
+}
+
 TEST(Engine, SuccessfulOpenClearsEarlierFailures) {
   Engine e;
   EXPECT_FALSE(load(&e, "bad.bin", "\x89PNG....", 4096));
