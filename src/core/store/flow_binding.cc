@@ -12,6 +12,7 @@
 //    Zero-length markers (instants, samples) are never bound to.
 //  * Each pair of consecutive bound steps of a chain is one edge (self-edges are dropped).
 #include <algorithm>
+#include <memory>
 #include <numeric>
 
 #include "core/store/blocks.h"
@@ -214,86 +215,105 @@ void TraceBuilder::bind_flows(const std::vector<uint32_t>& new_track) {
     }
   });
 
-  // 2. Bind every step, track by track in time order (see RowSearch).
+  // 2. Bind every step, track by track in time order (see RowSearch). Profilers write each
+  // thread's steps in time order: then the marks are walked as they are, with one search per
+  // track; otherwise they are grouped by track first.
   {
-    std::vector<uint32_t> by_track =
-        counting_order(n, s.tracks.size(), [&](size_t i) { return new_track[marks[i].track]; });
-    auto ts_less = [&](uint32_t a, uint32_t b) { return marks[a].ts < marks[b].ts; };
-    for (size_t k = 0; k < n;) {
-      const uint32_t t = new_track[marks[by_track[k]].track];
-      size_t e = k;
-      while (e < n && new_track[marks[by_track[e]].track] == t) ++e;
-      auto first = by_track.begin() + static_cast<std::ptrdiff_t>(k);
-      auto last = by_track.begin() + static_cast<std::ptrdiff_t>(e);
-      bool sorted = true;
-      for_blocks(k + 1, e, [&](size_t lo, size_t hi) {
-        for (size_t q = lo; q < hi && sorted; ++q) sorted = !ts_less(by_track[q], by_track[q - 1]);
-      });
-      if (!sorted) std::stable_sort(first, last, ts_less);
-      RowSearch rs(s.events, s.tracks[t]);
-      for_blocks(k, e, [&](size_t lo, size_t hi) {
-        for (size_t q = lo; q < hi; ++q) {
-          FlowMark& m = marks[by_track[q]];
-          m.key |= m.next_slice() ? rs.next(m.ts) : rs.enclosing(m.ts);
+    std::vector<TimeNs> last(s.tracks.size(), INT64_MIN);
+    bool in_order = true;
+    for_blocks(0, n, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi && in_order; ++i) {
+        TimeNs& l = last[new_track[marks[i].track]];
+        in_order = marks[i].ts >= l;
+        l = marks[i].ts;
+      }
+    });
+    auto bind = [&](RowSearch& rs, FlowMark& m) {
+      m.key |= m.next_slice() ? rs.next(m.ts) : rs.enclosing(m.ts);
+    };
+    if (in_order) {
+      std::vector<std::unique_ptr<RowSearch>> search(s.tracks.size());
+      for_blocks(0, n, [&](size_t lo, size_t hi) {
+        for (size_t i = lo; i < hi; ++i) {
+          const uint32_t t = new_track[marks[i].track];
+          if (!search[t]) search[t] = std::make_unique<RowSearch>(s.events, s.tracks[t]);
+          bind(*search[t], marks[i]);
         }
       });
-      k = e;
+    } else {
+      std::vector<TimeNs>().swap(last);
+      std::vector<uint32_t> by_track =
+          counting_order(n, s.tracks.size(), [&](size_t i) { return new_track[marks[i].track]; });
+      auto ts_less = [&](uint32_t a, uint32_t b) { return marks[a].ts < marks[b].ts; };
+      for (size_t k = 0; k < n;) {
+        const uint32_t t = new_track[marks[by_track[k]].track];
+        size_t e = k;
+        while (e < n && new_track[marks[by_track[e]].track] == t) ++e;
+        auto first = by_track.begin() + static_cast<std::ptrdiff_t>(k);
+        auto end = by_track.begin() + static_cast<std::ptrdiff_t>(e);
+        if (!std::is_sorted(first, end, ts_less)) std::stable_sort(first, end, ts_less);
+        RowSearch rs(s.events, s.tracks[t]);
+        for_blocks(k, e, [&](size_t lo, size_t hi) {
+          for (size_t q = lo; q < hi; ++q) bind(rs, marks[by_track[q]]);
+        });
+        k = e;
+      }
     }
   }
 
-  // 3. Walk the chains and emit edges between consecutive bound steps.
-  struct Edge {
-    uint32_t from, to, kind;
+  // 3. Walk the chains: an edge between consecutive bound steps. Twice: counting the edges,
+  // then writing them straight into the store's columns, sized exactly.
+  auto walk = [&](bool count_only, auto&& edge) {
+    bool chain_open = false;
+    uint32_t prev = kNone;
+    for_blocks(0, n, [&](size_t lo, size_t hi) {
+      for (size_t i = lo; i < hi; ++i) {
+        const FlowMark& m = marks[chain[i]];
+        if (m.key & kChainStart) chain_open = false;
+        if (m.ph() != 's' && !chain_open) {
+          flow_orphans_ += count_only;
+          continue;
+        }
+        const auto at = static_cast<uint32_t>(m.key);
+        if (at == kNone) flow_unbound_ += count_only;
+        if (m.ph() == 's') {
+          chain_open = true;
+          prev = at;
+        } else {
+          if (prev != kNone && at != kNone && prev != at) edge(prev, at, m.kind());
+          if (at != kNone) prev = at;
+          if (m.ph() == 'f') chain_open = false;
+        }
+      }
+    });
   };
-  std::vector<Edge> edges;
-  size_t steps = 0;  // t and f steps: at most one edge each
-  for_blocks(0, n, [&](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; ++i) steps += marks[i].ph() != 's';
-  });
-  edges.reserve(steps);
-  bool chain_open = false;
-  uint32_t prev = kNone;
-  for_blocks(0, n, [&](size_t lo, size_t hi) {
-    for (size_t i = lo; i < hi; ++i) {
-      const FlowMark& m = marks[chain[i]];
-      if (m.key & kChainStart) chain_open = false;
-      if (m.ph() != 's' && !chain_open) {
-        ++flow_orphans_;
-        continue;
-      }
-      const auto at = static_cast<uint32_t>(m.key);
-      if (at == kNone) ++flow_unbound_;
-      if (m.ph() == 's') {
-        chain_open = true;
-        prev = at;
-      } else {
-        if (prev != kNone && at != kNone && prev != at) edges.push_back(Edge{prev, at, m.kind()});
-        if (at != kNone) prev = at;
-        if (m.ph() == 'f') chain_open = false;
-      }
-    }
+  size_t ne = 0;
+  walk(true, [&](uint32_t, uint32_t, uint32_t) { ++ne; });
+  FlowColumns& f = s.flows;
+  f.from.reserve(ne);
+  f.to.reserve(ne);
+  f.kind.reserve(ne);
+  walk(false, [&](uint32_t from, uint32_t to, uint32_t kind) {
+    f.from.push_back(from);
+    f.to.push_back(to);
+    f.kind.push_back(kind);
   });
   std::vector<uint32_t>().swap(chain);
   std::vector<FlowMark>().swap(flow_marks_);
 
-  // Edges by (from, to): counting by `from`, then the rare runs of one source sorted by `to`.
+  // Edges by (from, to): stable by `from` (counting), then the rare runs of one source sorted
+  // by `to`. The columns are put in that order in place, through one buffer.
   const size_t nev = s.events.size();
-  std::vector<uint32_t> order =
-      stable_order(edges.size(), nev, [&](size_t i) { return edges[i].from; });
-  FlowColumns& f = s.flows;
-  const size_t ne = edges.size();
-  f.from.resize(ne);
-  f.to.resize(ne);
-  f.kind.resize(ne);
-  for_blocks(0, ne, [&](size_t lo, size_t hi) {
-    for (size_t k = lo; k < hi; ++k) {
-      const Edge& e = edges[order[k]];
-      f.from[k] = e.from;
-      f.to[k] = e.to;
-      f.kind[k] = e.kind;
+  {
+    std::vector<uint32_t> order = stable_order(ne, nev, [&](size_t i) { return f.from[i]; });
+    std::vector<uint32_t> buf(ne);
+    for (std::vector<uint32_t>* col : {&f.from, &f.to, &f.kind}) {
+      for_blocks(0, ne, [&](size_t lo, size_t hi) {
+        for (size_t k = lo; k < hi; ++k) buf[k] = (*col)[order[k]];
+      });
+      col->swap(buf);
     }
-  });
-  std::vector<Edge>().swap(edges);
+  }
   // Each run of one source that starts in a block is sorted whole, even past the block's end.
   std::vector<std::pair<uint32_t, uint32_t>> run;
   for_blocks(0, ne, [&](size_t lo, size_t hi) {
