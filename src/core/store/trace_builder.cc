@@ -338,14 +338,17 @@ void TraceBuilder::reserve_events(size_t n) {
 size_t TraceBuilder::next_capacity(size_t n) const {
   const size_t doubled = std::max<size_t>(2 * n, 1024);
   const SourceFile* f = store_->files.empty() ? nullptr : &store_->files[0];
-  if (!f || f->compression != "none" || bytes_read_ < f->bytes / 16 || bytes_read_ >= f->bytes)
-    return doubled;
+  if (!f) return doubled;
+  // How far the load is through the file as given: compressed bytes when it is compressed
+  // (SourceFile::loaded, kept by the decompressing importer), else what the importer reported.
+  const uint64_t read = f->compression == "none" ? bytes_read_ : f->loaded;
+  if (read < f->bytes / 16 || read >= f->bytes) return doubled;
   // Past the first 1/16 of the input, the rate so far (items per byte) predicts the total well:
   // reserve that plus 5%, so a column is reallocated about once more instead of doubling to
   // the end (each reallocation leaves a hole the next, larger one cannot reuse). At least +1/8,
   // so a rate that rises late still costs few regrowths.
   double expected =
-      static_cast<double>(n) * static_cast<double>(f->bytes) / static_cast<double>(bytes_read_);
+      static_cast<double>(n) * static_cast<double>(f->bytes) / static_cast<double>(read);
   return std::max(static_cast<size_t>(expected * 1.05) + 1024, n + n / 8 + 1024);
 }
 

@@ -5,10 +5,11 @@
 //
 // Everything an importer adds goes straight into the store's columns (file order) or into small
 // staging vectors, so memory while loading is close to the final store's; finish() reorders
-// one column at a time to keep the peak low. When the input's size is known (store.files[0],
-// uncompressed) and the importer reports its progress (set_input_progress), those vectors grow
-// to what the rest of the input will need at the rate seen so far, instead of doubling: a
-// doubled column is up to half empty, and the heap of a wasm worker never shrinks.
+// one column at a time to keep the peak low. When the input's size is known (store.files[0])
+// and its progress is (set_input_progress; for a compressed file, the compressed bytes read:
+// SourceFile::loaded), those vectors grow to what the rest of the input will need at the rate
+// seen so far, instead of doubling: a doubled column is up to half empty, and the heap of a
+// wasm worker never shrinks.
 #pragma once
 #include <algorithm>
 #include <cstdint>

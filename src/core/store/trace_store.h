@@ -157,6 +157,9 @@ struct SourceFile {
   // Several files in one load: record locators (src_offset) count the (decompressed) bytes of
   // the files one after the other; this file's first byte is at stream_base.
   uint64_t stream_base = 0;
+  // While it loads: the bytes of the file read so far, compressed ones when it is compressed
+  // (the builder sizes the store's columns by them against `bytes`).
+  uint64_t loaded = 0;
 };
 
 struct TraceStore {

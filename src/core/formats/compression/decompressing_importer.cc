@@ -75,11 +75,14 @@ class DecompressingImporter final : public Importer {
   void pass(const uint8_t* data, size_t n) {
     if (n == 0) return;
     if (!decoder_) {
+      if (!store_->files.empty()) store_->files.back().loaded += n;
       inner_->feed(data, n);
       return;
     }
     bool ok = decoder_->feed(data, n, [this](const uint8_t* out, size_t m) {
       decoded_ += m;
+      // The compressed bytes behind this block: the builder sizes columns by them.
+      if (!store_->files.empty()) store_->files.back().loaded = decoder_->consumed();
       inner_->feed(out, m);
     });
     if (!ok && !reported_ && inner_->records() > 0) {

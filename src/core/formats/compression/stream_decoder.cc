@@ -9,7 +9,9 @@ namespace strata {
 
 namespace {
 
-constexpr size_t kOutBlock = 1 << 20;  // decompressed bytes handed to the sink at a time
+// Decompressed bytes handed to the sink at a time: a block is wasm memory of the worker for the
+// whole load (and it never shrinks); 256 KB blocks cost no more CPU than 1 MB ones.
+constexpr size_t kOutBlock = 256 << 10;
 
 class GzipDecoder final : public StreamDecoder {
  public:
@@ -22,7 +24,7 @@ class GzipDecoder final : public StreamDecoder {
 
   bool feed(const uint8_t* in, size_t n, const ByteSink& sink) override {
     if (!ok_) return false;
-    feed_base_ = in;
+    const uint64_t before = consumed_;
     z_.next_in = const_cast<Bytef*>(in);
     z_.avail_in = static_cast<uInt>(n);
     while (z_.avail_in > 0) {
@@ -35,6 +37,7 @@ class GzipDecoder final : public StreamDecoder {
       z_.avail_out = static_cast<uInt>(out_.size());
       int rc = inflate(&z_, Z_NO_FLUSH);
       size_t produced = out_.size() - z_.avail_out;
+      consumed_ = before + static_cast<uint64_t>(z_.next_in - in);
       if (produced) sink(out_.data(), produced);
       if (rc == Z_STREAM_END) {
         ended_ = true;
@@ -44,7 +47,7 @@ class GzipDecoder final : public StreamDecoder {
         return fail(std::string("corrupt gzip data (") + (z_.msg ? z_.msg : "inflate error") + ")");
       }
     }
-    consumed_ += n - z_.avail_in;
+    consumed_ = before + (n - z_.avail_in);
     return true;
   }
   bool complete() const override { return ok_ && ended_; }
@@ -54,12 +57,10 @@ class GzipDecoder final : public StreamDecoder {
  private:
   bool fail(std::string msg) {
     ok_ = false;
-    error_ = std::move(msg) + " at compressed byte " +
-             std::to_string(consumed_ + static_cast<uint64_t>(z_.next_in - feed_base_));
+    error_ = std::move(msg) + " at compressed byte " + std::to_string(consumed_);
     return false;
   }
   z_stream z_{};
-  const uint8_t* feed_base_ = nullptr;
   std::vector<uint8_t> out_;
   bool ok_ = false, ended_ = false;
   uint64_t consumed_ = 0;
@@ -80,6 +81,7 @@ class ZstdDecoder final : public StreamDecoder {
 
   bool feed(const uint8_t* in, size_t n, const ByteSink& sink) override {
     if (!ok_) return false;
+    const uint64_t before = consumed_;
     ZSTD_inBuffer ib{in, n, 0};
     while (ib.pos < ib.size || more_output_) {
       ZSTD_outBuffer ob{out_.data(), out_.size(), 0};
@@ -87,16 +89,17 @@ class ZstdDecoder final : public StreamDecoder {
       if (ZSTD_isError(rc)) {
         ok_ = false;
         error_ = std::string("corrupt zstd data (") + ZSTD_getErrorName(rc) + ") near compressed byte " +
-                 std::to_string(consumed_ + ib.pos);
+                 std::to_string(before + ib.pos);
         return false;
       }
+      consumed_ = before + ib.pos;
       if (ob.pos) sink(out_.data(), ob.pos);
       frame_done_ = rc == 0;
       // A full output buffer may mean more is pending without more input.
       more_output_ = ob.pos == ob.size;
       if (ib.pos == ib.size && !more_output_) break;
     }
-    consumed_ += n;
+    consumed_ = before + n;
     return true;
   }
   bool complete() const override { return ok_ && frame_done_; }

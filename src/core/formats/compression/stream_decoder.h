@@ -27,7 +27,7 @@ class StreamDecoder {
   // True when the input so far ends exactly at the end of a complete stream.
   virtual bool complete() const = 0;
   virtual const std::string& error() const = 0;
-  // Compressed bytes consumed so far.
+  // Compressed bytes consumed so far; while `sink` runs, those that produced its block.
   virtual uint64_t consumed() const = 0;
 };
 
