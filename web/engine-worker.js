@@ -5,7 +5,7 @@
 'use strict';
 importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js', 'graph-worker.js');
 
-const CHUNK = 1 << 20;  // bytes copied into the engine at a time: its load buffer is wasm memory
+const CHUNK = 256 << 10;  // bytes copied into the engine at a time: its load buffer is wasm memory
 const PROGRESS_EVERY_MS = 250;  // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
 let M = null;                    // the engine module
 let currentSource = null;        // {blob} or {url} of the current trace, for lazy args
@@ -35,11 +35,11 @@ function summary() {
 }
 // Bytes wait in the engine's load buffer until COMMIT of them are there: a fetch stream hands
 // out ~64 KB chunks, and each commit has a fixed cost (a call into the engine, and the record
-// cut at the chunk's end parsed twice). A read's slice is cut into pieces that fill the buffer
-// to COMMIT exactly, so the buffer is 1 MB of the worker's wasm memory, which never shrinks (4 MB
-// pieces cost no less CPU). Whatever else uses the load buffer (record extraction) calls
-// flushLoad() first.
-const COMMIT = 1 << 20;
+// cut at the chunk's end parsed twice: a few microseconds). A read's slice is cut into pieces
+// that fill the buffer to COMMIT exactly, so the buffer is 256 KB of the worker's wasm memory,
+// which never shrinks (1-4 MB commits took no less CPU). Whatever else uses the load buffer
+// (record extraction) calls flushLoad() first.
+const COMMIT = 256 << 10;
 let pending = 0;  // bytes in the load buffer, not committed yet
 function feed(bytes) {
   let off = 0;
