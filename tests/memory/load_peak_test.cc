@@ -92,7 +92,7 @@ TEST(LoadPeak, ThePyramidAllocatesOnlyTheLevelsItKeeps) {
 
 void feed(Engine* e, const std::string& name, const std::string& bytes) {
   e->load_begin(name, bytes.size());
-  for (size_t off = 0; off < bytes.size(); off += 1 << 20) {  // the worker's 1 MB commits
+  for (size_t off = 0; off < bytes.size(); off += 1 << 20) {  // a 1 MB load buffer
     const size_t n = std::min<size_t>(1 << 20, bytes.size() - off);
     std::memcpy(e->load_buffer(n), bytes.data() + off, n);
     e->load_commit(n);
