@@ -88,8 +88,8 @@ class ZstdDecoder final : public StreamDecoder {
       size_t rc = ZSTD_decompressStream(ds_, &ob, &ib);
       if (ZSTD_isError(rc)) {
         ok_ = false;
-        error_ = std::string("corrupt zstd data (") + ZSTD_getErrorName(rc) + ") near compressed byte " +
-                 std::to_string(before + ib.pos);
+        error_ = std::string("corrupt zstd data (") + ZSTD_getErrorName(rc) +
+                 ") near compressed byte " + std::to_string(before + ib.pos);
         return false;
       }
       consumed_ = before + ib.pos;
