@@ -125,8 +125,9 @@ TEST(GraphXplaneStream, CompressedCopiesGiveThePlainFilesModules) {
         EXPECT_LE(got.peak, largest);
         // The pass stops once the last module has passed: on a plain file in small chunks,
         // right after its last byte.
-        if (copy.c == Compression::kPlain && chunk == 4099)
+        if (copy.c == Compression::kPlain && chunk == 4099) {
           EXPECT_LT(got.fed, std::min<uint64_t>(plain.size(), last_end + chunk + 1));
+        }
       }
     }
   }
