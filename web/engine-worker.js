@@ -15,6 +15,9 @@ let queue = Promise.resolve();   // loads run one at a time; queries run between
 let memoryDone = Promise.resolve();  // the memory chart's extra read of the current source
 
 const ready = createStrataEngine().then((m) => { M = m; });
+// The reader worker starts with the engine, not with the first picked file: starting a worker
+// takes tens of ms, which a small file's whole load would otherwise wait for.
+ready.then(() => startReadWorker());
 
 function withString(s, fn) {
   const n = M.lengthBytesUTF8(s) + 1;
