@@ -108,24 +108,30 @@ void reserve_level(PyramidLevel& L, size_t rows, size_t bins, size_t longs) {
   L.row_long.assign(1, 0);
 }
 
+// Event e joins L: as a long event when it spans at least a whole bin, else in its bin.
+inline void place_event(PyramidLevel& L, const TraceStore& s, const Pyramid& p, uint32_t e) {
+  if (s.events.dur[e] >= L.bin_ns)
+    L.long_events.push_back(e);
+  else
+    add_to_bin(L, s, (s.events.start[e] - p.origin) / L.bin_ns, e);
+}
+
+// Closes the row just built: where the next row's bins and long events begin.
+inline void end_row(PyramidLevel& L) {
+  L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
+  L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
+}
+
 // Level L straight from the events.
 void build_from_events(PyramidLevel& L, const TraceStore& s, const Pyramid& p) {
-  const TimeNs* st = s.events.start.data();
-  const TimeNs* du = s.events.dur.data();
   for (const PyramidRow& row : p.rows) {
     const Track& tr = s.tracks[row.track];
     // Runs in blocks (core/store/blocks.h): a load's first pyramid would otherwise run
     // baseline code over every event.
     for_blocks(tr.rows[row.depth], tr.rows[row.depth + 1], [&](size_t lo, size_t hi) {
-      for (auto e = static_cast<uint32_t>(lo); e < hi; ++e) {
-        if (du[e] >= L.bin_ns)
-          L.long_events.push_back(e);
-        else
-          add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
-      }
+      for (auto e = static_cast<uint32_t>(lo); e < hi; ++e) place_event(L, s, p, e);
     });
-    L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
-    L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
+    end_row(L);
   }
 }
 
@@ -137,7 +143,6 @@ void build_from_events(PyramidLevel& L, const TraceStore& s, const Pyramid& p) {
 void build_from_level(PyramidLevel& L, const PyramidLevel& F, const TraceStore& s,
                       const Pyramid& p) {
   const TimeNs* st = s.events.start.data();
-  const TimeNs* du = s.events.dur.data();
   const int64_t merge = L.bin_ns / F.bin_ns;
   for (size_t r = 0; r < p.rows.size(); ++r) {
     uint32_t bi = F.row_bins[r], be = F.row_bins[r + 1];
@@ -150,16 +155,11 @@ void build_from_level(PyramidLevel& L, const PyramidLevel& F, const TraceStore& 
           merge_bin(L, s, F.bin[bi] / merge, F.count[bi], F.busy[bi], F.longest[bi]);
           ++bi;
         } else {
-          uint32_t e = F.long_events[ki++];
-          if (du[e] >= L.bin_ns)
-            L.long_events.push_back(e);
-          else
-            add_to_bin(L, s, (st[e] - p.origin) / L.bin_ns, e);
+          place_event(L, s, p, F.long_events[ki++]);
         }
       }
     });
-    L.row_bins.push_back(static_cast<uint32_t>(L.bin.size()));
-    L.row_long.push_back(static_cast<uint32_t>(L.long_events.size()));
+    end_row(L);
   }
 }
 
