@@ -27,12 +27,6 @@ namespace strata {
 
 namespace {
 
-TimeNs end_of(TimeNs start, TimeNs dur) {
-  TimeNs end;
-  if (__builtin_add_overflow(start, dur, &end)) return INT64_MAX;
-  return end;
-}
-
 bool is_begin(char ph) { return ph == 'b' || ph == 'S' || ph == 'N'; }
 bool is_end(char ph) { return ph == 'e' || ph == 'F' || ph == 'D'; }
 

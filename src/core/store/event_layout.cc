@@ -19,13 +19,6 @@ namespace strata {
 
 namespace {
 
-// start + dur without signed overflow (a garbage dur must not wrap the end to the past).
-TimeNs end_of(TimeNs start, TimeNs dur) {
-  TimeNs end;
-  if (__builtin_add_overflow(start, dur, &end)) return INT64_MAX;
-  return end;
-}
-
 // Reorders a column so that out[k] = col[order[k]] (counter samples: small).
 template <class T>
 void permute(std::vector<T>* col, const std::vector<uint32_t>& order) {

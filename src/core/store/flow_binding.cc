@@ -22,12 +22,6 @@ namespace strata {
 
 namespace {
 
-TimeNs end_of(TimeNs start, TimeNs dur) {
-  TimeNs end;
-  if (__builtin_add_overflow(start, dur, &end)) return INT64_MAX;
-  return end;
-}
-
 // Searches one track's rows for steps visited in time order.
 //  * Shallow tracks (the common case): per row, two cursors that only move forward (first
 //    event starting at or after ts, first starting after ts), so binding all steps of a track

@@ -12,13 +12,6 @@ namespace strata {
 
 namespace {
 
-// start + dur without signed overflow (a garbage dur must not wrap the end to the past).
-TimeNs end_of(TimeNs start, TimeNs dur) {
-  TimeNs end;
-  if (__builtin_add_overflow(start, dur, &end)) return INT64_MAX;
-  return end;
-}
-
 std::string plural(uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
