@@ -148,6 +148,10 @@
             lastDetails = d && { name: d.name, cat: d.cat, startNs: d.startNs, durNs: d.durNs, pid: d.pid,
               tid: d.tid, phase: d.phase, args: (d.record && d.record.args) || {} };
             if (d && d.record && d.record.xla) lastDetails.xla = d.record.xla;  // XLA op: graph link
+            if (d && d.launchedCount !== undefined) {  // what it launched elsewhere (Kineto: kernels)
+              Object.assign(lastDetails, { launchedCount: d.launchedCount, launchedTotalNs: d.launchedTotalNs,
+                launchedSpanNs: d.launchedSpanNs, launchedComplete: d.launchedComplete, launched: d.launched });
+            }
           } catch (e) { lastDetails = null; }
           withString(m.json, (p) => ui._ui_set_details(m.event, p));
         }

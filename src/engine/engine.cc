@@ -12,6 +12,7 @@
 #include "core/formats/xplane/xplane_details.h"
 #include "core/query/find.h"
 #include "core/query/flows.h"
+#include "core/query/launches.h"
 #include "core/query/hierarchy.h"
 #include "core/query/viewport.h"
 #include "engine/protocol.h"
@@ -572,6 +573,23 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
     o += (i ? "," : "") + r;
   }
   o += "]";
+  // What it launched elsewhere (Kineto: its kernels and copies), through it and its children.
+  if (s.events.phase[event] != 'i') {
+    const Launched l = launched_by(s, event, 20);
+    o += ",\"launchedCount\":" + std::to_string(l.count) + ",\"launchedTotalNs\":";
+    json_append_int(&o, l.total_ns);
+    o += std::string(",\"launchedComplete\":") + (l.complete ? "true" : "false");
+    o += ",\"launchedSpanNs\":";
+    json_append_int(&o, l.count ? l.last_end - l.first_start : 0);
+    o += ",\"launched\":[";
+    for (size_t i = 0; i < l.events.size(); ++i) {
+      std::string r = related(l.events[i]);
+      r.pop_back();
+      r += ",\"track\":" + std::to_string(store_to_display_[s.events.track[l.events[i]]]) + "}";
+      o += (i ? "," : "") + r;
+    }
+    o += "]";
+  }
   o += ",\"record\":";
   // The record was valid JSON when it was imported (malformed ones are skipped), but the file
   // may have changed on disk since: the reader validates before trusting it.

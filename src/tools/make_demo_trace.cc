@@ -106,6 +106,7 @@ class Generator {
     std::string name;
     int64_t start;
     std::string args;
+    int64_t external_id;  // an operator's "External id" (op_args), else 0
   };
 
   void meta(const char* what, int pid, int tid, const char* key, const std::string& value) {
@@ -132,7 +133,15 @@ class Generator {
   void tick(int64_t lo_ns, int64_t hi_ns) { now_ += rng_.range(lo_ns, hi_ns); }
 
   void open(const char* cat, std::string name, std::string args = std::string()) {
-    stack_.push_back(Open{cat, std::move(name), now_, std::move(args)});
+    const bool op = args.rfind("\"External id\"", 0) == 0;  // op_args() was just called
+    stack_.push_back(Open{cat, std::move(name), now_, std::move(args), op ? external_id_ : 0});
+  }
+
+  // As Kineto does: a runtime call carries the External id of the operator it runs in.
+  int64_t enclosing_external_id() const {
+    for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+      if (it->external_id) return it->external_id;
+    return 0;
   }
 
   // Slices are written when they close, so children precede their parents in the file, as in
@@ -169,9 +178,10 @@ class Generator {
   // cudaLaunchKernel on the CPU, the kernel on a stream, and the ac2g flow between them.
   void launch(const char* kernel, int stream, int64_t kernel_ns) {
     int64_t corr = ++correlation_;
+    const int64_t ext = enclosing_external_id();
     open("cuda_runtime", "cudaLaunchKernel",
-         "\"External id\": " + std::to_string(external_id_) +
-             ", \"cbid\": 211, \"correlation\": " + std::to_string(corr));
+         (ext ? "\"External id\": " + std::to_string(ext) + ", " : std::string()) +
+             "\"cbid\": 211, \"correlation\": " + std::to_string(corr));
     flow('s', corr, kTrainerPid, kMainTid, now_);
     tick(2000, 6000);
     int64_t& free_at = stream == kNcclStream ? nccl_free_ : compute_free_;

@@ -4,7 +4,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST_DIR, countTrace, newStrataPage, poll, setupStrata } from './lib.mjs';
+import { DIST_DIR, countTrace, newStrataPage, poll, setupStrata, usToNs } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const width = (v) => v.endNs - v.startNs;
@@ -49,6 +49,49 @@ describe('trace viewer interactions', () => {
     for (const r of xs) n.set(r.name, (n.get(r.name) || 0) + 1);
     return xs.filter((r) => n.get(r.name) >= 3).sort((a, b) => b.dur - a.dur)[0];
   }
+
+  test('an operator\'s details list the kernels its External id launched', async () => {
+    // Independently of Strata's flows, by the records' ids, as Kineto writes them: an operator's
+    // "External id" is on the cudaLaunchKernel calls it makes, whose "correlation" is on the kernels.
+    const corrsOf = new Map(), kernelOf = new Map();
+    for (const r of records) {
+      const a = r.args || {};
+      if (r.cat === 'cuda_runtime' && a['External id'] !== undefined)
+        corrsOf.set(a['External id'], [...(corrsOf.get(a['External id']) || []), a.correlation]);
+      if (r.cat === 'kernel') kernelOf.set(a.correlation, r);
+    }
+    const details = async (rec) => {
+      const sel = await select({ name: rec.name, tsNs: usToNs(rec.ts), pid: String(rec.pid), tid: String(rec.tid) });
+      assert.ok(sel && sel.count === 1, `selected ${rec.name}: ${JSON.stringify(sel)}`);
+      return poll(async () => {
+        const x = await s.details();
+        // ns at epoch scale: a JS number is exact to 256 ns there
+        return x && x.name === rec.name && Math.abs(x.startNs - usToNs(rec.ts)) < 1000 &&
+          x.launchedCount !== undefined ? x : null;
+      }, { message: `details() of ${rec.name}` });
+    };
+    // An operator with no operator nested in it: its External id names all it launched.
+    const ops = records.filter((r) => r.cat === 'cpu_op' && r.args && r.args['External id'] !== undefined);
+    const op = ops.find((o) => corrsOf.has(o.args['External id']) && !ops.some((x) => x !== o &&
+      x.pid === o.pid && x.tid === o.tid && x.ts >= o.ts && x.ts + x.dur <= o.ts + o.dur && x.dur < o.dur));
+    assert.ok(op, 'the demo has an innermost operator that launched a kernel');
+    const kernels = corrsOf.get(op.args['External id']).map((c) => kernelOf.get(c));
+    const d = await details(op);
+    assert.equal(d.launchedCount, kernels.length, `launchedCount of ${op.name}`);
+    assert.equal(d.launchedTotalNs, kernels.reduce((t, k) => t + usToNs(k.dur), 0), 'launchedTotalNs');
+    assert.deepEqual(d.launched.map((k) => k.name).sort(), kernels.map((k) => k.name).sort());
+    // A training step: every kernel launched by a runtime call inside it, whatever operator made it.
+    const step = records.find((r) => r.cat === 'user_annotation' && /^ProfilerStep#/.test(r.name));
+    const inStep = records.filter((r) => r.cat === 'cuda_runtime' && r.pid === step.pid && r.tid === step.tid &&
+      r.ts >= step.ts && r.ts + r.dur <= step.ts + step.dur).map((r) => kernelOf.get((r.args || {}).correlation)).filter(Boolean);
+    assert.ok(inStep.length > 20, `${inStep.length} kernels in ${step.name}`);
+    const ds = await details(step);
+    assert.equal(ds.launchedCount, inStep.length, `launchedCount of ${step.name}`);
+    assert.equal(ds.launchedTotalNs, inStep.reduce((t, k) => t + usToNs(k.dur), 0), `launchedTotalNs of ${step.name}`);
+    assert.equal(ds.launched.length, 20, 'the first 20 are listed');
+    assert.equal(ds.launchedComplete, true);
+    s.assertNoErrors();
+  });
 
   test('tools 1-4 switch by key and the toolbar state follows', async () => {
     await s.focusCanvas(0.6, 0.5);

@@ -46,17 +46,26 @@ void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>
       started = true;
     } else if (section == "summary" && l.depth == 2) {
       double v = std::strtod(l.value.c_str(), nullptr);
-      if (l.key == "name") cur.name = l.value;
-      else if (l.key == "count") cur.count = static_cast<uint64_t>(v);
-      else if (l.key == "totalNs") cur.total = v;
-      else if (l.key == "minNs") cur.min = v;
-      else if (l.key == "maxNs") cur.max = v;
-      else if (l.key == "avgNs") cur.avg = v;
+      if (l.key == "name")
+        cur.name = l.value;
+      else if (l.key == "count")
+        cur.count = static_cast<uint64_t>(v);
+      else if (l.key == "totalNs")
+        cur.total = v;
+      else if (l.key == "minNs")
+        cur.min = v;
+      else if (l.key == "maxNs")
+        cur.max = v;
+      else if (l.key == "avgNs")
+        cur.avg = v;
     } else if (section == "events" && l.depth == 2) {
       double v = std::strtod(l.value.c_str(), nullptr);
-      if (l.key == "event") events->push_back(static_cast<uint32_t>(v));
-      else if (l.key == "start") starts->push_back(v);
-      else if (l.key == "end") ends->push_back(v);
+      if (l.key == "event")
+        events->push_back(static_cast<uint32_t>(v));
+      else if (l.key == "start")
+        starts->push_back(v);
+      else if (l.key == "end")
+        ends->push_back(v);
     }
   }
   if (section == "summary" && started) p->summary.push_back(cur);
@@ -84,7 +93,8 @@ size_t draw_tree(const std::vector<JsonLine>& lines, size_t i, uint16_t depth) {
     const JsonLine& l = lines[i];
     if (l.kind == 'o' || l.kind == 'a') {
       ImGui::PushID(static_cast<int>(i));
-      bool open = ImGui::TreeNodeEx(l.key.c_str(), ImGuiTreeNodeFlags_DefaultOpen, "%s", l.key.c_str());
+      bool open =
+          ImGui::TreeNodeEx(l.key.c_str(), ImGuiTreeNodeFlags_DefaultOpen, "%s", l.key.c_str());
       ImGui::PopID();
       if (open) {
         i = draw_tree(lines, i + 1, l.depth);
@@ -121,16 +131,22 @@ void related(const std::vector<JsonLine>& lines, const char* key, Timeline* t, i
     for (; j < lines.size() && lines[j].depth >= field_depth; ++j) {
       const JsonLine& f = lines[j];
       if (f.depth != field_depth) continue;
-      if (f.key == "event") ev = std::strtod(f.value.c_str(), nullptr);
-      else if (f.key == "name") name = f.value;
-      else if (f.key == "startNs") start = static_cast<double>(std::strtoll(f.value.c_str(), nullptr, 10) - origin);
-      else if (f.key == "durNs") dur = std::strtod(f.value.c_str(), nullptr);
-      else if (f.key == "incoming") dir = f.value == "true" ? "from " : "to ";
+      if (f.key == "event")
+        ev = std::strtod(f.value.c_str(), nullptr);
+      else if (f.key == "name")
+        name = f.value;
+      else if (f.key == "startNs")
+        start = static_cast<double>(std::strtoll(f.value.c_str(), nullptr, 10) - origin);
+      else if (f.key == "durNs")
+        dur = std::strtod(f.value.c_str(), nullptr);
+      else if (f.key == "incoming")
+        dir = f.value == "true" ? "from " : "to ";
     }
     if (ev >= 0) {
       ImGui::PushID(static_cast<int>(j));
       std::string label = dir + name + "  (" + format_duration(dur) + ")";
-      if (ImGui::SmallButton(label.c_str())) timeline_select(t, {static_cast<uint32_t>(ev), start, start + dur}, true);
+      if (ImGui::SmallButton(label.c_str()))
+        timeline_select(t, {static_cast<uint32_t>(ev), start, start + dur}, true);
       ImGui::PopID();
     }
     if (single) break;
@@ -143,34 +159,44 @@ void draw_summary(DetailsPane* p) {
     ImGui::SameLine();
     ImGui::TextDisabled("(summing...)");
   }
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Sortable | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_Resizable | ImGuiTableFlags_BordersInnerV;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Sortable |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
+                                ImGuiTableFlags_BordersInnerV;
   if (!ImGui::BeginTable("summary", 6, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("Count");
-  ImGui::TableSetupColumn("Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending);
+  ImGui::TableSetupColumn(
+      "Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending);
   ImGui::TableSetupColumn("Avg");
   ImGui::TableSetupColumn("Min");
   ImGui::TableSetupColumn("Max");
   ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs(); sort && sort->SpecsDirty && sort->SpecsCount > 0) {
+  if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs();
+      sort && sort->SpecsDirty && sort->SpecsCount > 0) {
     const ImGuiTableColumnSortSpecs& s = sort->Specs[0];
     auto key = [&](const SummaryLine& l) -> double {
       switch (s.ColumnIndex) {
-        case 1: return static_cast<double>(l.count);
-        case 2: return l.total;
-        case 3: return l.avg;
-        case 4: return l.min;
-        case 5: return l.max;
-        default: return 0;
+        case 1:
+          return static_cast<double>(l.count);
+        case 2:
+          return l.total;
+        case 3:
+          return l.avg;
+        case 4:
+          return l.min;
+        case 5:
+          return l.max;
+        default:
+          return 0;
       }
     };
     const bool asc = s.SortDirection == ImGuiSortDirection_Ascending;
-    std::stable_sort(p->summary.begin(), p->summary.end(), [&](const SummaryLine& a, const SummaryLine& b) {
-      if (s.ColumnIndex == 0) return asc ? a.name < b.name : a.name > b.name;
-      return asc ? key(a) < key(b) : key(a) > key(b);
-    });
+    std::stable_sort(p->summary.begin(), p->summary.end(),
+                     [&](const SummaryLine& a, const SummaryLine& b) {
+                       if (s.ColumnIndex == 0) return asc ? a.name < b.name : a.name > b.name;
+                       return asc ? key(a) < key(b) : key(a) > key(b);
+                     });
     sort->SpecsDirty = false;
   }
   for (const SummaryLine& l : p->summary) {
@@ -193,7 +219,8 @@ void draw_summary(DetailsPane* p) {
 
 }  // namespace
 
-void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float y, float w, float h) {
+void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float y, float w,
+                  float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   ImGui::Begin("Details", nullptr,
@@ -217,10 +244,12 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
     if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingFixedFit)) {
       row("Name", text("name"));
       row("Category", text("cat"));
-      row("Start", format_tick(static_cast<double>(start - origin_ns), 1) + "   (" + text("startNs") + " ns)");
+      row("Start", format_tick(static_cast<double>(start - origin_ns), 1) + "   (" +
+                       text("startNs") + " ns)");
       if (text("phase") != "i") {
         row("End", format_tick(static_cast<double>(start + dur - origin_ns), 1));
-        row("Duration", format_duration(static_cast<double>(dur)) + "   (" + text("durNs") + " ns)");
+        row("Duration",
+            format_duration(static_cast<double>(dur)) + "   (" + text("durNs") + " ns)");
         if (field(p->lines, "selfNs"))
           row("Self time", format_duration(std::strtod(text("selfNs").c_str(), nullptr)));
       }
@@ -240,6 +269,15 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
         ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Flows");
         related(p->lines, "flows", t, origin_ns);
       }
+    }
+    // Kineto: the kernels and copies an operator launched, through its runtime calls' flows.
+    if (const JsonLine* n = field(p->lines, "launchedCount"); n && n->value != "0") {
+      ImGui::TextColored(
+          ImVec4(0.65f, 0.65f, 0.65f, 1), "Launched elsewhere (%s%s): %s in total, over %s",
+          text("launchedComplete") == "false" ? "at least " : "", n->value.c_str(),
+          format_duration(std::strtod(text("launchedTotalNs").c_str(), nullptr)).c_str(),
+          format_duration(std::strtod(text("launchedSpanNs").c_str(), nullptr)).c_str());
+      related(p->lines, "launched", t, origin_ns);
     }
     if (const JsonLine* c = field(p->lines, "childCount"); c && c->value != "0") {
       ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Children (%s)", c->value.c_str());
