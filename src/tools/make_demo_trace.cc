@@ -106,7 +106,7 @@ class Generator {
     std::string name;
     int64_t start;
     std::string args;
-    int64_t external_id;  // an operator's "External id" (op_args), else 0
+    int64_t external_id = 0;  // an operator's "External id" (open_op), else 0
   };
 
   void meta(const char* what, int pid, int tid, const char* key, const std::string& value) {
@@ -133,8 +133,7 @@ class Generator {
   void tick(int64_t lo_ns, int64_t hi_ns) { now_ += rng_.range(lo_ns, hi_ns); }
 
   void open(const char* cat, std::string name, std::string args = std::string()) {
-    const bool op = args.rfind("\"External id\"", 0) == 0;  // op_args() was just called
-    stack_.push_back(Open{cat, std::move(name), now_, std::move(args), op ? external_id_ : 0});
+    stack_.push_back(Open{cat, std::move(name), now_, std::move(args)});
   }
 
   // As Kineto does: a runtime call carries the External id of the operator it runs in.
@@ -164,6 +163,12 @@ class Generator {
     o_.s(", \"tid\": ").i(tid).s(", \"ts\": ").us(ts).s(", \"dur\": ").us(dur);
     if (!args.empty()) o_.s(", \"args\": {").s(args).s("}");
     o_.s("},\n");
+  }
+
+  // An aten operator: a cpu_op with a fresh External id, which its runtime calls will carry.
+  void open_op(std::string name, const char* dims) {
+    open("cpu_op", std::move(name), op_args(dims));
+    stack_.back().external_id = external_id_;
   }
 
   std::string op_args(const char* dims) {
@@ -208,10 +213,10 @@ class Generator {
   // One aten op (optionally with a nested aten op) that launches one kernel.
   void op(const char* name, const char* inner, const char* kernel, int64_t kernel_ns,
           const char* dims) {
-    open("cpu_op", name, op_args(dims));
+    open_op(name, dims);
     tick(1000, 4000);
     if (inner) {
-      open("cpu_op", inner, op_args(dims));
+      open_op(inner, dims);
       tick(500, 2000);
     }
     launch(kernel, kComputeStream, kernel_ns);
@@ -267,7 +272,7 @@ class Generator {
     for (const char* fn : kBackward) {
       open("cpu_op", std::string("autograd::engine::evaluate_function: ") + fn);
       tick(1000, 3000);
-      open("cpu_op", fn, op_args(nullptr));
+      open_op(fn, nullptr);
       tick(500, 1500);
       bool mm = std::strncmp(fn, "Addmm", 5) == 0;
       if (mm) {
