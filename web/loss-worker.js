@@ -44,9 +44,7 @@ function lossGunzipChunks(blob, read) {
     const reader = counted.pipeThrough(new DecompressionStream('gzip')).getReader();
     let parts = [], size = 0;
     const gather = () => {
-      const out = new Uint8Array(size);
-      let at = 0;
-      for (const b of parts) { out.set(b, at); at += b.length; }
+      const out = lossConcat(parts, size);
       parts = [];
       size = 0;
       return out;
@@ -84,6 +82,11 @@ async function lossGunzipHead(head, max) {
   } finally {
     reader.cancel().catch(() => {});
   }
+  return lossConcat(parts, size);
+}
+
+// The byte arrays `parts` (`size` bytes in all) as one.
+function lossConcat(parts, size) {
   const out = new Uint8Array(size);
   let at = 0;
   for (const b of parts) { out.set(b, at); at += b.length; }
@@ -98,15 +101,10 @@ async function lossScan(M, file, onProgress) {
   const read = { compressed: 0 };
   const chunks = file.gzip ? lossGunzipChunks(blob, read) : blobChunks(blob);  // both read ahead
   let lastPost = 0, text = 0;
-  try {
+  // Counts each chunk and reports progress once the scanner has taken it.
+  const counted = (async function* () {
     for await (const bytes of chunks) {
-      // In pieces: the scan buffer is wasm memory, which never shrinks (a File's slices are 32 MB).
-      for (let off = 0; off < bytes.length; off += CHUNK) {
-        const n = Math.min(CHUNK, bytes.length - off);
-        const p = M._loss_scan_buffer(n) >>> 0;  // may grow memory: HEAPU8 after
-        M.HEAPU8.set(bytes.subarray(off, off + n), p);
-        M._loss_scan_commit(n);
-      }
+      yield bytes;
       text += bytes.length;
       const now = performance.now();
       if (onProgress && now - lastPost > PROGRESS_EVERY_MS) {
@@ -114,6 +112,10 @@ async function lossScan(M, file, onProgress) {
         onProgress(file.gzip ? read.compressed : text, now - t0);
       }
     }
+  })();
+  try {
+    // In CHUNK pieces: the scan buffer is wasm memory, which never shrinks (slices are 32 MB).
+    await feedChunks(counted, (n) => M._loss_scan_buffer(n), (n) => { M._loss_scan_commit(n); return 0; });
   } finally {
     var count = M._loss_scan_end();  // also on a read error: the points so far
   }
