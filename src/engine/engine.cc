@@ -543,13 +543,15 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
     o += ",\"selfNs\":";
     json_append_int(&o, self_time(s, event));
   }
-  auto related = [&](uint32_t e) {
+  // `placed`: also the display track it is drawn on (events elsewhere: flows, launches).
+  auto related = [&](uint32_t e, bool placed = false) {
     std::string r = "{\"event\":" + std::to_string(e) + ",\"name\":";
     json_append_string(&r, s.strings.get(s.events.name[e]));
     r += ",\"startNs\":";
     json_append_int(&r, s.events.start[e]);
     r += ",\"durNs\":";
     json_append_int(&r, s.events.dur[e]);
+    if (placed) r += ",\"track\":" + std::to_string(store_to_display_[s.events.track[e]]);
     return r + "}";
   };
   uint32_t parent = parent_of(s, event);
@@ -565,10 +567,9 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
   std::vector<FlowNeighbour> nb = flows_of(s, event);
   for (size_t i = 0; i < nb.size() && i < 100; ++i) {
     uint32_t e = nb[i].event;
-    std::string r = related(e);
-    r.pop_back();  // reopen the object to add direction and place
+    std::string r = related(e, true);
+    r.pop_back();  // reopen the object to add direction and depth
     r += std::string(",\"incoming\":") + (nb[i].incoming ? "true" : "false");
-    r += ",\"track\":" + std::to_string(store_to_display_[s.events.track[e]]);
     r += ",\"depth\":" + std::to_string(s.events.depth[e]) + "}";
     o += (i ? "," : "") + r;
   }
@@ -582,12 +583,7 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
     o += ",\"launchedSpanNs\":";
     json_append_int(&o, l.count ? l.last_end - l.first_start : 0);
     o += ",\"launched\":[";
-    for (size_t i = 0; i < l.events.size(); ++i) {
-      std::string r = related(l.events[i]);
-      r.pop_back();
-      r += ",\"track\":" + std::to_string(store_to_display_[s.events.track[l.events[i]]]) + "}";
-      o += (i ? "," : "") + r;
-    }
+    for (size_t i = 0; i < l.events.size(); ++i) o += (i ? "," : "") + related(l.events[i], true);
     o += "]";
   }
   o += ",\"record\":";
