@@ -6,14 +6,14 @@
 #include <new>
 
 #include "core/base/json_writer.h"
-#include "core/formats/format_sniffer.h"
 #include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/compression/decompressing_importer.h"
+#include "core/formats/format_sniffer.h"
 #include "core/formats/xplane/xplane_details.h"
 #include "core/query/find.h"
 #include "core/query/flows.h"
-#include "core/query/launches.h"
 #include "core/query/hierarchy.h"
+#include "core/query/launches.h"
 #include "core/query/viewport.h"
 #include "engine/protocol.h"
 
@@ -27,7 +27,8 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   loading_->files.push_back({std::string(name), total_bytes, "chrome-json"});
   // Every file enters through the decompressing importer: gzip/zstd are recognised by their
   // magic bytes, anything else passes straight through to the format's importer.
-  importer_ = make_decompressing_importer(loading_.get(), make_format_sniffing_importer(loading_.get()));
+  importer_ =
+      make_decompressing_importer(loading_.get(), make_format_sniffing_importer(loading_.get()));
   loading_name_ = name;
   loading_total_ = total_bytes;
   csv_load_ = last_load_merged_ = false;
@@ -40,8 +41,8 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
     preview_store_ = std::make_unique<TraceStore>();
     preview_store_->files = loading_->files;
     preview_store_->files[0].bytes = preview_bytes_;  // importers size their buffers by it
-    preview_importer_ =
-        make_decompressing_importer(preview_store_.get(), make_format_sniffing_importer(preview_store_.get()));
+    preview_importer_ = make_decompressing_importer(
+        preview_store_.get(), make_format_sniffing_importer(preview_store_.get()));
   }
 }
 
@@ -71,7 +72,8 @@ void Engine::feed_preview(size_t n) {
   }
   // The preview ends mid-file by design: its "cut off" messages are not the file's.
   preview_store_->errors.clear();
-  preview_store_->warnings.assign(1, "still loading: showing the first " + std::to_string(preview_bytes_ >> 20) + " MB");
+  preview_store_->warnings.assign(
+      1, "still loading: showing the first " + std::to_string(preview_bytes_ >> 20) + " MB");
   Pyramid p = build_pyramid(*preview_store_);
   if (!previous_) {
     previous_ = std::move(store_);
@@ -89,7 +91,8 @@ void Engine::load_commit(size_t n) {
   if (!importer_ || n > scratch_.size()) return;
   // An Ascend memory CSV (told by its header) goes to the memory chart, not the importers.
   if (loaded_bytes_ == 0 && !csv_load_)
-    csv_load_ = ascend_csv_kind(std::string_view(reinterpret_cast<const char*>(scratch_.data()), n)) != AscendCsvKind::kOther;
+    csv_load_ = ascend_csv_kind(std::string_view(reinterpret_cast<const char*>(scratch_.data()),
+                                                 n)) != AscendCsvKind::kOther;
   if (csv_load_) {
     csv_text_.append(reinterpret_cast<const char*>(scratch_.data()), n);
     loaded_bytes_ += n;
@@ -107,8 +110,8 @@ void Engine::load_commit(size_t n) {
 uint64_t Engine::load_records() const { return importer_ ? importer_->records() : 0; }
 
 void Engine::load_fail(std::string_view message) {
-  last_error_ = loading_name_.empty() ? std::string(message)
-                                      : loading_name_ + ": " + std::string(message);
+  last_error_ =
+      loading_name_.empty() ? std::string(message) : loading_name_ + ": " + std::string(message);
   session_errors_.push_back(last_error_);
   loading_name_.clear();
   importer_.reset();
@@ -135,7 +138,8 @@ bool Engine::load_next_file(std::string_view name, uint64_t bytes) {
   }
   if (!ok) {
     loading_->files.pop_back();
-    last_error_ = std::string(name) + " was not opened: only XProf xplanes (one per host) open several at once; " +
+    last_error_ = std::string(name) +
+                  " was not opened: only XProf xplanes (one per host) open several at once; " +
                   "open other traces one at a time";
     loading_->errors.push_back(last_error_);  // listed with the trace that did load
     return false;
@@ -190,7 +194,8 @@ bool Engine::load_end() {
 void Engine::index_display_order() {
   const TraceStore& s = *store_;
   display_tracks_.clear();
-  for (const Process& p : s.processes) display_tracks_.insert(display_tracks_.end(), p.tracks.begin(), p.tracks.end());
+  for (const Process& p : s.processes)
+    display_tracks_.insert(display_tracks_.end(), p.tracks.begin(), p.tracks.end());
   store_to_display_.assign(s.tracks.size(), 0);
   for (uint32_t i = 0; i < display_tracks_.size(); ++i) store_to_display_[display_tracks_[i]] = i;
 }
@@ -407,15 +412,16 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   std::vector<proto::FlowEntry> flows;
   if (rq.flags & proto::kWantFlows) {
     constexpr size_t kMaxFlows = 4000;
-    const TimeNs t0 = q.origin + static_cast<TimeNs>(q.start), t1 = q.origin + static_cast<TimeNs>(q.end);
+    const TimeNs t0 = q.origin + static_cast<TimeNs>(q.start),
+                 t1 = q.origin + static_cast<TimeNs>(q.end);
     const FlowColumns& fc = s.flows;
     for (size_t i = 0; i < fc.size() && flows.size() < kMaxFlows; ++i) {
       uint32_t a = fc.from[i], b = fc.to[i];
       TimeNs ae = s.events.start[a] + s.events.dur[a], bs = s.events.start[b];
       if ((ae < t0 || ae > t1) && (bs < t0 || bs > t1)) continue;
       flows.push_back({static_cast<double>(ae - q.origin), static_cast<double>(bs - q.origin),
-                       display_index[s.events.track[a]], s.events.depth[a], display_index[s.events.track[b]],
-                       s.events.depth[b], a, b});
+                       display_index[s.events.track[a]], s.events.depth[a],
+                       display_index[s.events.track[b]], s.events.depth[b], a, b});
     }
   }
   put(&out, proto::Header{proto::MsgType::kViewReply, 0, generation_, rh.request_id});
@@ -434,7 +440,8 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   for (const VisibleSlice& v : slices)
     put(&out, proto::SliceEntry{v.start, v.end, display_index[v.track], v.depth, v.name, v.event,
                                 v.count, v.busy_permille});
-  for (const CounterBucket& b : buckets) put(&out, proto::BucketEntry{b.start, b.min, b.max, b.last, b.series, 0});
+  for (const CounterBucket& b : buckets)
+    put(&out, proto::BucketEntry{b.start, b.min, b.max, b.last, b.series, 0});
   for (const proto::FlowEntry& f : flows) put(&out, f);
   for (const proto::NewString& f : fresh) put(&out, f);
   finish_message(&out, chars);

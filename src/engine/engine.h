@@ -49,7 +49,9 @@ class Engine {
   // indexed on their own and replace the current trace as soon as they are read (a new
   // generation), so the first timeline appears long before a big file is done. The trace shown
   // before comes back if the load then fails. Defaults: 256 MB files, first 64 MB.
-  void set_preview(uint64_t min_file, uint64_t bytes) { preview_min_file_ = min_file, preview_bytes_ = bytes; }
+  void set_preview(uint64_t min_file, uint64_t bytes) {
+    preview_min_file_ = min_file, preview_bytes_ = bytes;
+  }
   bool showing_preview() const { return previous_ != nullptr; }
 
   // ---- queries ------------------------------------------------------------------------------
@@ -81,8 +83,9 @@ class Engine {
   // `record` is the event's JSON text re-read from the file (may be empty).
   std::string details_json(uint32_t event, std::string_view record) const;
   // Panel queries from the UI and the script API, JSON in and out (engine_queries.cc):
-  //   "find"   {"text", "regex", "limit"} → {count, matches:[{event,name,tsNs,durNs,track,depth}], nameIds}
-  //   "select" {"events":[...]} or {"t0","t1","rows":[[track,depthLo,depthHi],...]} (relative ns,
+  //   "find"   {"text", "regex", "limit"} → {count, matches:[{event,name,tsNs,durNs,track,depth}],
+  //   nameIds} "select" {"events":[...]} or {"t0","t1","rows":[[track,depthLo,depthHi],...]}
+  //   (relative ns,
   //            display track indices) → {count, events:[{event,start,end}], summary:[{name,count,
   //            totalNs,minNs,maxNs,avgNs}]}
   std::string query_json(std::string_view kind, std::string_view args) const;
@@ -116,12 +119,12 @@ class Engine {
   bool memory_scan_pending_ = false;
   std::string csv_text_;  // an Ascend memory CSV being loaded (small files: held whole)
   bool csv_load_ = false, last_load_merged_ = false;
-  void memory_reset();    // counters → series; lists the [memory] records to read
+  void memory_reset();  // counters → series; lists the [memory] records to read
   bool csv_load_end();
 
-  std::unique_ptr<TraceStore> store_;       // current trace (never null)
-  Pyramid pyramid_;                          // its multi-resolution summaries
-  std::unique_ptr<TraceStore> loading_;     // trace being loaded
+  std::unique_ptr<TraceStore> store_;    // current trace (never null)
+  Pyramid pyramid_;                      // its multi-resolution summaries
+  std::unique_ptr<TraceStore> loading_;  // trace being loaded
   std::unique_ptr<Importer> importer_;
   std::string loading_name_;
   uint64_t loading_total_ = 0, loaded_bytes_ = 0;
@@ -130,7 +133,7 @@ class Engine {
   std::vector<std::string> session_errors_;  // failed opens, kept for summary().errors
   std::string last_error_;
   uint32_t generation_ = 0;
-  std::vector<uint8_t> strings_sent_;        // per string id: already sent to the UI
+  std::vector<uint8_t> strings_sent_;  // per string id: already sent to the UI
   RecordExtractor extractor_;
   uint32_t extract_file_ = 0;  // the file the extractor's window is from
   // Progressive display (see set_preview).

@@ -60,7 +60,8 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
   const TraceStore& s = *store_;
   Args args;
   std::string err;
-  if (!json_flatten(args_text.empty() ? "{}" : args_text, &args.lines, &err)) return error_json("bad query: " + err);
+  if (!json_flatten(args_text.empty() ? "{}" : args_text, &args.lines, &err))
+    return error_json("bad query: " + err);
   const TimeNs origin = s.has_time ? s.start_ns : 0;
 
   if (kind == "find") {
@@ -83,7 +84,8 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
         return error_json(std::string("invalid regular expression: ") + e.what());
       }
     } else if (!text.empty()) {
-      for (StrId id = 0; id < s.strings.size(); ++id) match[id] = contains_ignore_case(s.strings.get(id), text);
+      for (StrId id = 0; id < s.strings.size(); ++id)
+        match[id] = contains_ignore_case(s.strings.get(id), text);
     }
     FindResult r = find_matching(s, match, limit);
     std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
@@ -118,7 +120,8 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     const size_t limit = static_cast<size_t>(std::clamp(args.number("limit", 100000), 1.0, 1e6));
     if (args.get("events")) {
       for (double e : args.numbers("events"))
-        if (e >= 0 && e < static_cast<double>(s.events.size())) events.push_back(static_cast<uint32_t>(e));
+        if (e >= 0 && e < static_cast<double>(s.events.size()))
+          events.push_back(static_cast<uint32_t>(e));
       count = events.size();
     } else {
       std::vector<double> r = args.numbers("rows");
@@ -126,7 +129,8 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       for (size_t i = 0; i + 2 < r.size(); i += 3) {
         auto t = static_cast<size_t>(r[i]);
         if (t >= display_tracks_.size()) continue;
-        rows.push_back({display_tracks_[t], static_cast<uint32_t>(r[i + 1]), static_cast<uint32_t>(r[i + 2])});
+        rows.push_back(
+            {display_tracks_[t], static_cast<uint32_t>(r[i + 1]), static_cast<uint32_t>(r[i + 2])});
       }
       TimeNs t0 = origin + static_cast<TimeNs>(args.number("t0", 0));
       TimeNs t1 = origin + static_cast<TimeNs>(args.number("t1", 0));
@@ -161,8 +165,10 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       o += "{\"name\":";
       json_append_string(&o, s.strings.get(r.name));
       o += ",\"count\":" + std::to_string(r.count) + ",\"totalNs\":" + std::to_string(r.total) +
-           ",\"minNs\":" + std::to_string(r.min) + ",\"maxNs\":" + std::to_string(r.max) + ",\"avgNs\":";
-      json_append_number(&o, r.count ? static_cast<double>(r.total) / static_cast<double>(r.count) : 0);
+           ",\"minNs\":" + std::to_string(r.min) + ",\"maxNs\":" + std::to_string(r.max) +
+           ",\"avgNs\":";
+      json_append_number(&o,
+                         r.count ? static_cast<double>(r.total) / static_cast<double>(r.count) : 0);
       o += '}';
     }
     return o + "]}";

@@ -24,8 +24,8 @@ struct Header {
 
 // ---- kTrackList: Header, TrackListHead, ProcessEntry[], TrackEntry[], SeriesEntry[], chars --
 struct TrackListHead {
-  int64_t origin_ns;    // absolute ns of relative 0 (the trace start)
-  double extent_ns;     // trace length: relative times run over [0, extent_ns]
+  int64_t origin_ns;  // absolute ns of relative 0 (the trace start)
+  double extent_ns;   // trace length: relative times run over [0, extent_ns]
   uint32_t process_count;
   uint32_t track_count;
   uint32_t series_count;
@@ -44,15 +44,15 @@ struct ProcessEntry {
 struct TrackEntry {
   int64_t tid;
   uint32_t process;
-  uint32_t kind;       // strata::TrackKind
+  uint32_t kind;  // strata::TrackKind
   uint32_t name_off, name_len;
-  uint32_t rows;       // depth rows (1 + max depth); counter tracks: 1
+  uint32_t rows;  // depth rows (1 + max depth); counter tracks: 1
   uint32_t event_count;
   uint32_t first_series, series_count;  // counter tracks
 };
 
 struct SeriesEntry {
-  double min, max;     // over the whole series (the track's vertical scale)
+  double min, max;  // over the whole series (the track's vertical scale)
   uint32_t track;
   uint32_t name_off, name_len;
   uint32_t pad;
@@ -60,16 +60,16 @@ struct SeriesEntry {
 
 // ---- kViewRequest: Header, ViewRequestBody ----------------------------------------------------
 struct ViewRequestBody {
-  double start, end;   // relative ns
+  double start, end;  // relative ns
   uint32_t width_px;
-  uint32_t flags;      // kWantFlows: include flow arrows touching the range
+  uint32_t flags;  // kWantFlows: include flow arrows touching the range
 };
 constexpr uint32_t kWantFlows = 1;
 
 // ---- kViewReply: Header, ViewReplyHead, SliceEntry[], BucketEntry[], FlowEntry[], NewString[],
 // chars ---------------------------------------------------------------------------------------
 struct ViewReplyHead {
-  double start, end;   // the request's range, echoed
+  double start, end;  // the request's range, echoed
   uint32_t width_px;
   uint32_t slice_count;
   uint32_t bucket_count;
@@ -79,16 +79,16 @@ struct ViewReplyHead {
 };
 
 struct SliceEntry {
-  double start, end;   // relative ns
+  double start, end;  // relative ns
   uint32_t track, depth;
-  uint32_t name;       // string id
-  uint32_t event;      // event index, or 0xffffffff for a folded run
-  uint32_t count;      // events represented
+  uint32_t name;           // string id
+  uint32_t event;          // event index, or 0xffffffff for a folded run
+  uint32_t count;          // events represented
   uint32_t busy_permille;  // folded runs: share of the run's span covered by its events
 };
 
 struct BucketEntry {
-  double start;        // relative ns
+  double start;  // relative ns
   double min, max, last;
   uint32_t series;
   uint32_t pad;
@@ -96,21 +96,22 @@ struct BucketEntry {
 
 // A flow arrow between two slices, drawn from the end of `from` to the start of `to`.
 struct FlowEntry {
-  double from_end, to_start;  // relative ns
+  double from_end, to_start;                            // relative ns
   uint32_t from_track, from_depth, to_track, to_depth;  // display track indices
   uint32_t from_event, to_event;
 };
 
 struct NewString {
   uint32_t id;
-  uint32_t off, len;   // in the character blob that ends the message
+  uint32_t off, len;  // in the character blob that ends the message
   uint32_t pad;
 };
 
-static_assert(sizeof(Header) == 16 && sizeof(TrackListHead) == 40 && sizeof(ProcessEntry) == 24 &&
-              sizeof(TrackEntry) == 40 && sizeof(SeriesEntry) == 32 && sizeof(ViewRequestBody) == 24 &&
-              sizeof(ViewReplyHead) == 40 && sizeof(SliceEntry) == 40 && sizeof(BucketEntry) == 40 &&
-              sizeof(FlowEntry) == 40 && sizeof(NewString) == 16,
-              "protocol structs are shared by two wasm modules and must not change size by accident");
+static_assert(
+    sizeof(Header) == 16 && sizeof(TrackListHead) == 40 && sizeof(ProcessEntry) == 24 &&
+        sizeof(TrackEntry) == 40 && sizeof(SeriesEntry) == 32 && sizeof(ViewRequestBody) == 24 &&
+        sizeof(ViewReplyHead) == 40 && sizeof(SliceEntry) == 40 && sizeof(BucketEntry) == 40 &&
+        sizeof(FlowEntry) == 40 && sizeof(NewString) == 16,
+    "protocol structs are shared by two wasm modules and must not change size by accident");
 
 }  // namespace strata::proto

@@ -27,9 +27,9 @@ class RecordExtractor {
 
  private:
   std::unique_ptr<StreamDecoder> decoder_;
-  std::string window_;       // decompressed bytes [win_start_, win_start_ + window_.size())
+  std::string window_;  // decompressed bytes [win_start_, win_start_ + window_.size())
   uint64_t win_start_ = 0, win_end_ = 0;
-  uint64_t pos_ = 0;         // decompressed bytes seen in this pass
+  uint64_t pos_ = 0;  // decompressed bytes seen in this pass
   bool done_ = true;
 };
 

@@ -101,8 +101,9 @@ void tool_bar(App* app, float w, double now_ms) {
 }
 
 void empty_state(float w, float h, bool embedded) {
-  const char* msg = embedded ? "No trace loaded yet"
-                             : "Drop a trace here, or click Open...  (Chrome Trace Event JSON, .gz, .zst)";
+  const char* msg =
+      embedded ? "No trace loaded yet"
+               : "Drop a trace here, or click Open...  (Chrome Trace Event JSON, .gz, .zst)";
   ImVec2 sz = ImGui::CalcTextSize(msg);
   ImGui::GetBackgroundDrawList()->AddText(ImVec2((w - sz.x) / 2, h / 2), theme::kTextDim, msg);
 }
@@ -115,7 +116,8 @@ void route_search_commands(App* app) {
       app->search.focus_request = true;
     } else if (*it == Command::kNextResult || *it == Command::kPrevResult) {
       if (app->timeline.search_active)
-        search_panel_step(&app->search, &app->timeline, app->data, *it == Command::kNextResult ? 1 : -1);
+        search_panel_step(&app->search, &app->timeline, app->data,
+                          *it == Command::kNextResult ? 1 : -1);
     } else {
       ++it;
       continue;
@@ -136,7 +138,8 @@ void selection_changed(App* app) {
     host_request_details(t.selection[0].event);
   } else if (t.selection.size() > 1) {
     std::string args = "{\"events\":[";
-    for (size_t i = 0; i < t.selection.size(); ++i) args += (i ? "," : "") + std::to_string(t.selection[i].event);
+    for (size_t i = 0; i < t.selection.size(); ++i)
+      args += (i ? "," : "") + std::to_string(t.selection[i].event);
     app->details.multi = true;
     app->details.summary_waiting = true;
     app->details.selection_count = t.selection.size();
@@ -149,11 +152,12 @@ void region_requested(App* app) {
   Timeline& t = app->timeline;
   t.region_pending = false;
   char buf[96];
-  std::snprintf(buf, sizeof buf, "{\"t0\":%.17g,\"t1\":%.17g,\"limit\":100000,\"rows\":[", t.region_t0, t.region_t1);
+  std::snprintf(buf, sizeof buf, "{\"t0\":%.17g,\"t1\":%.17g,\"limit\":100000,\"rows\":[",
+                t.region_t0, t.region_t1);
   std::string args = buf;
   for (size_t i = 0; i + 2 < t.region_rows.size(); i += 3)
-    args += (i ? ",[" : "[") + std::to_string(t.region_rows[i]) + "," + std::to_string(t.region_rows[i + 1]) + "," +
-            std::to_string(t.region_rows[i + 2]) + "]";
+    args += (i ? ",[" : "[") + std::to_string(t.region_rows[i]) + "," +
+            std::to_string(t.region_rows[i + 1]) + "," + std::to_string(t.region_rows[i + 2]) + "]";
   app->details = DetailsPane{};
   app->details.multi = true;
   app->details.summary_waiting = true;
@@ -191,10 +195,14 @@ void app_details(App* app, int64_t event, const char* json) {
   uint32_t track = 0, depth = 0;
   for (const JsonLine& l : lines) {
     if (l.depth != 0) continue;
-    if (l.key == "startNs") start = static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
-    else if (l.key == "durNs") dur = num(l.value);
-    else if (l.key == "track") track = static_cast<uint32_t>(num(l.value));
-    else if (l.key == "depth") depth = static_cast<uint32_t>(num(l.value));
+    if (l.key == "startNs")
+      start = static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
+    else if (l.key == "durNs")
+      dur = num(l.value);
+    else if (l.key == "track")
+      track = static_cast<uint32_t>(num(l.value));
+    else if (l.key == "depth")
+      depth = static_cast<uint32_t>(num(l.value));
   }
   bool in_flows = false;
   proto::FlowEntry f{};
@@ -205,9 +213,11 @@ void app_details(App* app, int64_t event, const char* json) {
   auto flush = [&] {
     if (!started || o_track >= app->data.tracks.size() || track >= app->data.tracks.size()) return;
     if (incoming)
-      f = {o_start + o_dur, start, o_track, o_depth, track, depth, other, static_cast<uint32_t>(event)};
+      f = {o_start + o_dur, start, o_track, o_depth,
+           track,           depth, other,   static_cast<uint32_t>(event)};
     else
-      f = {start + dur, o_start, track, depth, o_track, o_depth, static_cast<uint32_t>(event), other};
+      f = {start + dur, o_start, track, depth, o_track, o_depth, static_cast<uint32_t>(event),
+           other};
     t.selected_flows.push_back(f);
     started = false;
   };
@@ -219,12 +229,19 @@ void app_details(App* app, int64_t event, const char* json) {
       flush();
       started = true;
     } else if (in_flows && l.depth == 2) {
-      if (l.key == "event") other = static_cast<uint32_t>(num(l.value));
-      else if (l.key == "startNs") o_start = static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
-      else if (l.key == "durNs") o_dur = num(l.value);
-      else if (l.key == "track") o_track = static_cast<uint32_t>(num(l.value));
-      else if (l.key == "depth") o_depth = static_cast<uint32_t>(num(l.value));
-      else if (l.key == "incoming") incoming = l.value == "true";
+      if (l.key == "event")
+        other = static_cast<uint32_t>(num(l.value));
+      else if (l.key == "startNs")
+        o_start =
+            static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
+      else if (l.key == "durNs")
+        o_dur = num(l.value);
+      else if (l.key == "track")
+        o_track = static_cast<uint32_t>(num(l.value));
+      else if (l.key == "depth")
+        o_depth = static_cast<uint32_t>(num(l.value));
+      else if (l.key == "incoming")
+        incoming = l.value == "true";
     }
   }
   if (in_flows) flush();
@@ -286,8 +303,8 @@ void app_frame(App* app, float w, float h, double now_ms) {
     runs_view_frame(&app->runs, 0, kTopBarH, w, h - kTopBarH);
   } else if (app->data.loaded && app->tab == ViewTab::kMemory) {
     app->keys.commands.clear();
-    memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, kTopBarH, w, h - kTopBarH, now_ms,
-                      send_query);
+    memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, kTopBarH, w,
+                      h - kTopBarH, now_ms, send_query);
   } else if (app->data.loaded) {
     tool_bar(app, w, now_ms);
     const float top = kTopBarH + kToolBarH;

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
@@ -18,8 +18,8 @@
 #include "platform/gl/rect_renderer.h"
 #include "platform/gl/world_renderer.h"
 #include "ui/app.h"
-#include "ui/timeline/colors.h"
 #include "ui/theme.h"
+#include "ui/timeline/colors.h"
 
 namespace {
 
@@ -27,7 +27,7 @@ constexpr const char* kCanvas = "#canvas";
 strata::App* g_app = nullptr;
 strata::RectRenderer g_rects;
 strata::WorldRenderer g_world;  // the Graph tab's boxes and edges
-float g_font_scale = 0;  // device pixel ratio the font atlas was built for
+float g_font_scale = 0;         // device pixel ratio the font atlas was built for
 
 // Rebuilds the font atlas at the device pixel ratio so text stays crisp on HiDPI screens.
 void ensure_fonts(float dpr) {
@@ -84,7 +84,8 @@ void frame() {
   emscripten_get_element_css_size(kCanvas, &css_w, &css_h);
   float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   if (dpr <= 0) dpr = 1;
-  int fb_w = static_cast<int>(std::lround(css_w * dpr)), fb_h = static_cast<int>(std::lround(css_h * dpr));
+  int fb_w = static_cast<int>(std::lround(css_w * dpr)),
+      fb_h = static_cast<int>(std::lround(css_h * dpr));
   int cur_w = 0, cur_h = 0;
   emscripten_get_canvas_element_size(kCanvas, &cur_w, &cur_h);
   if (cur_w != fb_w || cur_h != fb_h) emscripten_set_canvas_element_size(kCanvas, fb_w, fb_h);
@@ -94,7 +95,9 @@ void frame() {
   io.DisplaySize = ImVec2(static_cast<float>(css_w), static_cast<float>(css_h));
   io.DisplayFramebufferScale = ImVec2(dpr, dpr);
   double now = emscripten_get_now();
-  io.DeltaTime = g_app->last_frame_ms > 0 ? static_cast<float>((now - g_app->last_frame_ms) / 1000.0) : 1.0f / 60;
+  io.DeltaTime = g_app->last_frame_ms > 0
+                     ? static_cast<float>((now - g_app->last_frame_ms) / 1000.0)
+                     : 1.0f / 60;
   if (io.DeltaTime <= 0) io.DeltaTime = 1e-4f;
   g_app->last_frame_ms = now;
 
@@ -128,8 +131,8 @@ EMSCRIPTEN_KEEPALIVE void ui_receive(const uint8_t* data, uint32_t n) {
   strata::request_redraw_frames(2);  // one to draw it, one for any layout it changes
 }
 
-EMSCRIPTEN_KEEPALIVE void ui_set_progress(const char* name, double loaded, double total, double mbps,
-                                          double records, int active) {
+EMSCRIPTEN_KEEPALIVE void ui_set_progress(const char* name, double loaded, double total,
+                                          double mbps, double records, int active) {
   strata::LoadProgress& p = g_app->progress;
   p.active = active != 0;
   p.name = name;
@@ -208,9 +211,12 @@ EMSCRIPTEN_KEEPALIVE void ui_memory_reload() {
 // pending (in flight), evictions, the view's tile level and the byte budget to p[0..8].
 EMSCRIPTEN_KEEPALIVE void ui_tile_stats(double* out) {
   const strata::TileCache& c = g_app->timeline.tiles;
-  const double v[9] = {static_cast<double>(c.tiles.size()), static_cast<double>(c.bytes),
-                       static_cast<double>(c.hits), static_cast<double>(c.misses),
-                       static_cast<double>(c.requests), static_cast<double>(c.in_flight.size()),
+  const double v[9] = {static_cast<double>(c.tiles.size()),
+                       static_cast<double>(c.bytes),
+                       static_cast<double>(c.hits),
+                       static_cast<double>(c.misses),
+                       static_cast<double>(c.requests),
+                       static_cast<double>(c.in_flight.size()),
                        static_cast<double>(c.evictions),
                        static_cast<double>(strata::timeline_tile_level(g_app->timeline)),
                        static_cast<double>(c.budget_bytes)};
@@ -223,13 +229,16 @@ EMSCRIPTEN_KEEPALIVE void ui_query_result(uint32_t id, const char* json) {
 }
 
 // Selection for the script API: count, and the i-th selected event index.
-EMSCRIPTEN_KEEPALIVE int ui_selection_count() { return static_cast<int>(g_app->timeline.selection.size()); }
+EMSCRIPTEN_KEEPALIVE int ui_selection_count() {
+  return static_cast<int>(g_app->timeline.selection.size());
+}
 EMSCRIPTEN_KEEPALIVE double ui_selection_event(int i) {
   const auto& sel = g_app->timeline.selection;
   return i >= 0 && i < static_cast<int>(sel.size()) ? sel[i].event : -1;
 }
 // Selects one event (start/end in ns relative to the trace start) and brings it into view.
-EMSCRIPTEN_KEEPALIVE void ui_select_event(uint32_t event, double start_rel, double end_rel, int reveal) {
+EMSCRIPTEN_KEEPALIVE void ui_select_event(uint32_t event, double start_rel, double end_rel,
+                                          int reveal) {
   strata::timeline_select(&g_app->timeline, {event, start_rel, end_rel}, reveal != 0);
   strata::request_redraw();
 }
@@ -242,18 +251,21 @@ EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   static const char* kTools[] = {"", "select", "pan", "zoom", "timing"};
   char buf[160];
   out = std::string("{\"tool\":\"") + kTools[static_cast<int>(t.tool)] + "\"";
-  out += std::string(",\"tab\":\"") + (g_app->tab == strata::ViewTab::kMemory ? "memory" : "timeline") + "\"";
+  out += std::string(",\"tab\":\"") +
+         (g_app->tab == strata::ViewTab::kMemory ? "memory" : "timeline") + "\"";
   out += std::string(",\"grid\":") + (t.show_grid ? "true" : "false");
   out += std::string(",\"help\":") + (t.show_help ? "true" : "false");
   out += std::string(",\"flows\":") + (t.show_flows ? "true" : "false");
   out += ",\"marks\":[";
   for (size_t i = 0; i < t.marks.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%s[%.17g,%.17g]", i ? "," : "", o + t.marks[i].first, o + t.marks[i].second);
+    std::snprintf(buf, sizeof buf, "%s[%.17g,%.17g]", i ? "," : "", o + t.marks[i].first,
+                  o + t.marks[i].second);
     out += buf;
   }
   out += "],\"timing\":";
   if (t.has_timing) {
-    std::snprintf(buf, sizeof buf, "[%.17g,%.17g]", o + std::min(t.timing_t0, t.timing_t1), o + std::max(t.timing_t0, t.timing_t1));
+    std::snprintf(buf, sizeof buf, "[%.17g,%.17g]", o + std::min(t.timing_t0, t.timing_t1),
+                  o + std::max(t.timing_t0, t.timing_t1));
     out += buf;
   } else {
     out += "null";
@@ -261,12 +273,14 @@ EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   int collapsed = 0, hidden = 0;
   for (uint8_t c : t.collapsed) collapsed += c;
   for (uint8_t h : t.hidden) hidden += h;
-  std::snprintf(buf, sizeof buf,
-                ",\"collapsedSections\":%d,\"hiddenTracks\":%d,\"searchActive\":%s,\"searchPending\":%s,"
-                "\"searchCount\":%llu,\"typing\":%s,\"scrollY\":%.1f}",
-                collapsed, hidden, t.search_active ? "true" : "false",
-                g_app->search.pending_id != 0 ? "true" : "false", static_cast<unsigned long long>(g_app->search.count),
-                ImGui::GetIO().WantTextInput ? "true" : "false", t.scroll_y);
+  std::snprintf(
+      buf, sizeof buf,
+      ",\"collapsedSections\":%d,\"hiddenTracks\":%d,\"searchActive\":%s,\"searchPending\":%s,"
+      "\"searchCount\":%llu,\"typing\":%s,\"scrollY\":%.1f}",
+      collapsed, hidden, t.search_active ? "true" : "false",
+      g_app->search.pending_id != 0 ? "true" : "false",
+      static_cast<unsigned long long>(g_app->search.count),
+      ImGui::GetIO().WantTextInput ? "true" : "false", t.scroll_y);
   out += buf;
   return out.c_str();
 }
@@ -285,7 +299,8 @@ EMSCRIPTEN_KEEPALIVE int ui_reveal(uint32_t event) {
 }
 EMSCRIPTEN_KEEPALIVE int ui_locate(uint32_t event) {
   g_locate_x = g_locate_y = -1;
-  return strata::timeline_locate(g_app->timeline, g_app->data, event, &g_locate_x, &g_locate_y) ? 1 : 0;
+  return strata::timeline_locate(g_app->timeline, g_app->data, event, &g_locate_x, &g_locate_y) ? 1
+                                                                                                : 0;
 }
 EMSCRIPTEN_KEEPALIVE float ui_locate_x() { return g_locate_x; }
 EMSCRIPTEN_KEEPALIVE float ui_locate_y() { return g_locate_y; }
@@ -294,18 +309,25 @@ EMSCRIPTEN_KEEPALIVE float ui_locate_y() { return g_locate_y; }
 // 'timeline' | 'memory' | 'loss'; returns 0 for an unknown (or not yet available) tab.
 EMSCRIPTEN_KEEPALIVE int ui_set_tab(const char* name) {
   const std::string n = name;
-  if (n == "timeline") g_app->tab = strata::ViewTab::kTimeline;
-  else if (n == "memory") g_app->tab = strata::ViewTab::kMemory;
-  else if (n == "loss") g_app->tab = strata::ViewTab::kLoss;
-  else if (n == "runs") g_app->tab = strata::ViewTab::kRuns;
-  else if (n == "graph") g_app->tab = strata::ViewTab::kGraph;
-  else return 0;
+  if (n == "timeline")
+    g_app->tab = strata::ViewTab::kTimeline;
+  else if (n == "memory")
+    g_app->tab = strata::ViewTab::kMemory;
+  else if (n == "loss")
+    g_app->tab = strata::ViewTab::kLoss;
+  else if (n == "runs")
+    g_app->tab = strata::ViewTab::kRuns;
+  else if (n == "graph")
+    g_app->tab = strata::ViewTab::kGraph;
+  else
+    return 0;
   strata::request_redraw();
   return 1;
 }
 // A log's points from the worker (new, or re-extracted): pairs = [iteration, loss] × n.
-EMSCRIPTEN_KEEPALIVE void ui_loss_points(uint32_t id, const char* name, const char* loss_tag, const char* iteration_tag,
-                                         double bytes, double mbps, const double* pairs, uint32_t n, int is_new) {
+EMSCRIPTEN_KEEPALIVE void ui_loss_points(uint32_t id, const char* name, const char* loss_tag,
+                                         const char* iteration_tag, double bytes, double mbps,
+                                         const double* pairs, uint32_t n, int is_new) {
   strata::loss_view_points(&g_app->loss, id, name, loss_tag, iteration_tag, bytes, mbps, pairs, n);
   if (is_new) g_app->tab = strata::ViewTab::kLoss;
   strata::request_redraw();
@@ -326,7 +348,8 @@ EMSCRIPTEN_KEEPALIVE int ui_loss_set_checked(const char* name, int checked) {
   strata::request_redraw();
   return 1;
 }
-// {files:[{name, lossTag, iterationTag, checked, bytes, points}], comparison}; valid until the next call.
+// {files:[{name, lossTag, iterationTag, checked, bytes, points}], comparison}; valid until the next
+// call.
 EMSCRIPTEN_KEEPALIVE const char* ui_loss_json(int with_points) {
   static std::string out;
   out = strata::loss_view_json(&g_app->loss, with_points != 0);
@@ -334,11 +357,16 @@ EMSCRIPTEN_KEEPALIVE const char* ui_loss_json(int with_points) {
 }
 EMSCRIPTEN_KEEPALIVE const char* ui_tab() {
   switch (g_app->tab) {
-    case strata::ViewTab::kLoss: return "loss";
-    case strata::ViewTab::kMemory: return "memory";
-    case strata::ViewTab::kRuns: return "runs";
-    case strata::ViewTab::kGraph: return "graph";
-    default: return "timeline";
+    case strata::ViewTab::kLoss:
+      return "loss";
+    case strata::ViewTab::kMemory:
+      return "memory";
+    case strata::ViewTab::kRuns:
+      return "runs";
+    case strata::ViewTab::kGraph:
+      return "graph";
+    default:
+      return "timeline";
   }
 }
 
@@ -370,7 +398,9 @@ EMSCRIPTEN_KEEPALIVE void ui_runs_status(const char* text) {
   strata::request_redraw();
 }
 // ---- the Graph tab (src/ui/graph; web/graph.js calls these) -------------------------------
-EMSCRIPTEN_KEEPALIVE void ui_graph_modules(const char* json) { strata::graph_view_set_modules(&g_app->graph, json); }
+EMSCRIPTEN_KEEPALIVE void ui_graph_modules(const char* json) {
+  strata::graph_view_set_modules(&g_app->graph, json);
+}
 EMSCRIPTEN_KEEPALIVE void ui_graph_receive(const uint8_t* data, uint32_t n, uint32_t seq) {
   strata::graph_view_receive(&g_app->graph, data, n, seq);
 }
@@ -383,16 +413,22 @@ EMSCRIPTEN_KEEPALIVE void ui_graph_open(int module, int computation, int instr) 
   strata::graph_view_open(&g_app->graph, module, computation, instr);
   strata::request_redraw();
 }
-EMSCRIPTEN_KEEPALIVE int ui_graph_select(const char* name) { return strata::graph_view_select_name(&g_app->graph, name) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE int ui_graph_select(const char* name) {
+  return strata::graph_view_select_name(&g_app->graph, name) ? 1 : 0;
+}
 EMSCRIPTEN_KEEPALIVE int ui_graph_expand(const char* name, int expand) {
   return strata::graph_view_expand_name(&g_app->graph, name, expand != 0) ? 1 : 0;
 }
-EMSCRIPTEN_KEEPALIVE void ui_graph_hops(int hops) { strata::graph_view_set_hops(&g_app->graph, hops); }
+EMSCRIPTEN_KEEPALIVE void ui_graph_hops(int hops) {
+  strata::graph_view_set_hops(&g_app->graph, hops);
+}
 EMSCRIPTEN_KEEPALIVE void ui_graph_timeline_stats(double count, double total_ns) {
   strata::graph_view_timeline_stats(&g_app->graph, static_cast<int64_t>(count), total_ns);
 }
 // FLOPs and bytes of the selected node's occurrences (graph-worker.js, core/graph/op_costs.h).
-EMSCRIPTEN_KEEPALIVE void ui_graph_trace_costs(const char* json) { strata::graph_view_trace_costs(&g_app->graph, json); }
+EMSCRIPTEN_KEEPALIVE void ui_graph_trace_costs(const char* json) {
+  strata::graph_view_trace_costs(&g_app->graph, json);
+}
 EMSCRIPTEN_KEEPALIVE const char* ui_graph_json() {
   static std::string out;
   out = strata::graph_view_json(&g_app->graph);
@@ -404,7 +440,8 @@ EMSCRIPTEN_KEEPALIVE const char* ui_graph_export(int svg) {
   return out.c_str();
 }
 // "Show in timeline": the op's events (from strata.find) selected, its name searched.
-EMSCRIPTEN_KEEPALIVE void ui_graph_show_events(const uint32_t* events, uint32_t n, const char* name) {
+EMSCRIPTEN_KEEPALIVE void ui_graph_show_events(const uint32_t* events, uint32_t n,
+                                               const char* name) {
   strata::app_select_events(g_app, std::vector<uint32_t>(events, events + n), name);
   strata::request_redraw();
 }

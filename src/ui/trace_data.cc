@@ -38,10 +38,12 @@ bool apply_track_list(TraceData* d, ByteReader& r, const proto::Header& h) {
     nd.processes.push_back({e.pid, text(r, chars, head.chars_bytes, e.name_off, e.name_len),
                             e.first_track, e.track_count});
   for (auto& e : te)
-    nd.tracks.push_back({e.tid, e.process, e.kind, text(r, chars, head.chars_bytes, e.name_off, e.name_len),
-                         e.rows, e.event_count, e.first_series, e.series_count});
+    nd.tracks.push_back({e.tid, e.process, e.kind,
+                         text(r, chars, head.chars_bytes, e.name_off, e.name_len), e.rows,
+                         e.event_count, e.first_series, e.series_count});
   for (auto& e : se)
-    nd.series.push_back({e.min, e.max, e.track, text(r, chars, head.chars_bytes, e.name_off, e.name_len)});
+    nd.series.push_back(
+        {e.min, e.max, e.track, text(r, chars, head.chars_bytes, e.name_off, e.name_len)});
   if (!r.ok) return false;
   nd.names.resize(head.string_count);
   nd.name_colors.assign(head.string_count, 0);

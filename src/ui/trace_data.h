@@ -1,6 +1,7 @@
 // What the UI knows of the loaded trace: the track list, the names it has been sent, and the
-// latest view reply (the timeline files it in its tile cache, ui/timeline/tiles.h). All of it arrives from the engine worker as protocol messages
-// (engine/protocol.h); nothing here touches the trace itself.
+// latest view reply (the timeline files it in its tile cache, ui/timeline/tiles.h). All of it
+// arrives from the engine worker as protocol messages (engine/protocol.h); nothing here touches the
+// trace itself.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -49,7 +50,7 @@ struct TraceData {
   TimeNs origin_ns = 0;
   double extent_ns = 0;
   std::vector<UiProcess> processes;
-  std::vector<UiTrack> tracks;     // display order
+  std::vector<UiTrack> tracks;  // display order
   std::vector<UiSeries> series;
   std::vector<std::string> names;  // by string id; filled as view replies bring them
   std::vector<uint32_t> name_colors;

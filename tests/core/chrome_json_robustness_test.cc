@@ -186,7 +186,7 @@ TEST(ChromeJsonRobust, InvalidUtf8IsReplacedAndReportedOnce) {
   ASSERT_EQ(s.errors.size(), 1u);
   size_t first_bad = doc.find('\xFF');
   EXPECT_EQ(s.errors[0], "invalid UTF-8 in 3 strings was replaced by U+FFFD (first at byte " +
-                               std::to_string(first_bad) + ")");
+                             std::to_string(first_bad) + ")");
 }
 
 TEST(ChromeJsonRobust, MillionDeepNestingInSkippedTopLevelValue) {

@@ -1,7 +1,6 @@
 // The engine as the worker drives it: chunked load, summary JSON, a bad file that leaves the
 // previous trace in place, and the binary protocol read back by the UI's own parser.
 #include "engine/engine.h"
-#include "import_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "import_test_util.h"
 #include "ui/trace_data.h"
 
 namespace strata {

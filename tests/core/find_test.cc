@@ -26,7 +26,11 @@ TEST(Find, CountsAllAndReturnsEarliestFirst) {
   StrId other = b.strings().intern("relu");
   // Interleave tracks and times so the result order must come from sorting, not layout.
   for (int i = 0; i < 300; ++i) {
-    b.add_complete(i % 2 ? t1 : t2, 10000 - i * 10, 5, i % 3 == 0 ? mm : i % 3 == 1 ? mmb : other, 0, 0, 0);
+    b.add_complete(i % 2 ? t1 : t2, 10000 - i * 10, 5,
+                   i % 3 == 0   ? mm
+                   : i % 3 == 1 ? mmb
+                                : other,
+                   0, 0, 0);
   }
   b.finish();
   FindResult r = find_events(s, "MATMUL", 100);

@@ -19,11 +19,11 @@ struct Fixture {
     a = bld.strings().intern("outer");
     b = bld.strings().intern("inner");
     c = bld.strings().intern("leaf");
-    bld.add_complete(track, 0, 100, a, 0, 0, 0);     // outer [0,100]
-    bld.add_complete(track, 10, 20, b, 0, 0, 0);     //   inner [10,30]
-    bld.add_complete(track, 12, 5, c, 0, 0, 0);      //     leaf [12,17]
-    bld.add_complete(track, 50, 40, b, 0, 0, 0);     //   inner [50,90]
-    bld.add_complete(track, 200, 10, a, 0, 0, 0);    // outer [200,210]
+    bld.add_complete(track, 0, 100, a, 0, 0, 0);   // outer [0,100]
+    bld.add_complete(track, 10, 20, b, 0, 0, 0);   //   inner [10,30]
+    bld.add_complete(track, 12, 5, c, 0, 0, 0);    //     leaf [12,17]
+    bld.add_complete(track, 50, 40, b, 0, 0, 0);   //   inner [50,90]
+    bld.add_complete(track, 200, 10, a, 0, 0, 0);  // outer [200,210]
     bld.finish();
   }
   uint32_t find(StrId name, TimeNs start) const {
@@ -35,7 +35,8 @@ struct Fixture {
 
 TEST(Hierarchy, ParentChildrenSelf) {
   Fixture f;
-  uint32_t outer = f.find(f.a, 0), in1 = f.find(f.b, 10), leaf = f.find(f.c, 12), in2 = f.find(f.b, 50);
+  uint32_t outer = f.find(f.a, 0), in1 = f.find(f.b, 10), leaf = f.find(f.c, 12),
+           in2 = f.find(f.b, 50);
   EXPECT_EQ(parent_of(f.s, leaf), in1);
   EXPECT_EQ(parent_of(f.s, in2), outer);
   EXPECT_EQ(parent_of(f.s, outer), kNone);

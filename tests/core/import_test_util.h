@@ -2,8 +2,8 @@
 // shared sample files, and check the store invariants trace_store.h promises.
 #pragma once
 #include <gtest/gtest.h>
-#include <zlib.h>
 #include <unistd.h>  // getpid
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstdio>

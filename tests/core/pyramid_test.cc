@@ -23,7 +23,8 @@ TraceStore random_trace(uint32_t n, uint32_t seed, int threads) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> size(1, 4000), gap(0, 9000), kids(0, 3);
   std::exponential_distribution<double> longd(1.0 / 2e6);
-  StrId names[4] = {b.strings().intern("a"), b.strings().intern("b"), b.strings().intern("c"), b.strings().intern("d")};
+  StrId names[4] = {b.strings().intern("a"), b.strings().intern("b"), b.strings().intern("c"),
+                    b.strings().intern("d")};
   for (int th = 0; th < threads; ++th) {
     uint32_t t = b.thread_track(p, std::to_string(th), th);
     TimeNs ts = 5000 + th * 777;
@@ -31,7 +32,8 @@ TraceStore random_trace(uint32_t n, uint32_t seed, int threads) {
       TimeNs dur = (i % 53 == 0) ? static_cast<TimeNs>(longd(rng)) + 1 : size(rng);
       b.add_complete(t, ts, dur, names[(i + th) % 4], 0, 0, 0);
       int k = kids(rng);
-      for (int j = 0; j < k && dur > 8; ++j) b.add_complete(t, ts + j * dur / k, dur / k / 2 + 1, names[j % 4], 0, 0, 0);
+      for (int j = 0; j < k && dur > 8; ++j)
+        b.add_complete(t, ts + j * dur / k, dur / k / 2 + 1, names[j % 4], 0, 0, 0);
       ts += dur + gap(rng);
     }
   }
@@ -46,7 +48,8 @@ void check_levels(const TraceStore& s, const Pyramid& p) {
     ASSERT_EQ(L.row_bins.size(), p.rows.size() + 1);
     for (size_t r = 0; r < p.rows.size(); ++r) {
       const Track& tr = s.tracks[p.rows[r].track];
-      std::map<int64_t, std::tuple<uint32_t, TimeNs, TimeNs>> want;  // bin → count, busy, longest dur
+      std::map<int64_t, std::tuple<uint32_t, TimeNs, TimeNs>>
+          want;  // bin → count, busy, longest dur
       std::vector<uint32_t> want_long;
       for (uint32_t e = tr.rows[p.rows[r].depth]; e < tr.rows[p.rows[r].depth + 1]; ++e) {
         if (s.events.dur[e] >= L.bin_ns) {
@@ -58,7 +61,8 @@ void check_levels(const TraceStore& s, const Pyramid& p) {
         std::get<1>(w) += s.events.dur[e];
         std::get<2>(w) = std::max(std::get<2>(w), s.events.dur[e]);
       }
-      ASSERT_EQ(L.row_bins[r + 1] - L.row_bins[r], want.size()) << "level " << L.bin_ns << " row " << r;
+      ASSERT_EQ(L.row_bins[r + 1] - L.row_bins[r], want.size())
+          << "level " << L.bin_ns << " row " << r;
       uint32_t i = L.row_bins[r];
       for (const auto& [bin, w] : want) {
         EXPECT_EQ(L.bin[i], bin);
@@ -68,7 +72,8 @@ void check_levels(const TraceStore& s, const Pyramid& p) {
 
         ++i;
       }
-      std::vector<uint32_t> got_long(L.long_events.begin() + L.row_long[r], L.long_events.begin() + L.row_long[r + 1]);
+      std::vector<uint32_t> got_long(L.long_events.begin() + L.row_long[r],
+                                     L.long_events.begin() + L.row_long[r + 1]);
       EXPECT_EQ(got_long, want_long);
     }
   }
@@ -127,7 +132,8 @@ TEST(Pyramid, LevelChoiceIsTheCoarsestWithinAPixel) {
   TraceStore s = random_trace(1000, 9, 1);
   Pyramid p = build_pyramid(s);
   ASSERT_GE(p.levels.size(), 2u);
-  EXPECT_EQ(pyramid_level_for(p, p.levels[0].bin_ns * 0.5), -1);  // finer than the finest bins: events
+  EXPECT_EQ(pyramid_level_for(p, p.levels[0].bin_ns * 0.5),
+            -1);  // finer than the finest bins: events
   EXPECT_EQ(pyramid_level_for(p, p.levels[0].bin_ns), 0);
   EXPECT_EQ(pyramid_level_for(p, p.levels[1].bin_ns * 1.5), 1);
   // Kept levels shrink geometrically.
@@ -137,8 +143,9 @@ TEST(Pyramid, LevelChoiceIsTheCoarsestWithinAPixel) {
 }
 
 TEST(Pyramid, RealTraces) {
-  for (const char* rel : {"ascend/msinsight/text_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
-                          "chrome_trace/catapult/multiple_input_latency.json"}) {
+  for (const char* rel :
+       {"ascend/msinsight/text_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+        "chrome_trace/catapult/multiple_input_latency.json"}) {
     std::string text;
     if (!testing::read_shared(rel, &text)) GTEST_SKIP() << rel;
     auto r = testing::import_json(text);
@@ -146,7 +153,8 @@ TEST(Pyramid, RealTraces) {
     Pyramid p = build_pyramid(*r.store);
     check_levels(*r.store, p);
     check_queries(*r.store, p);
-    EXPECT_LT(p.memory_bytes(), r.store->events.size() * 12 + 4096) << "the pyramid stays small next to the events";
+    EXPECT_LT(p.memory_bytes(), r.store->events.size() * 12 + 4096)
+        << "the pyramid stays small next to the events";
   }
 }
 

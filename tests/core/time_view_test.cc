@@ -66,7 +66,8 @@ TEST(TimeView, TickStepIsOneTwoFiveAndSpacedEnough) {
     double step = tick_step(span, 1000, 100);
     EXPECT_GE(step / span * 1000, 100 - 1e-9) << span;
     double m = step / std::pow(10.0, std::floor(std::log10(step)));
-    EXPECT_TRUE(std::fabs(m - 1) < 1e-9 || std::fabs(m - 2) < 1e-9 || std::fabs(m - 5) < 1e-9) << step;
+    EXPECT_TRUE(std::fabs(m - 1) < 1e-9 || std::fabs(m - 2) < 1e-9 || std::fabs(m - 5) < 1e-9)
+        << step;
     EXPECT_LE(step / span * 1000, 1000) << span;
   }
   TimeView v{0, 0, 1e6};
@@ -84,7 +85,7 @@ TEST(TimeView, Formatting) {
   EXPECT_EQ(format_tick(1250000, 250000), "1.25 ms");
   EXPECT_EQ(format_tick(2e9, 1e9), "2 s");
   EXPECT_EQ(format_tick(145833070, 1), "145.833070 ms");  // a 1 ns step shows every ns
-  EXPECT_EQ(format_tick(-1e-9, 1000), "0 us");             // no "-0"
+  EXPECT_EQ(format_tick(-1e-9, 1000), "0 us");            // no "-0"
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ TraceStore random_trace(uint32_t n, uint32_t seed) {
     TimeNs dur = (i % 97 == 0) ? 2000000 : size(rng);
     b.add_complete(t, ts, dur, names[i % 3], 0, 0, 0);
     int k = kids(rng);
-    for (int j = 0; j < k && dur > 10; ++j) b.add_complete(t, ts + j * dur / k, dur / k / 2 + 1, names[(i + j) % 3], 0, 0, 0);
+    for (int j = 0; j < k && dur > 10; ++j)
+      b.add_complete(t, ts + j * dur / k, dur / k / 2 + 1, names[(i + j) % 3], 0, 0, 0);
     ts += dur + gap(rng);
   }
   b.finish();

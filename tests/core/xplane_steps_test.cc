@@ -20,7 +20,9 @@ namespace pb = tensorflow::profiler;
 struct Step {
   std::string name;
   TimeNs start, dur;
-  bool operator==(const Step& o) const { return name == o.name && start == o.start && dur == o.dur; }
+  bool operator==(const Step& o) const {
+    return name == o.name && start == o.start && dur == o.dur;
+  }
 };
 
 std::vector<Step> steps_of(const TraceStore& s, const std::string& process) {
@@ -29,7 +31,8 @@ std::vector<Step> steps_of(const TraceStore& s, const std::string& process) {
   if (t < 0) return v;
   for (size_t i = 0; i < s.events.size(); ++i)
     if (s.events.track[i] == static_cast<uint32_t>(t))
-      v.push_back({std::string(s.strings.get(s.events.name[i])), s.events.start[i], s.events.dur[i]});
+      v.push_back(
+          {std::string(s.strings.get(s.events.name[i])), s.events.start[i], s.events.dur[i]});
   return v;
 }
 

@@ -24,7 +24,9 @@ inline constexpr const char* kWithHlo[] = {
     "xplane/tracelens/jax_te_fused_attn/934987a2fc2f.xplane.pb",
 };
 
-inline const uint8_t* u8(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
+inline const uint8_t* u8(const std::string& s) {
+  return reinterpret_cast<const uint8_t*>(s.data());
+}
 
 // Builds one plane: metadata ids are handed out by name, as XProf's XPlaneBuilder does.
 class PlaneWriter {

@@ -5,9 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import {
-  DIST_DIR, countTrace, dataPath, dataUrl, hasData, setupStrata, tempDir,
-} from './lib.mjs';
+import { DIST_DIR, countTrace, dataPath, dataUrl, hasData, setupStrata, tempDir } from './lib.mjs';
 
 const BASE_TRACE = 'chrome_trace/catapult/x_event_trace.json'; // loaded before the bad inputs
 const CUT_TRACE = 'chrome_trace/catapult/flow.json'; // object form, cut mid-event
@@ -17,16 +15,25 @@ const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 /** A real 2x2 RGB PNG (built here; the bytes look like a PNG image, not JSON). */
 function tinyPng() {
   const chunk = (type, data) => {
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4); crc.writeUInt32BE(zlib.crc32 ? zlib.crc32(Buffer.concat([Buffer.from(type), data])) : 0);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32 ? zlib.crc32(Buffer.concat([Buffer.from(type), data])) : 0);
     return Buffer.concat([len, Buffer.from(type, 'latin1'), data, crc]);
   };
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(2, 0); ihdr.writeUInt32BE(2, 4); ihdr[8] = 8; ihdr[9] = 2;
+  ihdr.writeUInt32BE(2, 0);
+  ihdr.writeUInt32BE(2, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
   const raw = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0)),
-    Buffer.alloc(200, 0xa5)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+    Buffer.alloc(200, 0xa5),
+  ]);
 }
 
 /** A real trace cut in the middle of an event object, well inside the file. */
@@ -76,12 +83,15 @@ describe('bad input', () => {
       assert.equal(x.files[0] && x.files[0].name, baseName, `${label}: files[0].name`);
     }
     const w = baseline.endNs - baseline.startNs;
-    const a = baseline.startNs + w * 0.3, b = baseline.startNs + w * 0.55;
+    const a = baseline.startNs + w * 0.3,
+      b = baseline.startNs + w * 0.55;
     await s.setView(a, b);
     await s.frame();
     const v = await s.view();
-    assert.ok(Math.abs(v.startNs - a) <= w * 1e-6 + 1 && Math.abs(v.endNs - b) <= w * 1e-6 + 1,
-      `${label}: setView(${a}, ${b}) after the failed open gave ${JSON.stringify(v)}`);
+    assert.ok(
+      Math.abs(v.startNs - a) <= w * 1e-6 + 1 && Math.abs(v.endNs - b) <= w * 1e-6 + 1,
+      `${label}: setView(${a}, ${b}) after the failed open gave ${JSON.stringify(v)}`,
+    );
     const found = await s.find('e');
     assert.equal(found && found.count, baseFind.count, `${label}: find('e').count after the failed open`);
     assert.deepEqual(s.log.pageErrors, [], `${label}: page errors`);
@@ -92,8 +102,11 @@ describe('bad input', () => {
   function expectError(sum, re, label) {
     assert.ok(Array.isArray(sum.errors), `${label}: summary.errors is not an array`);
     const fresh = sum.errors.filter((e) => !before_.errors.includes(e));
-    assert.ok(fresh.length > 0, `${label}: no new error reported; errors ${JSON.stringify(sum.errors)}, ` +
-      `warnings ${JSON.stringify(sum.warnings)}, events ${sum.events}, files ${JSON.stringify(sum.files)}`);
+    assert.ok(
+      fresh.length > 0,
+      `${label}: no new error reported; errors ${JSON.stringify(sum.errors)}, ` +
+        `warnings ${JSON.stringify(sum.warnings)}, events ${sum.events}, files ${JSON.stringify(sum.files)}`,
+    );
     assert.match(fresh.join('\n'), re, `${label}: error message is not clear: ${JSON.stringify(fresh)}`);
   }
 
@@ -111,7 +124,8 @@ describe('bad input', () => {
 
   test('invalid UTF-8 inside a string → error naming UTF-8', async () => {
     const bytes = Buffer.concat([
-      Buffer.from('{"traceEvents":[{"name":"bad'), Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('{"traceEvents":[{"name":"bad'),
+      Buffer.from([0xff, 0xfe, 0xc3]),
       Buffer.from('","ph":"X","ts":1,"dur":2,"pid":1,"tid":1}]}'),
     ]);
     const sum = await s.openBytes(bytes, 'bad-utf8.json');
@@ -136,7 +150,10 @@ describe('bad input', () => {
     const fullEvents = ['X', 'B', 'i', 'I'].reduce((n, ph) => n + (full.phases[ph] || 0), 0);
     assert.equal(sum.files[0] && sum.files[0].name, 'truncated.json', `${label}: the part it holds is loaded`);
     assert.ok(sum.events > 0 && sum.events < fullEvents, `${label}: events ${sum.events} of ${fullEvents}`);
-    assert.ok(sum.errors.some((e) => e.includes(`byte ${cut}`) || /cut off at byte/.test(e)), `${label}: names the byte`);
+    assert.ok(
+      sum.errors.some((e) => e.includes(`byte ${cut}`) || /cut off at byte/.test(e)),
+      `${label}: names the byte`,
+    );
     assert.deepEqual(s.log.pageErrors, [], `${label}: page errors`);
   });
 

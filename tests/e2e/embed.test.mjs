@@ -7,9 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import {
-  CALL_TIMEOUT_MS, DIST_DIR, countTrace, newStrataPage, poll, serverAndBrowser, withTimeout,
-} from './lib.mjs';
+import { CALL_TIMEOUT_MS, DIST_DIR, countTrace, newStrataPage, poll, serverAndBrowser, withTimeout } from './lib.mjs';
 import { makeHtmlTrace } from './html-trace.mjs';
 
 describe('embedding', () => {
@@ -24,7 +22,9 @@ describe('embedding', () => {
     const s = await newStrataPage(env.browser);
     await s.page.goto(url, { waitUntil: 'load' });
     await waitFor(s, (m) => m.ready, 'the {strata: {ready}} message');
-    const frame = await poll(() => s.page.frames().find((f) => f.url().includes('index.html')), { message: 'the Strata frame' });
+    const frame = await poll(() => s.page.frames().find((f) => f.url().includes('index.html')), {
+      message: 'the Strata frame',
+    });
     return { s, frame };
   }
   const messages = (s) => s.call(() => window.dashboard.log, undefined, CALL_TIMEOUT_MS, 'dashboard.log');
@@ -44,7 +44,11 @@ describe('embedding', () => {
 
       // The dashboard's file input → {open: {name, buffer}} (transferred) → {loaded: summary}.
       await s.page.setInputFiles('#file', { name: 'dash-trace.json', mimeType: 'application/json', buffer: TRACE });
-      const loaded = await waitFor(s, (m) => m.loaded && m.loaded.files[0].name === 'dash-trace.json', 'loaded dash-trace.json');
+      const loaded = await waitFor(
+        s,
+        (m) => m.loaded && m.loaded.files[0].name === 'dash-trace.json',
+        'loaded dash-trace.json',
+      );
       assert.deepEqual(loaded.loaded.phases, EXP.phases, 'summary.phases vs an independent count');
       assert.deepEqual(loaded.loaded.errors, []);
       assert.equal(typeof loaded.id, 'number', 'the reply carries the request id');
@@ -55,7 +59,9 @@ describe('embedding', () => {
       const sel = await waitFor(s, (m) => m.id === id, 'the select reply');
       assert.equal(sel.selection.count, 1, JSON.stringify(sel));
       assert.equal(sel.selection.events[0].name, '<b>bold</b>');
-      await poll(async () => (await s.page.textContent('#selection')).includes('<b>bold</b>'), { message: 'selection list' });
+      await poll(async () => (await s.page.textContent('#selection')).includes('<b>bold</b>'), {
+        message: 'selection list',
+      });
       assert.equal(await s.page.locator('#selection b').count(), 0, 'an event name became HTML on the dashboard');
 
       // A click inside the frame is reported (watchSelection was asked for on ready).
@@ -63,8 +69,11 @@ describe('embedding', () => {
       assert.ok(at, 'long_step is on screen');
       const box = await s.page.locator('#strata').boundingBox();
       await s.page.mouse.click(box.x + at.x, box.y + at.y);
-      const report = await waitFor(s, (m) => m.selection && m.id === undefined && m.selection.events[0] &&
-        m.selection.events[0].name === 'long_step', 'the selection report of a click');
+      const report = await waitFor(
+        s,
+        (m) => m.selection && m.id === undefined && m.selection.events[0] && m.selection.events[0].name === 'long_step',
+        'the selection report of a click',
+      );
       assert.equal(report.selection.count, 1);
 
       // A view command answers with the (clamped) view.
@@ -80,7 +89,7 @@ describe('embedding', () => {
   test('messages of the wrong shape or size get an error and change nothing', async () => {
     const { s, frame } = await openDashboard(`${env.server.url}embed-example.html`);
     try {
-      await s.page.click('#demo');  // {open: {url}}
+      await s.page.click('#demo'); // {open: {url}}
       await waitFor(s, (m) => m.loaded && /demo/.test(m.loaded.files[0].name), 'the demo to load by URL');
       const bad = [
         [{ bogus: 1 }, /one command expected/],
@@ -103,7 +112,7 @@ describe('embedding', () => {
       await waitFor(s, (m) => m.error && /must be \{strata/.test(m.error), 'the error for {strata: "hi"}');
       const sum = await frame.evaluate(() => window.strata.summary());
       assert.match(sum.files[0].name, /demo/, 'the demo is still loaded');
-      s.assertNoErrors({ allowHttp: true, what: 'after bad messages' });  // the 404 was asked for
+      s.assertNoErrors({ allowHttp: true, what: 'after bad messages' }); // the 404 was asked for
     } finally {
       await s.close();
     }
@@ -111,30 +120,52 @@ describe('embedding', () => {
 
   test('cross-origin: an allowed host page drives Strata, any other origin is ignored', async () => {
     const strataUrl = `${env.server.url}index.html`;
-    const { s } = await openDashboard(`${localhostOrigin()}/embed-example.html?strata=${encodeURIComponent(strataUrl)}`);
+    const { s } = await openDashboard(
+      `${localhostOrigin()}/embed-example.html?strata=${encodeURIComponent(strataUrl)}`,
+    );
     try {
       await s.page.click('#demo');
       const loaded = await waitFor(s, (m) => m.loaded, 'the demo to load cross-origin');
       assert.match(loaded.loaded.files[0].name, /demo/);
 
       // A second frame that allows only another origin: it neither announces itself nor obeys.
-      await s.call((src) => {
-        const f = document.createElement('iframe');
-        f.id = 'strict';
-        f.src = src;
-        window.__strictLog = [];
-        window.addEventListener('message', (e) => { if (e.source === f.contentWindow) window.__strictLog.push(e.data); });
-        document.body.append(f);
-      }, `${strataUrl}?embed=1&origins=${encodeURIComponent('https://elsewhere.example')}`);
-      const strict = await poll(() => s.page.frames().find((f) => f.url().includes('elsewhere')), { message: 'the strict frame' });
-      await withTimeout(strict.waitForFunction(() => window.strata && window.strata.ready), 60_000, 'strict frame start');
+      await s.call(
+        (src) => {
+          const f = document.createElement('iframe');
+          f.id = 'strict';
+          f.src = src;
+          window.__strictLog = [];
+          window.addEventListener('message', (e) => {
+            if (e.source === f.contentWindow) window.__strictLog.push(e.data);
+          });
+          document.body.append(f);
+        },
+        `${strataUrl}?embed=1&origins=${encodeURIComponent('https://elsewhere.example')}`,
+      );
+      const strict = await poll(() => s.page.frames().find((f) => f.url().includes('elsewhere')), {
+        message: 'the strict frame',
+      });
+      await withTimeout(
+        strict.waitForFunction(() => window.strata && window.strata.ready),
+        60_000,
+        'strict frame start',
+      );
       await strict.evaluate(() => window.strata.ready);
-      await s.call(() => document.getElementById('strict').contentWindow.postMessage({ strata: { hello: true, id: 1 } }, '*'));
-      await s.call(() => document.getElementById('strict').contentWindow.postMessage(
-        { strata: { open: { url: 'demo/demo-trace.json' } } }, '*'));
+      await s.call(() =>
+        document.getElementById('strict').contentWindow.postMessage({ strata: { hello: true, id: 1 } }, '*'),
+      );
+      await s.call(() =>
+        document
+          .getElementById('strict')
+          .contentWindow.postMessage({ strata: { open: { url: 'demo/demo-trace.json' } } }, '*'),
+      );
       await new Promise((r) => setTimeout(r, 2000));
       assert.deepEqual(await s.call(() => window.__strictLog), [], 'a frame with another allowlist answered');
-      assert.equal((await strict.evaluate(() => window.strata.summary())).files.length, 0, 'it opened a file for a stranger');
+      assert.equal(
+        (await strict.evaluate(() => window.strata.summary())).files.length,
+        0,
+        'it opened a file for a stranger',
+      );
       s.assertNoErrors({ what: 'cross-origin' });
     } finally {
       await s.close();
@@ -163,25 +194,37 @@ describe('URL parameters and Copy link', () => {
     try {
       await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
       await s.goto(`${env.server.url}?view=${range.join(',')}&select=${pick.event}`);
-      const sel = await poll(() => s.call(() => window.strata.selection()).then((x) => x.count && x), { message: 'select= applied' });
+      const sel = await poll(() => s.call(() => window.strata.selection()).then((x) => x.count && x), {
+        message: 'select= applied',
+      });
       assert.equal(sel.events[0].event, pick.event, 'select= picked that event');
       const v = await s.view();
-      assert.ok(Math.abs(v.startNs - range[0]) < 2 && Math.abs(v.endNs - range[1]) < 2, `view= ${JSON.stringify(v)} vs ${range}`);
+      assert.ok(
+        Math.abs(v.startNs - range[0]) < 2 && Math.abs(v.endNs - range[1]) < 2,
+        `view= ${JSON.stringify(v)} vs ${range}`,
+      );
 
       // strata.js writes the hash deep link every 300 ms: wait for it to hold the selection.
       await poll(() => s.call(() => location.hash.includes(`sel=`)), { message: 'the hash to carry sel=' });
       await s.page.click('#copy-link-button');
-      await poll(async () => /copied/i.test(await s.page.textContent('#copy-link output')), { message: '"Link copied"' });
+      await poll(async () => /copied/i.test(await s.page.textContent('#copy-link output')), {
+        message: '"Link copied"',
+      });
       const link = await s.call(() => navigator.clipboard.readText());
       assert.ok(link.startsWith(env.server.url), link);
 
       const again = await newStrataPage(env.browser);
       try {
         await again.goto(link);
-        const sel2 = await poll(() => again.call(() => window.strata.selection()).then((x) => x.count && x), { message: 'the link selects' });
+        const sel2 = await poll(() => again.call(() => window.strata.selection()).then((x) => x.count && x), {
+          message: 'the link selects',
+        });
         assert.equal(sel2.events[0].event, pick.event, `the link ${link} selects the same event`);
         const v2 = await again.view();
-        assert.ok(Math.abs(v2.startNs - v.startNs) < 2 && Math.abs(v2.endNs - v.endNs) < 2, `the link's view ${JSON.stringify(v2)}`);
+        assert.ok(
+          Math.abs(v2.startNs - v.startNs) < 2 && Math.abs(v2.endNs - v.endNs) < 2,
+          `the link's view ${JSON.stringify(v2)}`,
+        );
         again.assertNoErrors({ what: 'opening a copied link' });
       } finally {
         await again.close();
@@ -200,15 +243,25 @@ describe('URL parameters and Copy link', () => {
       const found = await s.find('e');
       const name = found.matches[3].name;
       await s.goto(`${env.server.url}?select=${encodeURIComponent(name)}`);
-      const sel = await poll(() => s.call(() => window.strata.selection()).then((x) => x.count && x), { message: 'select=<name>' });
+      const sel = await poll(() => s.call(() => window.strata.selection()).then((x) => x.count && x), {
+        message: 'select=<name>',
+      });
       assert.equal(sel.events[0].name, name);
 
       // Two Chrome JSON files open one after the other (several files make one trace only for
       // xplanes, see xplane.test.mjs): the second is the trace shown; both URLs are in Copy link's link.
       const opened = [];
-      await s.page.exposeFunction('__e2eLoaded', (name) => { opened.push(name); });
-      await s.page.addInitScript(() => window.addEventListener('strata:loaded', (e) => window.__e2eLoaded(e.detail.files[0] && e.detail.files[0].name)));
-      await s.goto(`${env.server.url}?url=${encodeURIComponent(demo)}&url=${encodeURIComponent('/some/dir/demo/demo-trace.json')}`);
+      await s.page.exposeFunction('__e2eLoaded', (name) => {
+        opened.push(name);
+      });
+      await s.page.addInitScript(() =>
+        window.addEventListener('strata:loaded', (e) =>
+          window.__e2eLoaded(e.detail.files[0] && e.detail.files[0].name),
+        ),
+      );
+      await s.goto(
+        `${env.server.url}?url=${encodeURIComponent(demo)}&url=${encodeURIComponent('/some/dir/demo/demo-trace.json')}`,
+      );
       const sum = await s.summary();
       assert.match(sum.files[0].name, /demo/);
       assert.equal(sum.files.length, 1);
@@ -234,10 +287,16 @@ describe('URL parameters and Copy link', () => {
     try {
       await s.goto(`${env.server.url}?url=${encodeURIComponent(`${base}/cors/far-trace.json`)}`);
       const ok = await s.summary();
-      assert.deepEqual(ok.files.map((f) => f.name), ['far-trace.json']);
+      assert.deepEqual(
+        ok.files.map((f) => f.name),
+        ['far-trace.json'],
+      );
       assert.deepEqual(ok.errors, []);
       const link = await s.call(() => window.strata.link());
-      assert.ok(link.startsWith(`${env.server.url}?url=${encodeURIComponent(`${base}/cors/far-trace.json`)}#view=`), `Copy link keeps the trace URL: ${link}`);
+      assert.ok(
+        link.startsWith(`${env.server.url}?url=${encodeURIComponent(`${base}/cors/far-trace.json`)}#view=`),
+        `Copy link keeps the trace URL: ${link}`,
+      );
 
       await s.goto(`${env.server.url}?url=${encodeURIComponent(`${base}/plain/far-trace.json`)}`);
       const bad = await s.summary();

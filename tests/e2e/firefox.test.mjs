@@ -10,8 +10,21 @@ import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import puppeteer from 'puppeteer-core';
 import {
-  DIST_DIR, REPO_ROOT, analyseImage, countTrace, dataPath, dataUrl, decodePng, matchNames, parseTrace,
-  poll, readTraceText, skipUnlessData, startStrataServer, tempDir, withTimeout,
+  DIST_DIR,
+  REPO_ROOT,
+  analyseImage,
+  countTrace,
+  dataPath,
+  dataUrl,
+  decodePng,
+  matchNames,
+  parseTrace,
+  poll,
+  readTraceText,
+  skipUnlessData,
+  startStrataServer,
+  tempDir,
+  withTimeout,
 } from './lib.mjs';
 
 const FIREFOX = process.env.STRATA_FIREFOX || '/usr/bin/firefox-esr';
@@ -26,8 +39,13 @@ async function startXvfb() {
   for (let n = 90; n < 110; n++) {
     if (fs.existsSync(`/tmp/.X${n}-lock`)) continue;
     const proc = spawn(XVFB, [`:${n}`, '-screen', '0', '1920x1080x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
-    const ok = await poll(() => fs.existsSync(`/tmp/.X11-unix/X${n}`) || proc.exitCode !== null,
-      { timeout: 10_000, message: 'Xvfb socket' }).then(() => proc.exitCode === null, () => false);
+    const ok = await poll(() => fs.existsSync(`/tmp/.X11-unix/X${n}`) || proc.exitCode !== null, {
+      timeout: 10_000,
+      message: 'Xvfb socket',
+    }).then(
+      () => proc.exitCode === null,
+      () => false,
+    );
     if (ok) return { display: `:${n}`, stop: () => proc.kill() };
     proc.kill();
   }
@@ -44,14 +62,18 @@ describe('Firefox', { skip: SKIP }, () => {
     server = await startStrataServer({ '/made/': tmp.dir });
     xvfb = await startXvfb();
     browser = await puppeteer.launch({
-      browser: 'firefox', executablePath: FIREFOX, headless: false,
+      browser: 'firefox',
+      executablePath: FIREFOX,
+      headless: false,
       env: { ...process.env, DISPLAY: xvfb.display },
       defaultViewport: { width: 1280, height: 720 },
       extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false },
     });
     page = await browser.newPage();
-    page.on('pageerror', (e) => errors.push(String(e && e.message || e)));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(String((e && e.message) || e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
   });
   after(async () => {
     if (browser) await browser.close().catch(() => {});
@@ -62,7 +84,11 @@ describe('Firefox', { skip: SKIP }, () => {
 
   test('opens from a sub-path, draws the demo trace with WebGL2', async () => {
     await page.goto(server.subUrl, { waitUntil: 'load' });
-    await withTimeout(page.evaluate(() => window.strata.ready), 90_000, 'strata.ready in Firefox');
+    await withTimeout(
+      page.evaluate(() => window.strata.ready),
+      90_000,
+      'strata.ready in Firefox',
+    );
     const sum = await call(() => strata.summary());
     assert.match(sum.files[0].name, /demo/i);
     const demo = `${DIST_DIR}/demo/demo-trace.json`;
@@ -70,37 +96,53 @@ describe('Firefox', { skip: SKIP }, () => {
     assert.deepEqual(sum.errors, []);
     await call(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const img = analyseImage(decodePng(Buffer.from(await page.screenshot({ type: 'png' }))));
-    assert.ok(img.distinctColourful > 8 && img.nonBackgroundFraction > 0.2,
-      `the canvas shows the trace: ${JSON.stringify(img)}`);
+    assert.ok(
+      img.distinctColourful > 8 && img.nonBackgroundFraction > 0.2,
+      `the canvas shows the trace: ${JSON.stringify(img)}`,
+    );
     assert.deepEqual(errors, [], 'page errors in Firefox');
   });
 
-  test('opens a real Kineto trace by URL, searches it, switches theme and tab', { skip: skipUnlessData(KINETO) }, async () => {
-    const exp = countTrace(dataPath(KINETO));
-    const sum = await call((u) => strata.open(u), dataUrl(KINETO), 90_000);
-    assert.deepEqual(sum.phases, exp.phases, 'phases vs an independent parse');
-    assert.equal(sum.startNs, exp.startNs);
-    const records = parseTrace(readTraceText(dataPath(KINETO))).records;
-    const hits = await call(() => strata.find('conv2d'));
-    assert.equal(hits.count, matchNames(records, 'conv2d').length, 'find("conv2d").count');
-    assert.equal(await call(() => strata.setTheme('light')), 'light');
-    await poll(async () => (await call(() => getComputedStyle(document.body).backgroundColor)) === 'rgb(242, 243, 244)',
-      { message: 'light page background' });
-    assert.equal(await call(() => strata.setTab('memory')), true);
-    await call(() => strata.setTab('timeline'));
-    assert.deepEqual(errors, [], 'page errors in Firefox');
-  });
+  test(
+    'opens a real Kineto trace by URL, searches it, switches theme and tab',
+    { skip: skipUnlessData(KINETO) },
+    async () => {
+      const exp = countTrace(dataPath(KINETO));
+      const sum = await call((u) => strata.open(u), dataUrl(KINETO), 90_000);
+      assert.deepEqual(sum.phases, exp.phases, 'phases vs an independent parse');
+      assert.equal(sum.startNs, exp.startNs);
+      const records = parseTrace(readTraceText(dataPath(KINETO))).records;
+      const hits = await call(() => strata.find('conv2d'));
+      assert.equal(hits.count, matchNames(records, 'conv2d').length, 'find("conv2d").count');
+      assert.equal(await call(() => strata.setTheme('light')), 'light');
+      await poll(
+        async () => (await call(() => getComputedStyle(document.body).backgroundColor)) === 'rgb(242, 243, 244)',
+        { message: 'light page background' },
+      );
+      assert.equal(await call(() => strata.setTab('memory')), true);
+      await call(() => strata.setTab('timeline'));
+      assert.deepEqual(errors, [], 'page errors in Firefox');
+    },
+  );
 
-  test('opens a File of several slices (read by the reader worker)', { skip: !fs.existsSync(MAKE_DEMO) && 'no strata_make_demo' }, async () => {
-    const file = path.join(tmp.dir, 'slices.json');
-    execFileSync(MAKE_DEMO, [file, '40']);  // ~80 MB: three of the engine worker's 32 MB slices
-    const exp = countTrace(file);
-    const sum = await call(async () => {
-      const blob = await (await fetch('/made/slices.json')).blob();
-      return strata.open(new File([blob], 'slices.json'));
-    }, undefined, 120_000);
-    assert.deepEqual(sum.phases, exp.phases, 'phases vs an independent parse');
-    assert.deepEqual(sum.errors, []);
-    assert.deepEqual(errors, [], 'page errors in Firefox');
-  });
+  test(
+    'opens a File of several slices (read by the reader worker)',
+    { skip: !fs.existsSync(MAKE_DEMO) && 'no strata_make_demo' },
+    async () => {
+      const file = path.join(tmp.dir, 'slices.json');
+      execFileSync(MAKE_DEMO, [file, '40']); // ~80 MB: three of the engine worker's 32 MB slices
+      const exp = countTrace(file);
+      const sum = await call(
+        async () => {
+          const blob = await (await fetch('/made/slices.json')).blob();
+          return strata.open(new File([blob], 'slices.json'));
+        },
+        undefined,
+        120_000,
+      );
+      assert.deepEqual(sum.phases, exp.phases, 'phases vs an independent parse');
+      assert.deepEqual(sum.errors, []);
+      assert.deepEqual(errors, [], 'page errors in Firefox');
+    },
+  );
 });

@@ -23,8 +23,27 @@ function opcodeColour(op) {
   if (['dot', 'convolution', 'custom-call'].includes(op)) return [255, 190, 190];
   if (['while', 'call', 'conditional', 'async-start', 'async-done'].includes(op)) return [210, 190, 255];
   if (/^(all-|reduce-scatter|collective|send|recv)/.test(op)) return [180, 230, 255];
-  if (['reshape', 'transpose', 'broadcast', 'slice', 'dynamic-slice', 'dynamic-update-slice', 'concatenate', 'copy',
-    'bitcast', 'pad', 'gather', 'scatter', 'tuple', 'get-tuple-element', 'copy-start', 'copy-done'].includes(op)) return [200, 235, 200];
+  if (
+    [
+      'reshape',
+      'transpose',
+      'broadcast',
+      'slice',
+      'dynamic-slice',
+      'dynamic-update-slice',
+      'concatenate',
+      'copy',
+      'bitcast',
+      'pad',
+      'gather',
+      'scatter',
+      'tuple',
+      'get-tuple-element',
+      'copy-start',
+      'copy-done',
+    ].includes(op)
+  )
+    return [200, 235, 200];
   if (['reduce', 'reduce-window', 'sort', 'select-and-scatter'].includes(op)) return [240, 210, 240];
   return [220, 232, 248];
 }
@@ -33,7 +52,8 @@ function assertNoOverlaps(g) {
   const boxes = g.nodes.map((n) => [n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2, n.name]);
   for (let i = 0; i < boxes.length; ++i)
     for (let j = i + 1; j < boxes.length; ++j) {
-      const a = boxes[i], b = boxes[j];
+      const a = boxes[i],
+        b = boxes[j];
       const overlap = a[0] < b[2] - 0.01 && b[0] < a[2] - 0.01 && a[1] < b[3] - 0.01 && b[1] < a[3] - 0.01;
       assert.ok(!overlap, `${a[4]} overlaps ${b[4]}`);
     }
@@ -41,14 +61,19 @@ function assertNoOverlaps(g) {
 
 describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) }, () => {
   let env, call;
-  before(async () => { env = await setupStrata(); call = env.session.call; });
-  after(async () => { if (env) await env.close(); });
+  before(async () => {
+    env = await setupStrata();
+    call = env.session.call;
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   test('an HLO text file opens in the Graph tab, the trace stays', async () => {
     const before = await env.session.summary();
     const s = await env.session.open(dataUrl(KERNEL_REUSE));
     assert.equal(s.graph.name, 'kernel_reuse.hlo');
-    assert.equal(s.graph.modules, 5);  // the file's five modules (as the parser test counts)
+    assert.equal(s.graph.modules, 5); // the file's five modules (as the parser test counts)
     assert.equal(s.events, before.events);
     assert.equal(await call(() => window.strata.tab()), 'graph');
     await call(() => window.strata.graphSettled());
@@ -66,7 +91,9 @@ describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) 
     // The module with the most instructions, opened at its entry.
     const g0 = await call(() => window.strata.graph());
     let best = 0;
-    g0.modules.forEach((m, k) => { if (m.instructions > g0.modules[best].instructions) best = k; });
+    g0.modules.forEach((m, k) => {
+      if (m.instructions > g0.modules[best].instructions) best = k;
+    });
     await call((k) => window.strata.graphOpen(k), best);
     const g = await call(() => window.strata.graph());
     const fusion = g.nodes.find((n) => n.opcode === 'fusion');
@@ -103,16 +130,27 @@ describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) 
   test('the canvas draws the boxes (GPU scene) in their colours, fitted and zoomed in', async () => {
     const g0 = await call(() => window.strata.graph());
     let best = 0;
-    g0.modules.forEach((m, k) => { if (m.instructions > g0.modules[best].instructions) best = k; });
+    g0.modules.forEach((m, k) => {
+      if (m.instructions > g0.modules[best].instructions) best = k;
+    });
     await call((k) => window.strata.graphOpen(k), best);
     await env.session.frame();
     const fit = await call(() => window.strata.graph());
     const [cx, cy, cw, ch] = fit.canvas;
     assert.ok(cw > 100 && ch > 100, JSON.stringify(fit.canvas));
-    let box = null;  // the screenshot's origin on the page
-    const shot = async () => { const s = await screenshotCanvas(env.page); box = s.box; return s.image; };
+    let box = null; // the screenshot's origin on the page
+    const shot = async () => {
+      const s = await screenshotCanvas(env.page);
+      box = s.box;
+      return s.image;
+    };
     const first = await shot();
-    const region = { x: Math.ceil(cx - box.x), y: Math.ceil(cy - box.y), width: Math.floor(cw) - 1, height: Math.floor(ch) - 1 };
+    const region = {
+      x: Math.ceil(cx - box.x),
+      y: Math.ceil(cy - box.y),
+      width: Math.floor(cw) - 1,
+      height: Math.floor(ch) - 1,
+    };
     const whole = analyseImage(first, { region, background: [250, 250, 252] });
     assert.ok(whole.nonBackground > 500, `the fitted graph is drawn: ${JSON.stringify(whole)}`);
     // Zoomed in on a node: every other node fully in view shows its opcode's colour just inside
@@ -123,16 +161,24 @@ describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) 
     const g = await call(() => window.strata.graph());
     assert.ok(g.zoom >= 0.8);
     const img = await shot();
-    const sx = (x) => cx + cw / 2 + (x - g.centre.x) * g.zoom, sy = (y) => cy + ch / 2 + (y - g.centre.y) * g.zoom;
+    const sx = (x) => cx + cw / 2 + (x - g.centre.x) * g.zoom,
+      sy = (y) => cy + ch / 2 + (y - g.centre.y) * g.zoom;
     let checked = 0;
     for (const n of g.nodes) {
-      const x0 = sx(n.x - n.w / 2), x1 = sx(n.x + n.w / 2), y0 = sy(n.y - n.h / 2), y1 = sy(n.y + n.h / 2);
+      const x0 = sx(n.x - n.w / 2),
+        x1 = sx(n.x + n.w / 2),
+        y0 = sy(n.y - n.h / 2),
+        y1 = sy(n.y + n.h / 2);
       if (n.name === target || x0 < cx + 2 || x1 > cx + cw - 2 || y0 < cy + 2 || y1 > cy + ch - 2) continue;
-      const px = Math.round(x0 + 3 - box.x), py = Math.round((y0 + y1) / 2 - box.y);
+      const px = Math.round(x0 + 3 - box.x),
+        py = Math.round((y0 + y1) / 2 - box.y);
       const j = (py * img.width + px) * 4;
       const got = [img.data[j], img.data[j + 1], img.data[j + 2]];
       const want = opcodeColour(n.opcode);
-      assert.ok(got.every((c, k) => Math.abs(c - want[k]) <= 3), `${n.name} (${n.opcode}) at ${px},${py}: ${got} not ${want}`);
+      assert.ok(
+        got.every((c, k) => Math.abs(c - want[k]) <= 3),
+        `${n.name} (${n.opcode}) at ${px},${py}: ${got} not ${want}`,
+      );
       ++checked;
     }
     assert.ok(checked >= 2, `nodes in view: ${checked}`);
@@ -170,7 +216,7 @@ async function openOpFromTimeline(env, moduleName, programId) {
   await call((m) => window.strata.graphOpen(m), moduleName);
   const names = (await call(() => window.strata.graph())).nodes.map((n) => n.name);
   assert.ok(names.length > 1, JSON.stringify(await call(() => window.strata.graph())).slice(0, 300));
-  await call(() => window.strata.setTab('timeline'));  // selections happen on the timeline
+  await call(() => window.strata.setTab('timeline')); // selections happen on the timeline
   let picked = null;
   for (const name of names) {
     const r = await env.session.find(name);
@@ -178,8 +224,14 @@ async function openOpFromTimeline(env, moduleName, programId) {
     if (!m) continue;
     await call((e) => window.strata.select({ event: e }), m.event);
     let d = null;
-    for (let i = 0; i < 100 && !(d && d.xla); ++i) { d = await env.session.details(); if (!(d && d.xla)) await env.session.frame(); }
-    if (d && d.xla && d.xla.graph && d.xla.graph.programId === programId) { picked = d; break; }
+    for (let i = 0; i < 100 && !(d && d.xla); ++i) {
+      d = await env.session.details();
+      if (!(d && d.xla)) await env.session.frame();
+    }
+    if (d && d.xla && d.xla.graph && d.xla.graph.programId === programId) {
+      picked = d;
+      break;
+    }
   }
   assert.ok(picked, `an XLA op of ${moduleName} on the timeline`);
   assert.equal(picked.xla.graph.available, true);
@@ -197,24 +249,37 @@ async function openOpFromTimeline(env, moduleName, programId) {
 
 // The selected node's FLOPs and bytes from the trace (strata.graph().trace), once read.
 async function traceOfSelected(env, name) {
-  return poll(async () => {
-    const g = await env.session.call(() => window.strata.graph());
-    return g && g.selected === name && g.trace && g.trace.name === name ? g.trace : null;
-  }, { message: `graph().trace of ${name}` });
+  return poll(
+    async () => {
+      const g = await env.session.call(() => window.strata.graph());
+      return g && g.selected === name && g.trace && g.trace.name === name ? g.trace : null;
+    },
+    { message: `graph().trace of ${name}` },
+  );
 }
 
-const moduleKey = (m) => ({ name: m.name, source: m.source, programId: m.programId, instructions: m.instructions,
-  computations: m.computations.length });
+const moduleKey = (m) => ({
+  name: m.name,
+  source: m.source,
+  programId: m.programId,
+  instructions: m.instructions,
+  computations: m.computations.length,
+});
 
 describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) }, () => {
   let env, call, plainModules;
-  before(async () => { env = await setupStrata(); call = env.session.call; });
-  after(async () => { if (env) await env.close(); });
+  before(async () => {
+    env = await setupStrata();
+    call = env.session.call;
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   test('an XLA op opens its module centred on it, and leads back', async () => {
     await env.session.open(dataUrl(XPLANE));
     const modules = await traceModules(env, 9);
-    assert.equal(modules.length, 9);  // as strata_hlo_stats lists them
+    assert.equal(modules.length, 9); // as strata_hlo_stats lists them
     plainModules = modules.map(moduleKey);
     const loss = modules.find((m) => m.name === 'jit_loss_fn');
     assert.ok(loss, JSON.stringify(modules.map((m) => m.name)));
@@ -245,7 +310,8 @@ describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) 
   // file's start), giving the plain file's modules; its ops open in the graph the same way.
   const plain = () => fs.readFileSync(dataPath(XPLANE));
   const copies = [['gzip', '934987a2fc2f.xplane.pb.gz', () => zlib.gzipSync(plain())]];
-  if (hasZstd()) copies.push(['zstd', '934987a2fc2f.xplane.pb.zst', () => execFileSync('zstd', ['-q', '-c'], { input: plain() })]);
+  if (hasZstd())
+    copies.push(['zstd', '934987a2fc2f.xplane.pb.zst', () => execFileSync('zstd', ['-q', '-c'], { input: plain() })]);
   for (const [kind, name, make] of copies) {
     test(`a ${kind} xplane: the same modules, and an op opens in the graph`, async () => {
       const s = await env.session.openBytes(make(), name);
@@ -259,7 +325,12 @@ describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) 
 });
 
 function hasZstd() {
-  try { execFileSync('zstd', ['--version']); return true; } catch (e) { return false; }
+  try {
+    execFileSync('zstd', ['--version']);
+    return true;
+  } catch (e) {
+    return false;
+  }
 }
 
 // Issue 7 item 3: FLOPs and bytes accessed of a node from its occurrences in the trace. No real
@@ -269,28 +340,63 @@ function hasZstd() {
 // writes them; bytes per event) and another twice with no cost stats.
 describe('graph viewer: FLOPs and bytes from the trace', { skip: skipUnlessData(PROTO_3D) }, () => {
   let env, call, hot, cold, xspace;
-  before(async () => { env = await setupStrata(); call = env.session.call; });
-  after(async () => { if (env) await env.close(); });
+  before(async () => {
+    env = await setupStrata();
+    call = env.session.call;
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
 
-  test('an op\'s FLOPs, bytes and rates, per occurrence and total', async () => {
+  test("an op's FLOPs, bytes and rates, per occurrence and total", async () => {
     // The module's entry instructions, as the graph viewer shows them.
     await env.session.open(dataUrl(PROTO_3D));
     await call(() => window.strata.graphSettled());
-    const ops = (await call(() => window.strata.graph())).nodes.filter((n) => !['parameter', 'constant'].includes(n.opcode));
+    const ops = (await call(() => window.strata.graph())).nodes.filter(
+      (n) => !['parameter', 'constant'].includes(n.opcode),
+    );
     assert.ok(ops.length >= 2, JSON.stringify(ops));
     [hot, cold] = [ops[0].name, ops[1].name];
     const opMeta = { hlo_module: 'jit_forward_3d_conv', program_id: 15 };
     xspace = writeXSpace([
-      { name: '/host:metadata', metadata: { 'jit_forward_3d_conv(15)': { 'Hlo Proto': new Uint8Array(fs.readFileSync(dataPath(PROTO_3D))), program_id: 15 } } },
-      { name: '/device:TPU:0',
-        metadata: { [hot]: { ...opMeta, hlo_op: hot, flops: 2e9, model_flops: 1.5e9 }, [cold]: { ...opMeta, hlo_op: cold } },
-        lines: [{ id: 2, name: 'XLA Ops', timestampNs: 1000, events: [
-          ...[1, 2, 3].map((k) => ({ name: hot, offsetPs: k * 1e7, durationPs: k * 1e6, stats: { bytes_accessed: k * 1e6 } })),
-          ...[4, 5].map((k) => ({ name: cold, offsetPs: k * 1e7, durationPs: 5e5 })),
-        ] }] },
+      {
+        name: '/host:metadata',
+        metadata: {
+          'jit_forward_3d_conv(15)': {
+            'Hlo Proto': new Uint8Array(fs.readFileSync(dataPath(PROTO_3D))),
+            program_id: 15,
+          },
+        },
+      },
+      {
+        name: '/device:TPU:0',
+        metadata: {
+          [hot]: { ...opMeta, hlo_op: hot, flops: 2e9, model_flops: 1.5e9 },
+          [cold]: { ...opMeta, hlo_op: cold },
+        },
+        lines: [
+          {
+            id: 2,
+            name: 'XLA Ops',
+            timestampNs: 1000,
+            events: [
+              ...[1, 2, 3].map((k) => ({
+                name: hot,
+                offsetPs: k * 1e7,
+                durationPs: k * 1e6,
+                stats: { bytes_accessed: k * 1e6 },
+              })),
+              ...[4, 5].map((k) => ({ name: cold, offsetPs: k * 1e7, durationPs: 5e5 })),
+            ],
+          },
+        ],
+      },
     ]);
 
-    for (const [name, bytes] of [['tpu.xplane.pb', xspace], ['tpu.xplane.pb.gz', zlib.gzipSync(xspace)]]) {
+    for (const [name, bytes] of [
+      ['tpu.xplane.pb', xspace],
+      ['tpu.xplane.pb.gz', zlib.gzipSync(xspace)],
+    ]) {
       const s = await env.session.openBytes(bytes, name);
       assert.deepEqual(s.errors, [], name);
       assert.equal((await traceModules(env, 1)).length, 1, name);
@@ -299,10 +405,26 @@ describe('graph viewer: FLOPs and bytes from the trace', { skip: skipUnlessData(
       const t = await traceOfSelected(env, hot);
       assert.equal(t.occurrences, 3, name);
       assert.equal(t.read, 3);
-      assert.equal(t.timeNs, 6000);  // 1 + 2 + 3 µs
-      assert.deepEqual(t.flops, { count: 3, total: 6e9, perOccurrence: 2e9, min: 2e9, max: 2e9, timeNs: 6000, perSecond: 1e15 });
+      assert.equal(t.timeNs, 6000); // 1 + 2 + 3 µs
+      assert.deepEqual(t.flops, {
+        count: 3,
+        total: 6e9,
+        perOccurrence: 2e9,
+        min: 2e9,
+        max: 2e9,
+        timeNs: 6000,
+        perSecond: 1e15,
+      });
       assert.equal(t.modelFlops.total, 4.5e9);
-      assert.deepEqual(t.bytesAccessed, { count: 3, total: 6e6, perOccurrence: 2e6, min: 1e6, max: 3e6, timeNs: 6000, perSecond: 1e12 });
+      assert.deepEqual(t.bytesAccessed, {
+        count: 3,
+        total: 6e6,
+        perOccurrence: 2e6,
+        min: 1e6,
+        max: 3e6,
+        timeNs: 6000,
+        perSecond: 1e12,
+      });
       assert.equal(t.rawBytesAccessed, null);
 
       // The other op runs twice with no cost stats: "not in the trace" (null), its time known.

@@ -5,9 +5,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  DIST_DIR, countTrace, dataPath, dataUrl, poll, setupStrata, skipUnlessData, usToNs,
-} from './lib.mjs';
+import { DIST_DIR, countTrace, dataPath, dataUrl, poll, setupStrata, skipUnlessData, usToNs } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const SELECT_TRACE = 'pytorch_kineto/kineto-tb_plugin-test/gpu_metrics_input.json';
@@ -22,8 +20,11 @@ function clickCandidates(records) {
   for (const r of records) if (['X', 'B', 'i', 'I'].includes(r.ph)) freq.set(r.name, (freq.get(r.name) || 0) + 1);
   return records
     .filter((r) => r.ph === 'X' && typeof r.name === 'string' && freq.get(r.name) === 1 && usToNs(r.dur) > 0)
-    .sort((a, b) => (Object.keys(b.args || {}).length > 0) - (Object.keys(a.args || {}).length > 0) ||
-      usToNs(b.dur) - usToNs(a.dur));
+    .sort(
+      (a, b) =>
+        (Object.keys(b.args || {}).length > 0) - (Object.keys(a.args || {}).length > 0) ||
+        usToNs(b.dur) - usToNs(a.dur),
+    );
 }
 
 describe('navigation and selection', () => {
@@ -33,7 +34,9 @@ describe('navigation and selection', () => {
     s = env.session;
     page = env.page;
   });
-  after(async () => { if (env) await env.close(); });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   /** Sets the view to fractions [f0, f1] of the loaded trace and returns view(). */
   async function viewFraction(f0, f1) {
@@ -51,12 +54,15 @@ describe('navigation and selection', () => {
   test('setView() / view() round-trip', async () => {
     const sum = await s.summary();
     const w = sum.endNs - sum.startNs;
-    const a = sum.startNs + w * 0.2, b = sum.startNs + w * 0.6;
+    const a = sum.startNs + w * 0.2,
+      b = sum.startNs + w * 0.6;
     await s.setView(a, b);
     await s.frame();
     const v = await s.view();
-    assert.ok(Math.abs(v.startNs - a) <= w * 1e-6 + 1 && Math.abs(v.endNs - b) <= w * 1e-6 + 1,
-      `setView(${a}, ${b}) then view() = ${fmt(v)}`);
+    assert.ok(
+      Math.abs(v.startNs - a) <= w * 1e-6 + 1 && Math.abs(v.endNs - b) <= w * 1e-6 + 1,
+      `setView(${a}, ${b}) then view() = ${fmt(v)}`,
+    );
     s.assertNoErrors();
   });
 
@@ -74,16 +80,21 @@ describe('navigation and selection', () => {
   });
 
   test('W zooms about the mouse position', async () => {
-    for (const [fx, dir] of [[0.9, +1], [0.35, -1]]) {
+    for (const [fx, dir] of [
+      [0.9, +1],
+      [0.35, -1],
+    ]) {
       await viewFraction(0.25, 0.75);
       await s.focusCanvas(fx, 0.5);
       const v0 = await s.view();
       await s.holdKey('KeyW');
       const v1 = await s.view();
       assert.ok(width(v1) < width(v0), `W did not zoom with the mouse at ${fx}: ${fmt(v0)} → ${fmt(v1)}`);
-      assert.ok(Math.sign(centre(v1) - centre(v0)) === dir,
+      assert.ok(
+        Math.sign(centre(v1) - centre(v0)) === dir,
         `zooming with the mouse at x=${fx} of the canvas should move the view centre ${dir > 0 ? 'later' : 'earlier'}: ` +
-        `${fmt(v0)} → ${fmt(v1)}`);
+          `${fmt(v0)} → ${fmt(v1)}`,
+      );
     }
     s.assertNoErrors();
   });
@@ -127,7 +138,7 @@ describe('navigation and selection', () => {
     await page.mouse.down({ button });
     await s.frame();
     for (let i = 1; i <= 4; i++) {
-      await page.mouse.move(a.x + (b.x - a.x) * i / 4, a.y + (b.y - a.y) * i / 4, { steps: 2 });
+      await page.mouse.move(a.x + ((b.x - a.x) * i) / 4, a.y + ((b.y - a.y) * i) / 4, { steps: 2 });
       await s.frame();
     }
     await page.mouse.up({ button });
@@ -136,16 +147,17 @@ describe('navigation and selection', () => {
 
   test('dragging with the pan tool (2), or with the right button in any tool, pans', async () => {
     await viewFraction(0.25, 0.75);
-    const a = await canvasPoint(0.7, 0.5), b = await canvasPoint(0.4, 0.5);
+    const a = await canvasPoint(0.7, 0.5),
+      b = await canvasPoint(0.4, 0.5);
     await page.mouse.move(a.x, a.y);
-    await page.keyboard.press('Digit2');  // pan tool
+    await page.keyboard.press('Digit2'); // pan tool
     await s.frame();
     let v0 = await s.view();
     await drag(a, b);
     let v1 = await s.view();
     assert.ok(v1.startNs > v0.startNs, `dragging left did not move the view later: ${fmt(v0)} → ${fmt(v1)}`);
     assert.ok(Math.abs(width(v1) - width(v0)) <= width(v0) * 0.02, `drag changed the width: ${fmt(v0)} → ${fmt(v1)}`);
-    await page.keyboard.press('Digit1');  // back to the select tool: a right-drag still pans
+    await page.keyboard.press('Digit1'); // back to the select tool: a right-drag still pans
     await s.frame();
     v0 = await s.view();
     await drag(b, a, 'right');
@@ -159,10 +171,14 @@ describe('navigation and selection', () => {
    * and polls details(). Returns false when locate() reports it not visible.
    */
   async function clickAndCheck(ev, label) {
-    const tsNs = usToNs(ev.ts), durNs = usToNs(ev.dur);
+    const tsNs = usToNs(ev.ts),
+      durNs = usToNs(ev.dur);
     const found = await s.find(ev.name);
     const m = found.matches.find((x) => x.name === ev.name && Math.abs(x.tsNs - tsNs) <= 1000);
-    assert.ok(m, `${label}: find(${JSON.stringify(ev.name)}) has no match at ${tsNs} ns: ${JSON.stringify(found).slice(0, 500)}`);
+    assert.ok(
+      m,
+      `${label}: find(${JSON.stringify(ev.name)}) has no match at ${tsNs} ns: ${JSON.stringify(found).slice(0, 500)}`,
+    );
     assert.ok(Math.abs(m.durNs - durNs) <= 1000, `${label}: find() durNs ${m.durNs}, file says ${durNs}`);
     assert.equal(String(m.pid), String(ev.pid), `${label}: find() pid`);
     assert.equal(String(m.tid), String(ev.tid), `${label}: find() tid`);
@@ -171,8 +187,10 @@ describe('navigation and selection', () => {
     const pt = await s.locate({ name: m.name, tsNs: m.tsNs, pid: m.pid, tid: m.tid });
     if (!pt) return false;
     const box = await page.locator('#canvas').boundingBox();
-    assert.ok(pt.x >= box.x && pt.x <= box.x + box.width && pt.y >= box.y && pt.y <= box.y + box.height,
-      `${label}: locate() = ${JSON.stringify(pt)} is outside the canvas ${JSON.stringify(box)}`);
+    assert.ok(
+      pt.x >= box.x && pt.x <= box.x + box.width && pt.y >= box.y && pt.y <= box.y + box.height,
+      `${label}: locate() = ${JSON.stringify(pt)} is outside the canvas ${JSON.stringify(box)}`,
+    );
     await page.mouse.move(pt.x, pt.y);
     await s.frame();
     await page.mouse.down();
@@ -182,13 +200,19 @@ describe('navigation and selection', () => {
     const wantArgs = ev.args || {};
     let last = null;
     try {
-      await poll(async () => {
-        last = await s.details();
-        return last && last.name === ev.name && last.args &&
-          Object.keys(last.args).length >= Object.keys(wantArgs).length;
-      }, { timeout: 15_000, message: `details() for ${ev.name}` });
+      await poll(
+        async () => {
+          last = await s.details();
+          return (
+            last && last.name === ev.name && last.args && Object.keys(last.args).length >= Object.keys(wantArgs).length
+          );
+        },
+        { timeout: 15_000, message: `details() for ${ev.name}` },
+      );
     } catch {
-      assert.fail(`${label}: after clicking ${JSON.stringify(ev.name)} at ${JSON.stringify(pt)}, details() = ${JSON.stringify(last)}`);
+      assert.fail(
+        `${label}: after clicking ${JSON.stringify(ev.name)} at ${JSON.stringify(pt)}, details() = ${JSON.stringify(last)}`,
+      );
     }
     assert.ok(Math.abs(last.startNs - tsNs) <= 1000, `${label}: details().startNs ${last.startNs}, file ${tsNs}`);
     assert.ok(Math.abs(last.durNs - durNs) <= 1000, `${label}: details().durNs ${last.durNs}, file ${durNs}`);
@@ -210,17 +234,25 @@ describe('navigation and selection', () => {
     assert.fail(`${label}: locate() returned null for every candidate: ${JSON.stringify(tried)}`);
   }
 
-  test('clicking an event in the demo trace shows it in the details pane', { skip: !fs.existsSync(DEMO_FILE) && 'dist/demo/demo-trace.json absent' }, async () => {
-    const sum = await s.summary();
-    assert.match(sum.files[0].name, /demo/i, 'demo trace still loaded');
-    await selectIn(countTrace(DEMO_FILE).records, 'demo');
-    s.assertNoErrors();
-  });
+  test(
+    'clicking an event in the demo trace shows it in the details pane',
+    { skip: !fs.existsSync(DEMO_FILE) && 'dist/demo/demo-trace.json absent' },
+    async () => {
+      const sum = await s.summary();
+      assert.match(sum.files[0].name, /demo/i, 'demo trace still loaded');
+      await selectIn(countTrace(DEMO_FILE).records, 'demo');
+      s.assertNoErrors();
+    },
+  );
 
-  test(`clicking an event in a real trace shows it and its args (${path.basename(SELECT_TRACE)})`, { skip: skipUnlessData(SELECT_TRACE) }, async () => {
-    const sum = await s.open(dataUrl(SELECT_TRACE));
-    assert.deepEqual(sum.errors, [], 'open errors');
-    await selectIn(countTrace(dataPath(SELECT_TRACE)).records, path.basename(SELECT_TRACE));
-    s.assertNoErrors();
-  });
+  test(
+    `clicking an event in a real trace shows it and its args (${path.basename(SELECT_TRACE)})`,
+    { skip: skipUnlessData(SELECT_TRACE) },
+    async () => {
+      const sum = await s.open(dataUrl(SELECT_TRACE));
+      assert.deepEqual(sum.errors, [], 'open errors');
+      await selectIn(countTrace(dataPath(SELECT_TRACE)).records, path.basename(SELECT_TRACE));
+      s.assertNoErrors();
+    },
+  );
 });

@@ -19,9 +19,17 @@ export const HAVE_SHARED_DATA = fs.existsSync(SHARED_DATA_DIR);
 export const SUB_PATH = '/some/dir/';
 export const CHROMIUM_PATH = process.env.STRATA_CHROMIUM || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--enable-webgl', '--ignore-gpu-blocklist',
+  '--headless',
+  '--no-sandbox',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--enable-unsafe-swiftshader',
+  '--use-angle=swiftshader',
+  '--enable-webgl',
+  '--ignore-gpu-blocklist',
 ];
 export const VIEWPORT = { width: 1280, height: 720 };
 /** Generous: SwiftShader + wasm compile on a loaded 2-core machine. */
@@ -106,7 +114,8 @@ export function usToNs(v) {
 export function countTrace(fileOrBuffer) {
   const { records } = parseTrace(readTraceText(fileOrBuffer));
   const phases = {};
-  let startNs = Infinity, endNs = -Infinity;
+  let startNs = Infinity,
+    endNs = -Infinity;
   for (const r of records) {
     if (!r || typeof r !== 'object') continue;
     const ph = String(r.ph);
@@ -128,8 +137,10 @@ export function countTrace(fileOrBuffer) {
 /** Events find() searches: X, i, I and B records; returns those whose name contains text (case-insensitive). */
 export function matchNames(records, text) {
   const needle = text.toLowerCase();
-  return records.filter((r) => r && ['X', 'i', 'I', 'B'].includes(r.ph) &&
-    typeof r.name === 'string' && r.name.toLowerCase().includes(needle));
+  return records.filter(
+    (r) =>
+      r && ['X', 'i', 'I', 'B'].includes(r.ph) && typeof r.name === 'string' && r.name.toLowerCase().includes(needle),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +151,10 @@ const PNG_SIG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Decodes an 8-bit, non-interlaced PNG (grey, grey+alpha, RGB, RGBA, palette) to RGBA. */
 export function decodePng(buf) {
   if (buf.length < 8 || !buf.subarray(0, 8).equals(PNG_SIG)) throw new Error('not a PNG');
-  let pos = 8, ihdr = null, palette = null, trns = null;
+  let pos = 8,
+    ihdr = null,
+    palette = null,
+    trns = null;
   const idat = [];
   while (pos + 8 <= buf.length) {
     const len = buf.readUInt32BE(pos);
@@ -150,8 +164,13 @@ export function decodePng(buf) {
     pos += 12 + len; // length + type + data + CRC
     if (type === 'IHDR') {
       ihdr = {
-        width: body.readUInt32BE(0), height: body.readUInt32BE(4), bitDepth: body[8],
-        colorType: body[9], compression: body[10], filter: body[11], interlace: body[12],
+        width: body.readUInt32BE(0),
+        height: body.readUInt32BE(4),
+        bitDepth: body[8],
+        colorType: body[9],
+        compression: body[10],
+        filter: body[11],
+        interlace: body[12],
       };
     } else if (type === 'PLTE') palette = body;
     else if (type === 'tRNS') trns = body;
@@ -180,16 +199,28 @@ export function decodePng(buf) {
       const c = prev && i >= bpp ? prev[i - bpp] : 0;
       let v;
       switch (ft) {
-        case 0: v = src[i]; break;
-        case 1: v = src[i] + a; break;
-        case 2: v = src[i] + b; break;
-        case 3: v = src[i] + ((a + b) >> 1); break;
+        case 0:
+          v = src[i];
+          break;
+        case 1:
+          v = src[i] + a;
+          break;
+        case 2:
+          v = src[i] + b;
+          break;
+        case 3:
+          v = src[i] + ((a + b) >> 1);
+          break;
         case 4: {
-          const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+          const p = a + b - c,
+            pa = Math.abs(p - a),
+            pb = Math.abs(p - b),
+            pc = Math.abs(p - c);
           v = src[i] + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
           break;
         }
-        default: throw new Error(`PNG: bad filter type ${ft} on row ${y}`);
+        default:
+          throw new Error(`PNG: bad filter type ${ft} on row ${y}`);
       }
       out[i] = v & 0xff;
     }
@@ -198,14 +229,32 @@ export function decodePng(buf) {
   for (let i = 0, j = 0; i < width * height; i++, j += 4) {
     const s = i * channels;
     switch (colorType) {
-      case 0: rgba[j] = rgba[j + 1] = rgba[j + 2] = px[s]; rgba[j + 3] = 255; break;
-      case 4: rgba[j] = rgba[j + 1] = rgba[j + 2] = px[s]; rgba[j + 3] = px[s + 1]; break;
-      case 2: rgba[j] = px[s]; rgba[j + 1] = px[s + 1]; rgba[j + 2] = px[s + 2]; rgba[j + 3] = 255; break;
-      case 6: rgba[j] = px[s]; rgba[j + 1] = px[s + 1]; rgba[j + 2] = px[s + 2]; rgba[j + 3] = px[s + 3]; break;
+      case 0:
+        rgba[j] = rgba[j + 1] = rgba[j + 2] = px[s];
+        rgba[j + 3] = 255;
+        break;
+      case 4:
+        rgba[j] = rgba[j + 1] = rgba[j + 2] = px[s];
+        rgba[j + 3] = px[s + 1];
+        break;
+      case 2:
+        rgba[j] = px[s];
+        rgba[j + 1] = px[s + 1];
+        rgba[j + 2] = px[s + 2];
+        rgba[j + 3] = 255;
+        break;
+      case 6:
+        rgba[j] = px[s];
+        rgba[j + 1] = px[s + 1];
+        rgba[j + 2] = px[s + 2];
+        rgba[j + 3] = px[s + 3];
+        break;
       case 3: {
         const k = px[s];
         if (!palette || k * 3 + 2 >= palette.length) throw new Error('PNG: palette index out of range');
-        rgba[j] = palette[k * 3]; rgba[j + 1] = palette[k * 3 + 1]; rgba[j + 2] = palette[k * 3 + 2];
+        rgba[j] = palette[k * 3];
+        rgba[j + 1] = palette[k * 3 + 1];
+        rgba[j + 2] = palette[k * 3 + 2];
         rgba[j + 3] = trns && k < trns.length ? trns[k] : 255;
         break;
       }
@@ -227,26 +276,39 @@ export function analyseImage(img, { background = null, region = null } = {}) {
   for (let y = r0.y; y < r0.y + r0.height; y++) {
     for (let x = r0.x; x < r0.x + r0.width; x++) {
       const j = (y * img.width + x) * 4;
-      const r = img.data[j], g = img.data[j + 1], b = img.data[j + 2];
+      const r = img.data[j],
+        g = img.data[j + 1],
+        b = img.data[j + 2];
       const key = (r << 16) | (g << 8) | b;
       counts.set(key, (counts.get(key) || 0) + 1);
-      if (Math.max(r, g, b) - Math.min(r, g, b) > 48) { colourful++; colourfulSet.add(key); }
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 48) {
+        colourful++;
+        colourfulSet.add(key);
+      }
     }
   }
   let bgKey;
   if (background) bgKey = (background[0] << 16) | (background[1] << 8) | background[2];
   else {
     let best = -1;
-    for (const [k, n] of counts) if (n > best) { best = n; bgKey = k; }
+    for (const [k, n] of counts)
+      if (n > best) {
+        best = n;
+        bgKey = k;
+      }
   }
   const pixels = r0.width * r0.height;
   const nonBackground = pixels - (counts.get(bgKey) || 0);
   return {
-    width: r0.width, height: r0.height, pixels,
+    width: r0.width,
+    height: r0.height,
+    pixels,
     distinctColours: counts.size,
     background: [(bgKey >> 16) & 255, (bgKey >> 8) & 255, bgKey & 255],
-    nonBackground, nonBackgroundFraction: nonBackground / pixels,
-    colourful, distinctColourful: colourfulSet.size,
+    nonBackground,
+    nonBackgroundFraction: nonBackground / pixels,
+    colourful,
+    distinctColourful: colourfulSet.size,
   };
 }
 
@@ -295,21 +357,32 @@ export async function newStrataPage(browser) {
     const text = `${where}: ${msg.text()}${loc && loc.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`;
     if (!ignored(text)) log.consoleErrors.push(text);
   };
-  page.on('pageerror', (err) => log.pageErrors.push(String(err && err.stack || err)));
+  page.on('pageerror', (err) => log.pageErrors.push(String((err && err.stack) || err)));
   page.on('console', onConsole('page'));
   page.on('worker', (w) => w.on('console', onConsole('worker')));
   page.on('crash', () => log.crashes.push('page crashed'));
-  page.on('response', (r) => { if (r.status() >= 400 && !ignored(r.url())) log.httpErrors.push(`${r.status()} ${r.url()}`); });
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !ignored(r.url())) log.httpErrors.push(`${r.status()} ${r.url()}`);
+  });
   page.on('requestfailed', (r) => {
     if (!ignored(r.url())) log.httpErrors.push(`failed ${r.url()}: ${r.failure() && r.failure().errorText}`);
   });
   let firstErrorAt = 0;
-  page.on('pageerror', () => { firstErrorAt = firstErrorAt || Date.now(); });
+  page.on('pageerror', () => {
+    firstErrorAt = firstErrorAt || Date.now();
+  });
   /** page.evaluate with a deadline, so a hung app fails the test instead of hanging the suite. */
   const call = (fn, arg, ms = CALL_TIMEOUT_MS, what = 'page call') =>
-    withTimeout(page.evaluate(fn, arg), ms, () => `${what} did not finish within ${ms} ms; errors so far: ${JSON.stringify(log)}`);
+    withTimeout(
+      page.evaluate(fn, arg),
+      ms,
+      () => `${what} did not finish within ${ms} ms; errors so far: ${JSON.stringify(log)}`,
+    );
   const session = {
-    page, context, log, call,
+    page,
+    context,
+    log,
+    call,
     /**
      * Navigates and waits for window.strata and `await strata.ready`. Fails early on a crash or
      * a rejected ready, and 5 s after the first uncaught page error if the page is still not ready.
@@ -321,30 +394,50 @@ export async function newStrataPage(browser) {
       let state = 'not evaluated';
       for (;;) {
         try {
-          state = await withTimeout(page.evaluate(() => {
-            if (!window.strata || !window.strata.ready) return 'window.strata.ready absent';
-            if (!window.__e2eReadyState) {
-              window.__e2eReadyState = 'pending';
-              Promise.resolve(window.strata.ready).then(() => { window.__e2eReadyState = 'ok'; },
-                (e) => { window.__e2eReadyState = 'rejected: ' + (e && e.message || e); });
-            }
-            return window.__e2eReadyState;
-          }), 10_000, 'evaluate');
-        } catch (err) { state = `evaluate failed: ${err.message}`; }
+          state = await withTimeout(
+            page.evaluate(() => {
+              if (!window.strata || !window.strata.ready) return 'window.strata.ready absent';
+              if (!window.__e2eReadyState) {
+                window.__e2eReadyState = 'pending';
+                Promise.resolve(window.strata.ready).then(
+                  () => {
+                    window.__e2eReadyState = 'ok';
+                  },
+                  (e) => {
+                    window.__e2eReadyState = 'rejected: ' + ((e && e.message) || e);
+                  },
+                );
+              }
+              return window.__e2eReadyState;
+            }),
+            10_000,
+            'evaluate',
+          );
+        } catch (err) {
+          state = `evaluate failed: ${err.message}`;
+        }
         if (state === 'ok') return;
-        const why = state.startsWith('rejected') ? `strata.ready ${state}`
-          : log.crashes.length ? 'the page crashed'
-          : firstErrorAt && Date.now() - firstErrorAt > 5000 ? 'uncaught page errors during start-up'
-          : Date.now() - t0 > READY_TIMEOUT_MS ? `timed out after ${READY_TIMEOUT_MS} ms (${state})` : null;
+        const why = state.startsWith('rejected')
+          ? `strata.ready ${state}`
+          : log.crashes.length
+            ? 'the page crashed'
+            : firstErrorAt && Date.now() - firstErrorAt > 5000
+              ? 'uncaught page errors during start-up'
+              : Date.now() - t0 > READY_TIMEOUT_MS
+                ? `timed out after ${READY_TIMEOUT_MS} ms (${state})`
+                : null;
         if (why) throw new Error(`${url}: ${why}; errors: ${JSON.stringify(log, null, 1)}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    clearErrors() { for (const k of Object.keys(log)) log[k].length = 0; },
+    clearErrors() {
+      for (const k of Object.keys(log)) log[k].length = 0;
+    },
     /** Asserts no page errors, console errors, crashes (and, unless allowHttp, no failed requests). */
     assertNoErrors({ allowHttp = false, allowConsole = false, what = '' } = {}) {
       const bad = {
-        pageErrors: log.pageErrors, crashes: log.crashes,
+        pageErrors: log.pageErrors,
+        crashes: log.crashes,
         ...(allowConsole ? {} : { consoleErrors: log.consoleErrors }),
         ...(allowHttp ? {} : { httpErrors: log.httpErrors }),
       };
@@ -360,16 +453,23 @@ export async function newStrataPage(browser) {
     locate: (ev) => call((e) => window.strata.locate(e), ev, CALL_TIMEOUT_MS, 'strata.locate()'),
     open: (url) => call((u) => window.strata.open(u), url, OPEN_TIMEOUT_MS, `strata.open(${JSON.stringify(url)})`),
     /** Opens bytes as an ArrayBuffer (bytes: Buffer/Uint8Array), or as a File when name is given. */
-    openBytes: (bytes, name = null) => call(async ({ b64, name }) => {
-      const bin = atob(b64);
-      const u8 = new Uint8Array(bin.length);
-      for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
-      return window.strata.open(name ? new File([u8], name) : u8.buffer);
-    }, { b64: Buffer.from(bytes).toString('base64'), name }, OPEN_TIMEOUT_MS, `strata.open(${name || 'ArrayBuffer'})`),
+    openBytes: (bytes, name = null) =>
+      call(
+        async ({ b64, name }) => {
+          const bin = atob(b64);
+          const u8 = new Uint8Array(bin.length);
+          for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+          return window.strata.open(name ? new File([u8], name) : u8.buffer);
+        },
+        { b64: Buffer.from(bytes).toString('base64'), name },
+        OPEN_TIMEOUT_MS,
+        `strata.open(${name || 'ArrayBuffer'})`,
+      ),
     /** Focuses the canvas by clicking it at (fx, fy) fractions of its box and leaves the mouse there. */
     async focusCanvas(fx = 0.5, fy = 0.5) {
       const box = await page.locator('#canvas').boundingBox();
-      const x = box.x + box.width * fx, y = box.y + box.height * fy;
+      const x = box.x + box.width * fx,
+        y = box.y + box.height * fy;
       await page.mouse.click(x, y);
       await page.mouse.move(x, y);
       await session.frame();
@@ -394,7 +494,8 @@ export async function poll(fn, { timeout = 20_000, interval = 100, message = 'co
   for (;;) {
     last = await fn();
     if (last) return last;
-    if (Date.now() - t0 > timeout) throw new Error(`timed out after ${timeout} ms waiting for ${message}; last: ${JSON.stringify(last)}`);
+    if (Date.now() - t0 > timeout)
+      throw new Error(`timed out after ${timeout} ms waiting for ${message}; last: ${JSON.stringify(last)}`);
     await new Promise((r) => setTimeout(r, interval));
   }
 }
@@ -412,7 +513,10 @@ export async function setupStrata({ mounts = {}, path: startPath = '/' } = {}) {
     const session = await newStrataPage(browser);
     await session.goto(server.origin + startPath);
     return {
-      server, browser, session, page: session.page,
+      server,
+      browser,
+      session,
+      page: session.page,
       async close() {
         await browser.close().catch(() => {});
         await server.close();

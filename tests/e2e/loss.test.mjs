@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { dataPath, dataUrl, hasData, setupStrata } from './lib.mjs';
 
-const MOE_KERNEL = 'training_logs/megatron-deepspeed/MoE/gpt3-0.125B-tokendropping-graduallyIncrease-lr-3.0e-4-with-kernel.log';
+const MOE_KERNEL =
+  'training_logs/megatron-deepspeed/MoE/gpt3-0.125B-tokendropping-graduallyIncrease-lr-3.0e-4-with-kernel.log';
 const MOE = 'training_logs/megatron-deepspeed/MoE/gpt3-0.125B-tokendropping-graduallyIncrease-lr-3.0e-4.log';
 const GPT_A = 'training_logs/deepspeedexamples/gpt_finetuning/train_my_implementation.log';
 const GPT_B = 'training_logs/deepspeedexamples/gpt_finetuning/train_with_kernel.log';
@@ -20,17 +21,20 @@ function extract(text, lossTag, iterationTag) {
   const iterRe = new RegExp(esc(iterationTag) + '[ \\t]*([0-9]+)');
   const out = [];
   for (const line of text.split('\n')) {
-    const l = lossRe.exec(line), i = iterRe.exec(line);
+    const l = lossRe.exec(line),
+      i = iterRe.exec(line);
     if (l && i) out.push([Number(i[1]), Number(l[1])]);
   }
   return out;
 }
 function compare(a, b, mode) {
-  const ma = new Map(a), mb = new Map(b);  // a repeated iteration: the last line wins
+  const ma = new Map(a),
+    mb = new Map(b); // a repeated iteration: the last line wins
   const its = [...ma.keys()].filter((k) => mb.has(k)).sort((x, y) => x - y);
   const points = its.map((it) => {
     const d = mb.get(it) - ma.get(it);
-    const v = mode === 'normal' ? d : mode === 'absolute' ? Math.abs(d) : (ma.get(it) !== 0 ? Math.abs(d) / ma.get(it) : null);
+    const v =
+      mode === 'normal' ? d : mode === 'absolute' ? Math.abs(d) : ma.get(it) !== 0 ? Math.abs(d) / ma.get(it) : null;
     return [it, v];
   });
   const vals = points.map((p) => p[1]).filter((v) => v !== null && Number.isFinite(v));
@@ -44,16 +48,16 @@ function logA() {
   let s = 'Using config train.yaml\n';
   for (let i = 1; i <= 50; ++i) {
     s += `[2024-01-01 00:00:${String(i % 60).padStart(2, '0')}] step: ${i} | train_loss: ${(5 / i + 0.01 * (i % 3)).toFixed(5)} | lr: ${(1e-4 * i).toExponential(3)}\n`;
-    if (i % 10 === 0) s += `[eval] step: ${i} eval_loss 9.0\n`;  // no train_loss: not a point
+    if (i % 10 === 0) s += `[eval] step: ${i} eval_loss 9.0\n`; // no train_loss: not a point
   }
-  return s + 'step: 30 | train_loss: 0.25 | lr: 1e-9\n';  // a resumed run repeats iteration 30
+  return s + 'step: 30 | train_loss: 0.25 | lr: 1e-9\n'; // a resumed run repeats iteration 30
 }
 function logB() {
   let s = 'setting training iterations to 100\n';
   for (let i = 5; i <= 70; i += 5) {
     s += ` iteration ${String(i).padStart(6)}/ 100 | elapsed time per iteration (ms): 12.5 | lm loss: ${(4.8 / i + 0.02).toExponential(6)} | loss scale: 2048.0 |\n`;
   }
-  return s + 'iteration: 75 | lm loss: 0.1\n';  // ':' after the Iteration Tag: no point
+  return s + 'iteration: 75 | lm loss: 0.1\n'; // ':' after the Iteration Tag: no point
 }
 
 describe('loss view', () => {
@@ -63,7 +67,9 @@ describe('loss view', () => {
     call = env.session.call;
     traceBefore = await env.session.summary();
   });
-  after(async () => { if (env) await env.close(); });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   test('two generated logs load beside the trace with guessed tags', async () => {
     const { session } = env;
@@ -89,7 +95,8 @@ describe('loss view', () => {
   });
 
   test('the comparison in every mode matches an independent join', async () => {
-    const a = extract(logA(), 'train_loss:', 'step:'), b = extract(logB(), 'lm loss:', 'iteration');
+    const a = extract(logA(), 'train_loss:', 'step:'),
+      b = extract(logB(), 'lm loss:', 'iteration');
     for (const mode of ['normal', 'absolute', 'relative']) {
       assert.equal(await call((m) => window.strata.setLossComparison('run-a.log', 'run-b.log', m), mode), true);
       const c = (await call(() => window.strata.loss())).comparison;
@@ -98,7 +105,7 @@ describe('loss view', () => {
       assert.equal(c.b, 'run-b.log');
       assert.equal(c.mode, mode);
       assert.deepEqual(c.points, want.points, mode);
-      assert.equal(c.points.length, 10);  // 5, 10, ... 50
+      assert.equal(c.points.length, 10); // 5, 10, ... 50
       assert.ok(Math.abs(c.mean - want.mean) <= 1e-12 * Math.abs(want.mean), `${mode} mean ${c.mean} vs ${want.mean}`);
       assert.equal(c.max, want.max);
     }
@@ -133,7 +140,8 @@ describe('loss view', () => {
     const { session } = env;
     // ~20 MB of text: several inflated pieces of 8 MB.
     let text = '';
-    for (let i = 1; i <= 400000; ++i) text += `step: ${i} | train_loss: ${(5 / i).toFixed(6)} | tokens/s: ${1000 + (i % 97)}\n`;
+    for (let i = 1; i <= 400000; ++i)
+      text += `step: ${i} | train_loss: ${(5 / i).toFixed(6)} | tokens/s: ${1000 + (i % 97)}\n`;
     const r = await session.openBytes(zlib.gzipSync(Buffer.from(text)), 'big-run.log.gz');
     assert.equal(r.loss.name, 'big-run.log.gz');
     const f = (await call(() => window.strata.loss())).files.find((x) => x.name === 'big-run.log.gz');
@@ -143,8 +151,10 @@ describe('loss view', () => {
     // Re-extraction inflates the kept compressed file again.
     const again = await call(() => window.strata.setLossTags('big-run.log.gz', 'tokens/s:', 'step:'));
     assert.equal(again.points, 400000);
-    assert.deepEqual((await call(() => window.strata.loss())).files.find((x) => x.name === 'big-run.log.gz').points,
-      extract(text, 'tokens/s:', 'step:'));
+    assert.deepEqual(
+      (await call(() => window.strata.loss())).files.find((x) => x.name === 'big-run.log.gz').points,
+      extract(text, 'tokens/s:', 'step:'),
+    );
     session.assertNoErrors();
   });
 
@@ -167,11 +177,14 @@ describe('loss view', () => {
     const { session } = env;
     await session.open(dataUrl(MOE));
     await session.open(dataUrl(MOE_KERNEL));
-    const nameA = MOE.split('/').pop(), nameB = MOE_KERNEL.split('/').pop();
+    const nameA = MOE.split('/').pop(),
+      nameB = MOE_KERNEL.split('/').pop();
     await call(([a, b]) => window.strata.setLossComparison(a, b, 'absolute'), [nameA, nameB]);
     const l = await call(() => window.strata.loss());
-    const fa = l.files.find((f) => f.name === nameA), fb = l.files.find((f) => f.name === nameB);
-    const ta = fs.readFileSync(dataPath(MOE), 'utf8'), tb = fs.readFileSync(dataPath(MOE_KERNEL), 'utf8');
+    const fa = l.files.find((f) => f.name === nameA),
+      fb = l.files.find((f) => f.name === nameB);
+    const ta = fs.readFileSync(dataPath(MOE), 'utf8'),
+      tb = fs.readFileSync(dataPath(MOE_KERNEL), 'utf8');
     assert.deepEqual(fa.points, extract(ta, 'lm loss:', 'iteration'));
     assert.deepEqual(fb.points, extract(tb, 'lm loss:', 'iteration'));
     assert.equal(fa.points.length, 12);
@@ -183,31 +196,39 @@ describe('loss view', () => {
     assert.deepEqual((await session.summary()).files, traceBefore.files);
   });
 
-  test('real DeepSpeed pair: "Step at N with Perplexity: X"', { skip: !hasData(GPT_A) || !hasData(GPT_B) }, async () => {
-    const { session } = env;
-    const ra = await session.openBytes(fs.readFileSync(dataPath(GPT_A)), 'gpt-a.log');
-    const rb = await session.openBytes(fs.readFileSync(dataPath(GPT_B)), 'gpt-b.log');
-    assert.deepEqual([ra.loss.lossTag, ra.loss.iterationTag], ['Perplexity:', 'Step at']);
-    assert.equal(ra.loss.points, 524);
-    assert.equal(rb.loss.points, 524);
-    await call(() => window.strata.setLossComparison('gpt-a.log', 'gpt-b.log', 'relative'));
-    const l = await call(() => window.strata.loss());
-    const pa = extract(fs.readFileSync(dataPath(GPT_A), 'utf8'), 'Perplexity:', 'Step at');
-    const pb = extract(fs.readFileSync(dataPath(GPT_B), 'utf8'), 'Perplexity:', 'Step at');
-    assert.deepEqual(l.files.find((f) => f.name === 'gpt-a.log').points, pa);
-    assert.deepEqual(l.comparison.points, compare(pa, pb, 'relative').points);
-    await call(() => window.strata.setTab('loss'));
-    await session.frame();
-    session.assertNoErrors();
-  });
+  test(
+    'real DeepSpeed pair: "Step at N with Perplexity: X"',
+    { skip: !hasData(GPT_A) || !hasData(GPT_B) },
+    async () => {
+      const { session } = env;
+      const ra = await session.openBytes(fs.readFileSync(dataPath(GPT_A)), 'gpt-a.log');
+      const rb = await session.openBytes(fs.readFileSync(dataPath(GPT_B)), 'gpt-b.log');
+      assert.deepEqual([ra.loss.lossTag, ra.loss.iterationTag], ['Perplexity:', 'Step at']);
+      assert.equal(ra.loss.points, 524);
+      assert.equal(rb.loss.points, 524);
+      await call(() => window.strata.setLossComparison('gpt-a.log', 'gpt-b.log', 'relative'));
+      const l = await call(() => window.strata.loss());
+      const pa = extract(fs.readFileSync(dataPath(GPT_A), 'utf8'), 'Perplexity:', 'Step at');
+      const pb = extract(fs.readFileSync(dataPath(GPT_B), 'utf8'), 'Perplexity:', 'Step at');
+      assert.deepEqual(l.files.find((f) => f.name === 'gpt-a.log').points, pa);
+      assert.deepEqual(l.comparison.points, compare(pa, pb, 'relative').points);
+      await call(() => window.strata.setTab('loss'));
+      await session.frame();
+      session.assertNoErrors();
+    },
+  );
 });
 
 // The side list's actions by mouse, at the layout's fixed places (1280x720 viewport): the first
 // file's Export CSV downloads its points, Remove asks first and then drops the file.
 describe('loss side list actions', () => {
   let env;
-  before(async () => { env = await setupStrata(); });
-  after(async () => { if (env) await env.close(); });
+  before(async () => {
+    env = await setupStrata();
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
   const click = async (s, x, y) => {
     await s.page.mouse.move(x, y);
     await s.frame();
@@ -225,12 +246,22 @@ describe('loss side list actions', () => {
     const [dl] = await Promise.all([s.page.waitForEvent('download', { timeout: 20_000 }), click(s, 129, 119)]);
     assert.equal(dl.suggestedFilename(), 'a.log.csv');
     const csv = fs.readFileSync(await dl.path(), 'utf8');
-    assert.equal(csv, 'iteration,loss\n' + extract(text, 'loss:', 'iteration').map((p) => p.join(',')).join('\n') + '\n');
-    await click(s, 200, 119);  // Remove: a confirmation, nothing removed yet
+    assert.equal(
+      csv,
+      'iteration,loss\n' +
+        extract(text, 'loss:', 'iteration')
+          .map((p) => p.join(','))
+          .join('\n') +
+        '\n',
+    );
+    await click(s, 200, 119); // Remove: a confirmation, nothing removed yet
     assert.equal((await s.call(() => window.strata.loss())).files.length, 1);
-    await click(s, 572, 378);  // the dialog's Remove
+    await click(s, 572, 378); // the dialog's Remove
     assert.equal((await s.call(() => window.strata.loss())).files.length, 0);
-    assert.deepEqual((await s.summary()).files.map((f) => f.name), ['demo-trace.json']);
+    assert.deepEqual(
+      (await s.summary()).files.map((f) => f.name),
+      ['demo-trace.json'],
+    );
     s.assertNoErrors();
   });
 });

@@ -6,7 +6,15 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
-  analyseImage, dataPath, dataUrl, hasData, parseTrace, readTraceText, screenshotCanvas, setupStrata, usToNs,
+  analyseImage,
+  dataPath,
+  dataUrl,
+  hasData,
+  parseTrace,
+  readTraceText,
+  screenshotCanvas,
+  setupStrata,
+  usToNs,
 } from './lib.mjs';
 
 const KINETO = 'pytorch_kineto/tracelens/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz';
@@ -19,7 +27,9 @@ function makeTrace() {
     { ph: 'M', name: 'process_name', pid: 1, args: { name: 'python' } },
     { ph: 'M', name: 'thread_name', pid: 1, tid: 1, args: { name: 'main' } },
   ];
-  let gpu = 0, cpu = 0, ts = 1000;
+  let gpu = 0,
+    cpu = 0,
+    ts = 1000;
   const live = [];
   for (let i = 0; i < 400; ++i) {
     const op = `aten::op${i % 7}`;
@@ -27,18 +37,63 @@ function makeTrace() {
     const bytes = i === 233 ? 3 << 30 : ((i % 13) + 1) << 20;
     gpu += bytes;
     live.push({ addr: 1000 + i, bytes });
-    events.push({ ph: 'i', s: 't', name: '[memory]', cat: 'cpu_instant_event', pid: 1, tid: 1, ts: ts + 1,
-      args: { 'Total Reserved': 8 << 30, 'Total Allocated': gpu, Bytes: bytes, Addr: 1000 + i, 'Device Id': 0, 'Device Type': 1 } });
+    events.push({
+      ph: 'i',
+      s: 't',
+      name: '[memory]',
+      cat: 'cpu_instant_event',
+      pid: 1,
+      tid: 1,
+      ts: ts + 1,
+      args: {
+        'Total Reserved': 8 << 30,
+        'Total Allocated': gpu,
+        Bytes: bytes,
+        Addr: 1000 + i,
+        'Device Id': 0,
+        'Device Type': 1,
+      },
+    });
     if (i % 5 === 0) {
       cpu += 4096;
-      events.push({ ph: 'i', s: 't', name: '[memory]', cat: 'cpu_instant_event', pid: 1, tid: 1, ts: ts + 2,
-        args: { 'Total Reserved': 0, 'Total Allocated': cpu, Bytes: 4096, Addr: 5000 + i, 'Device Id': -1, 'Device Type': 0 } });
+      events.push({
+        ph: 'i',
+        s: 't',
+        name: '[memory]',
+        cat: 'cpu_instant_event',
+        pid: 1,
+        tid: 1,
+        ts: ts + 2,
+        args: {
+          'Total Reserved': 0,
+          'Total Allocated': cpu,
+          Bytes: 4096,
+          Addr: 5000 + i,
+          'Device Id': -1,
+          'Device Type': 0,
+        },
+      });
     }
     if (live.length > 3) {
       const f = live.shift();
       gpu -= f.bytes;
-      events.push({ ph: 'i', s: 't', name: '[memory]', cat: 'cpu_instant_event', pid: 1, tid: 1, ts: ts + 5,
-        args: { 'Total Reserved': 8 << 30, 'Total Allocated': gpu, Bytes: -f.bytes, Addr: f.addr, 'Device Id': 0, 'Device Type': 1 } });
+      events.push({
+        ph: 'i',
+        s: 't',
+        name: '[memory]',
+        cat: 'cpu_instant_event',
+        pid: 1,
+        tid: 1,
+        ts: ts + 5,
+        args: {
+          'Total Reserved': 8 << 30,
+          'Total Allocated': gpu,
+          Bytes: -f.bytes,
+          Addr: f.addr,
+          'Device Id': 0,
+          'Device Type': 1,
+        },
+      });
     }
     ts += 10;
   }
@@ -50,11 +105,15 @@ function expectedMemory(records) {
   const out = new Map();
   for (const r of records) {
     if (r.name !== '[memory]' || !r.args) continue;
-    const t = r.args['Device Type'], id = r.args['Device Id'];
+    const t = r.args['Device Type'],
+      id = r.args['Device Id'];
     const name = t === 0 ? 'CPU' : t === 1 ? `GPU ${id}` : t === 6 ? `HIP ${id}` : `Device ${t}:${id}`;
     const d = out.get(name) || { name, samples: 0, peakBytes: -1, peakNs: 0 };
     d.samples++;
-    if (r.args['Total Allocated'] > d.peakBytes) { d.peakBytes = r.args['Total Allocated']; d.peakNs = usToNs(r.ts); }
+    if (r.args['Total Allocated'] > d.peakBytes) {
+      d.peakBytes = r.args['Total Allocated'];
+      d.peakNs = usToNs(r.ts);
+    }
     out.set(name, d);
   }
   return out;
@@ -68,10 +127,14 @@ async function memoryDevices(session) {
 
 describe('memory', () => {
   let env;
-  before(async () => { env = await setupStrata(); });
-  after(async () => { if (env) await env.close(); });
+  before(async () => {
+    env = await setupStrata();
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
 
-  test('a Kineto trace: strata.memory() peaks equal the trace\'s own, and the chart is drawn', async () => {
+  test("a Kineto trace: strata.memory() peaks equal the trace's own, and the chart is drawn", async () => {
     const { session, page } = env;
     const trace = makeTrace();
     const s = await session.openBytes(Buffer.from(JSON.stringify(trace)), 'memory-trace.json');
@@ -93,12 +156,16 @@ describe('memory', () => {
     await session.frame();
     await session.frame();
     const shot = await screenshotCanvas(page);
-    const a = analyseImage(shot.image, { region: { x: 100, y: 80, width: shot.image.width - 120, height: Math.floor(shot.image.height * 0.45) } });
+    const a = analyseImage(shot.image, {
+      region: { x: 100, y: 80, width: shot.image.width - 120, height: Math.floor(shot.image.height * 0.45) },
+    });
     assert.ok(a.colourful > 300, `memory chart looks blank: ${JSON.stringify(a)}`);
     let blue = 0;
     const img = shot.image;
     for (let i = 0; i < img.width * img.height; i++) {
-      const r = img.data[4 * i], g = img.data[4 * i + 1], b = img.data[4 * i + 2];
+      const r = img.data[4 * i],
+        g = img.data[4 * i + 1],
+        b = img.data[4 * i + 2];
       if (b > 200 && r < 130 && g > 130 && g < 210) blue++;
     }
     assert.ok(blue > 100, `allocated line pixels: ${blue}`);
@@ -109,44 +176,56 @@ describe('memory', () => {
     session.assertNoErrors();
   });
 
-  test('a real Kineto trace (gzip): the GPU peak equals the file\'s', { skip: !hasData(KINETO) && 'no shared data' }, async () => {
-    const { session } = env;
-    await session.open(dataUrl(KINETO));
-    const want = expectedMemory(parseTrace(readTraceText(dataPath(KINETO))).records);
-    const m = await memoryDevices(session);
-    for (const [name, w] of want) {
-      const d = m.devices.find((x) => x.name === name);
-      assert.ok(d, `device ${name} in ${JSON.stringify(m.devices.map((x) => x.name))}`);
-      assert.equal(d.samples, w.samples, name);
-      assert.equal(d.peakBytes, w.peakBytes, name);
-      assert.ok(Math.abs(d.peakNs - w.peakNs) <= 512, `${name} peak at ${d.peakNs}, want ${w.peakNs}`);
-    }
-  });
+  test(
+    "a real Kineto trace (gzip): the GPU peak equals the file's",
+    { skip: !hasData(KINETO) && 'no shared data' },
+    async () => {
+      const { session } = env;
+      await session.open(dataUrl(KINETO));
+      const want = expectedMemory(parseTrace(readTraceText(dataPath(KINETO))).records);
+      const m = await memoryDevices(session);
+      for (const [name, w] of want) {
+        const d = m.devices.find((x) => x.name === name);
+        assert.ok(d, `device ${name} in ${JSON.stringify(m.devices.map((x) => x.name))}`);
+        assert.equal(d.samples, w.samples, name);
+        assert.equal(d.peakBytes, w.peakBytes, name);
+        assert.ok(Math.abs(d.peakNs - w.peakNs) <= 512, `${name} peak at ${d.peakNs}, want ${w.peakNs}`);
+      }
+    },
+  );
 
-  test('Ascend memory CSVs add their memory to the trace shown', { skip: !hasData(ASCEND + 'memory_record.csv') && 'no shared data' }, async () => {
-    const { session } = env;
-    const text = fs.readFileSync(dataPath(ASCEND + 'memory_record.csv'), 'utf8');
-    // Independently: the component with the highest Total Allocated; its peak in bytes.
-    let peak = -1;
-    for (const line of text.split('\n').slice(1)) {
-      const f = line.split(',');
-      if (f.length >= 7 && f[2].trim() !== '') peak = Math.max(peak, Number(f[2]) * 1024 * 1024);
-    }
-    const before_ = await session.openBytes(Buffer.from(JSON.stringify(makeTrace())), 'memory-trace.json');
-    await session.call(() => window.strata.setTab('timeline'));
-    const s = await session.open(dataUrl(ASCEND + 'memory_record.csv'));
-    assert.deepEqual(s.errors, []);
-    assert.equal(s.events, before_.events, 'the trace stays');
-    assert.equal((await session.call(() => window.strata.state())).tab, 'memory', 'the memory tab shows the CSV');
-    let m = await memoryDevices(session);
-    assert.deepEqual(m.devices.map((d) => d.name).sort(), ['CPU', 'GPU 0', 'NPU:0']);
-    const npu = () => m.devices.find((d) => d.name === 'NPU:0');
-    assert.equal(npu().peakBytes, peak);
-    const ops = fs.readFileSync(dataPath(ASCEND + 'operator_memory.csv'), 'utf8').trim().split('\n').length - 1;
-    await session.open(dataUrl(ASCEND + 'operator_memory.csv'));
-    m = await memoryDevices(session);
-    assert.equal(npu().allocations, ops);
-    assert.equal(npu().peakBytes, peak, 'the series stay');
-    session.assertNoErrors();
-  });
+  test(
+    'Ascend memory CSVs add their memory to the trace shown',
+    { skip: !hasData(ASCEND + 'memory_record.csv') && 'no shared data' },
+    async () => {
+      const { session } = env;
+      const text = fs.readFileSync(dataPath(ASCEND + 'memory_record.csv'), 'utf8');
+      // Independently: the component with the highest Total Allocated; its peak in bytes.
+      let peak = -1;
+      for (const line of text.split('\n').slice(1)) {
+        const f = line.split(',');
+        if (f.length >= 7 && f[2].trim() !== '') peak = Math.max(peak, Number(f[2]) * 1024 * 1024);
+      }
+      const before_ = await session.openBytes(Buffer.from(JSON.stringify(makeTrace())), 'memory-trace.json');
+      await session.call(() => window.strata.setTab('timeline'));
+      const s = await session.open(dataUrl(ASCEND + 'memory_record.csv'));
+      assert.deepEqual(s.errors, []);
+      assert.equal(s.events, before_.events, 'the trace stays');
+      assert.equal((await session.call(() => window.strata.state())).tab, 'memory', 'the memory tab shows the CSV');
+      let m = await memoryDevices(session);
+      assert.deepEqual(m.devices.map((d) => d.name).sort(), ['CPU', 'GPU 0', 'NPU:0']);
+      const npu = () => m.devices.find((d) => d.name === 'NPU:0');
+      assert.equal(npu().peakBytes, peak);
+      const ops =
+        fs
+          .readFileSync(dataPath(ASCEND + 'operator_memory.csv'), 'utf8')
+          .trim()
+          .split('\n').length - 1;
+      await session.open(dataUrl(ASCEND + 'operator_memory.csv'));
+      m = await memoryDevices(session);
+      assert.equal(npu().allocations, ops);
+      assert.equal(npu().peakBytes, peak, 'the series stay');
+      session.assertNoErrors();
+    },
+  );
 });

@@ -13,7 +13,9 @@ describe('offline', () => {
     requireDist();
     browser = await launchBrowser();
   });
-  after(async () => { if (browser) await browser.close().catch(() => {}); });
+  after(async () => {
+    if (browser) await browser.close().catch(() => {});
+  });
 
   for (const where of ['/', SUB_PATH]) {
     test(`a second visit to ${where} opens with the server stopped`, async () => {
@@ -25,18 +27,26 @@ describe('offline', () => {
       try {
         const url = server.origin + where;
         await s.goto(url);
-        const scope = await s.call(async () => (await navigator.serviceWorker.ready).scope, undefined, 60_000, 'service worker ready');
-        assert.equal(scope, url, 'the service worker covers the page\'s directory');
+        const scope = await s.call(
+          async () => (await navigator.serviceWorker.ready).scope,
+          undefined,
+          60_000,
+          'service worker ready',
+        );
+        assert.equal(scope, url, "the service worker covers the page's directory");
         const keys = await s.call(() => caches.keys());
         assert.ok(keys.includes(`strata-${build[1]}`), `cache named after the build: ${JSON.stringify(keys)}`);
         s.assertNoErrors({ what: 'first visit' });
 
         await server.close();
         stopped = true;
-        const again = await s.context.newPage();  // same profile: same service worker and cache
+        const again = await s.context.newPage(); // same profile: same service worker and cache
         await again.goto(`${url}?view=1,2`, { waitUntil: 'load', timeout: 60_000 });
         await again.waitForFunction(() => window.strata && window.strata.ready, undefined, { timeout: 60_000 });
-        const sum = await again.evaluate(async () => { await window.strata.ready; return window.strata.summary(); });
+        const sum = await again.evaluate(async () => {
+          await window.strata.ready;
+          return window.strata.summary();
+        });
         assert.match(sum.files[0].name, /demo/, `offline: ${JSON.stringify(sum.files)}`);
         assert.deepEqual(sum.errors, [], 'offline: summary.errors');
         assert.ok(sum.events > 0, 'offline: the demo has events');

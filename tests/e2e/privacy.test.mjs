@@ -30,7 +30,10 @@ describe('privacy', () => {
   });
   after(async () => {
     if (browser) await browser.close().catch(() => {});
-    if (server) { await server.close(); server.cleanup(); }
+    if (server) {
+      await server.close();
+      server.cleanup();
+    }
   });
 
   test('opening and browsing a trace requests only the site and that trace, under the CSP', async () => {
@@ -54,17 +57,24 @@ describe('privacy', () => {
       assert.ok(found.count > 0, 'search finds <b>bold</b>');
       const sel = await s.call((ev) => window.strata.select({ event: ev }), found.matches[0].event);
       assert.equal(sel.events[0].name, '<b>bold</b>');
-      const details = await poll(async () => {
-        const d = await s.details();
-        return d && d.args && d.args.html ? d : null;
-      }, { message: 'details with args' });
+      const details = await poll(
+        async () => {
+          const d = await s.details();
+          return d && d.args && d.args.html ? d : null;
+        },
+        { message: 'details with args' },
+      );
       assert.match(details.args.html, /<img/, 'the args arrive as text');
       await s.focusCanvas(0.5, 0.6);
       for (const k of ['KeyW', 'KeyW', 'KeyD', 'KeyS']) await s.holdKey(k);
       await s.open('demo/demo-trace.json');
       await s.frame();
 
-      assert.equal(await s.call(() => document.querySelectorAll('img, b, i').length), 0, 'trace text became HTML elements');
+      assert.equal(
+        await s.call(() => document.querySelectorAll('img, b, i').length),
+        0,
+        'trace text became HTML elements',
+      );
       assert.equal(await s.call(() => window.__pwned), undefined, 'an onerror handler from the trace ran');
 
       const own = new Set(distFiles(DIST_DIR));
@@ -75,9 +85,19 @@ describe('privacy', () => {
         const rel = url.pathname.replace(/^\//, '');
         return !(own.has(rel || 'index.html') || rel === 'traces/html-names.json');
       });
-      assert.deepEqual(foreign, [], `requests other than the site's files and the trace (all: ${JSON.stringify(requests)})`);
-      assert.ok(requests.some((u) => u.endsWith('/traces/html-names.json')), 'the trace request was seen');
-      assert.ok(requests.some((u) => u.endsWith('strata_engine.wasm')), 'the worker\'s requests were seen');
+      assert.deepEqual(
+        foreign,
+        [],
+        `requests other than the site's files and the trace (all: ${JSON.stringify(requests)})`,
+      );
+      assert.ok(
+        requests.some((u) => u.endsWith('/traces/html-names.json')),
+        'the trace request was seen',
+      );
+      assert.ok(
+        requests.some((u) => u.endsWith('strata_engine.wasm')),
+        "the worker's requests were seen",
+      );
       assert.deepEqual(await s.call(() => window.__cspViolations), [], 'the app broke its own CSP');
       s.assertNoErrors({ what: 'while browsing' });
 
@@ -90,7 +110,10 @@ describe('privacy', () => {
         return { ran: !!window.__inlineRan, violations: window.__cspViolations };
       });
       assert.equal(injected.ran, false, 'an inline script ran: no CSP in effect');
-      assert.ok(injected.violations.some((v) => v.startsWith('script-src')), JSON.stringify(injected.violations));
+      assert.ok(
+        injected.violations.some((v) => v.startsWith('script-src')),
+        JSON.stringify(injected.violations),
+      );
     } finally {
       await s.close();
     }

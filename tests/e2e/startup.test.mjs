@@ -4,8 +4,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  DIST_DIR, SUB_PATH, analyseImage, countTrace, dataPath, dataUrl, newStrataPage,
-  screenshotCanvas, serverAndBrowser, skipUnlessData,
+  DIST_DIR,
+  SUB_PATH,
+  analyseImage,
+  countTrace,
+  dataPath,
+  dataUrl,
+  newStrataPage,
+  screenshotCanvas,
+  serverAndBrowser,
+  skipUnlessData,
 } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
@@ -25,8 +33,10 @@ describe('start-up', () => {
     assert.ok(sum.endNs > sum.startNs, `${where}: startNs ${sum.startNs} endNs ${sum.endNs}`);
     assert.deepEqual(sum.errors, [], `${where}: summary.errors`);
     const v = await s.view();
-    assert.ok(Number.isFinite(v.startNs) && Number.isFinite(v.endNs) && v.endNs > v.startNs,
-      `${where}: view ${JSON.stringify(v)}`);
+    assert.ok(
+      Number.isFinite(v.startNs) && Number.isFinite(v.endNs) && v.endNs > v.startNs,
+      `${where}: view ${JSON.stringify(v)}`,
+    );
     s.assertNoErrors({ what: where });
     return sum;
   }
@@ -92,10 +102,14 @@ describe('start-up', () => {
     const info = `loaded ${JSON.stringify(loaded)}\nempty ${JSON.stringify(blank)}`;
     assert.ok(loaded.distinctColours >= 32, `too few colours on the loaded timeline: ${info}`);
     assert.ok(loaded.nonBackgroundFraction > 0.02, `loaded timeline is mostly background: ${info}`);
-    assert.ok(loaded.distinctColourful >= blank.distinctColourful + 8,
-      `loaded timeline shows no more distinct saturated colours than the empty state: ${info}`);
-    assert.ok(loaded.colourful >= 2 * blank.colourful + 2000,
-      `loaded timeline has too few saturated pixels compared with the empty state: ${info}`);
+    assert.ok(
+      loaded.distinctColourful >= blank.distinctColourful + 8,
+      `loaded timeline shows no more distinct saturated colours than the empty state: ${info}`,
+    );
+    assert.ok(
+      loaded.colourful >= 2 * blank.colourful + 2000,
+      `loaded timeline has too few saturated pixels compared with the empty state: ${info}`,
+    );
     demo.assertNoErrors({ what: 'while rendering' });
   });
 });

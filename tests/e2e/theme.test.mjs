@@ -21,12 +21,14 @@ describe('themes', () => {
     await s.page.emulateMedia({ colorScheme: 'light' });
     await s.goto(env.server.url);
     assert.deepEqual(await s.call(() => strata.theme()), { theme: 'light', choice: 'auto' });
-    assert.ok(await backgroundLuminance(s) > 200, 'light system scheme: canvas background is light');
+    assert.ok((await backgroundLuminance(s)) > 200, 'light system scheme: canvas background is light');
     assert.equal(await pageBackground(s), 'rgb(242, 243, 244)');
     await s.page.emulateMedia({ colorScheme: 'dark' });
     // strata.theme() reads the media query at once; the page applies it on the 'change' event.
-    await poll(() => s.call(() => document.documentElement.dataset.theme === 'dark'), { message: 'theme follows the system to dark' });
-    assert.ok(await backgroundLuminance(s) < 60, 'dark system scheme: canvas background is dark');
+    await poll(() => s.call(() => document.documentElement.dataset.theme === 'dark'), {
+      message: 'theme follows the system to dark',
+    });
+    assert.ok((await backgroundLuminance(s)) < 60, 'dark system scheme: canvas background is dark');
     s.assertNoErrors();
     await s.context.close();
   });
@@ -36,18 +38,21 @@ describe('themes', () => {
     await s.page.emulateMedia({ colorScheme: 'dark' });
     await s.goto(env.server.url + '?theme=light');
     assert.equal((await s.call(() => strata.theme())).theme, 'light');
-    assert.ok(await backgroundLuminance(s) > 200, '?theme=light over a dark system');
+    assert.ok((await backgroundLuminance(s)) > 200, '?theme=light over a dark system');
     assert.equal(await s.page.locator('#theme-button').textContent(), 'Dark');
     await s.page.locator('#theme-button').click();
     assert.deepEqual(await s.call(() => strata.theme()), { theme: 'dark', choice: 'dark' });
-    assert.ok(await backgroundLuminance(s) < 60, 'after the button: dark canvas');
+    assert.ok((await backgroundLuminance(s)) < 60, 'after the button: dark canvas');
     // Reloaded without the parameter, over a light system: the saved choice (dark) holds.
     await s.page.emulateMedia({ colorScheme: 'light' });
     await s.goto(env.server.url);
     assert.deepEqual(await s.call(() => strata.theme()), { theme: 'dark', choice: 'dark' });
     assert.equal(await s.call(() => strata.setTheme('auto')), 'light');
-    assert.ok(await backgroundLuminance(s) > 200, "'auto' follows the light system again");
-    await assert.rejects(s.call(() => strata.setTheme('purple')), /unknown theme/);
+    assert.ok((await backgroundLuminance(s)) > 200, "'auto' follows the light system again");
+    await assert.rejects(
+      s.call(() => strata.setTheme('purple')),
+      /unknown theme/,
+    );
     s.assertNoErrors();
     await s.context.close();
   });

@@ -31,18 +31,23 @@ describe('tile cache', () => {
       };
     });
   });
-  after(async () => { if (env) await env.close(); });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   const stats = () => s.call(() => window.strata.tileStats());
   /** Waits until no tile is in flight and two frames later nothing new was requested. */
   async function settle() {
-    return poll(async () => {
-      const a = await stats();
-      await s.frame();
-      await s.frame();
-      const b = await stats();
-      return b.pending === 0 && b.requests === a.requests ? b : null;
-    }, { timeout: 30_000, message: 'tiles settled' });
+    return poll(
+      async () => {
+        const a = await stats();
+        await s.frame();
+        await s.frame();
+        const b = await stats();
+        return b.pending === 0 && b.requests === a.requests ? b : null;
+      },
+      { timeout: 30_000, message: 'tiles settled' },
+    );
   }
   async function press(code, times = 1) {
     for (let i = 0; i < times; ++i) {
@@ -54,8 +59,10 @@ describe('tile cache', () => {
   async function eventsArea() {
     const { image } = await screenshotCanvas(page);
     const region = {
-      x: Math.round(image.width * 0.3), y: Math.round(image.height * 0.15),
-      width: Math.round(image.width * 0.65), height: Math.round(image.height * 0.4),
+      x: Math.round(image.width * 0.3),
+      y: Math.round(image.height * 0.15),
+      width: Math.round(image.width * 0.65),
+      height: Math.round(image.height * 0.4),
     };
     return analyseImage(image, { region });
   }
@@ -112,7 +119,11 @@ describe('tile cache', () => {
       await press('KeyS');
       const b = await backTo(views[i], st);
       st = await settle();
-      assert.equal(st.requests, b.requests, `zooming back out to view ${i} requested tiles: ${JSON.stringify({ b, st })}`);
+      assert.equal(
+        st.requests,
+        b.requests,
+        `zooming back out to view ${i} requested tiles: ${JSON.stringify({ b, st })}`,
+      );
       assert.equal(st.misses, b.misses, `zooming back out to view ${i} missed the cache`);
     }
     assert.equal(st.level, s0.level);
@@ -132,13 +143,21 @@ describe('tile cache', () => {
     // zoom-out case starts from a fine view of a place not seen before.
     const cases = [
       ['zoom in (W×6): the coarser level fills in', null, () => press('KeyW', 6)],
-      ['zoom out (S×4) at a new place: finer halves and the overview fill in',
-        async () => { await viewFraction(0.6, 0.6005); await settle(); }, () => press('KeyS', 4)],
+      [
+        'zoom out (S×4) at a new place: finer halves and the overview fill in',
+        async () => {
+          await viewFraction(0.6, 0.6005);
+          await settle();
+        },
+        () => press('KeyS', 4),
+      ],
       ['jump to an unseen place: the overview fills in', null, () => viewFraction(0.82, 0.84)],
     ];
     for (const [what, prepare, act] of cases) {
       if (prepare) await prepare();
-      await s.call(() => { window.__holdViews = true; });
+      await s.call(() => {
+        window.__holdViews = true;
+      });
       try {
         const before = await stats();
         await act();
@@ -148,8 +167,10 @@ describe('tile cache', () => {
         const held = await s.call(() => window.__heldViews.length);
         assert.ok(held > 0, `${what}: requests are held back`);
         const img = await eventsArea();
-        assert.ok(img.colourful > settled.colourful * 0.2 && img.nonBackgroundFraction > 0.05,
-          `${what}: the view is blank while tiles are pending: ${JSON.stringify({ img, settled })}`);
+        assert.ok(
+          img.colourful > settled.colourful * 0.2 && img.nonBackgroundFraction > 0.05,
+          `${what}: the view is blank while tiles are pending: ${JSON.stringify({ img, settled })}`,
+        );
       } finally {
         await s.call(() => window.__releaseViews());
       }

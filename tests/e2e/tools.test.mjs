@@ -50,9 +50,14 @@ describe('scripts/serve.mjs', () => {
   });
 
   test('MIME types, no COOP/COEP, .gz served as-is', async () => {
-    for (const [p, type] of [['/app/', 'text/html'], ['/app/m.wasm', 'application/wasm'],
-      ['/app/a.js', 'text/javascript'], ['/app/t.json', 'application/json'],
-      ['/app/t.json.gz', 'application/gzip'], ['/data/d.json', 'application/json']]) {
+    for (const [p, type] of [
+      ['/app/', 'text/html'],
+      ['/app/m.wasm', 'application/wasm'],
+      ['/app/a.js', 'text/javascript'],
+      ['/app/t.json', 'application/json'],
+      ['/app/t.json.gz', 'application/gzip'],
+      ['/data/d.json', 'application/json'],
+    ]) {
       const r = await request(srv.port, p);
       assert.equal(r.status, 200, p);
       assert.equal(r.headers['content-type'].split(';')[0], type, p);
@@ -75,8 +80,13 @@ describe('scripts/serve.mjs', () => {
   });
 
   test('refuses path traversal', async () => {
-    for (const p of ['/app/../secret.txt', '/app/%2e%2e/secret.txt', '/app/..%2fsecret.txt',
-      '/app/sub/..%5c..%5csecret.txt', '/data/../secret.txt']) {
+    for (const p of [
+      '/app/../secret.txt',
+      '/app/%2e%2e/secret.txt',
+      '/app/..%2fsecret.txt',
+      '/app/sub/..%5c..%5csecret.txt',
+      '/data/../secret.txt',
+    ]) {
       const r = await request(srv.port, p);
       assert.ok(r.status === 403 || r.status === 404 || r.status === 400, `${p} → ${r.status}`);
       assert.ok(!r.body.toString().includes('secret\n') && r.body.toString() !== 'secret', p);
@@ -89,8 +99,12 @@ describe('scripts/serve.mjs', () => {
     assert.equal(h.headers['content-length'], '10');
     assert.equal(h.headers['accept-ranges'], 'bytes');
     assert.equal(h.body.length, 0);
-    const cases = [['bytes=2-4', 206, '234', 'bytes 2-4/10'], ['bytes=7-', 206, '789', 'bytes 7-9/10'],
-      ['bytes=-3', 206, '789', 'bytes 7-9/10'], ['bytes=5-100', 206, '56789', 'bytes 5-9/10']];
+    const cases = [
+      ['bytes=2-4', 206, '234', 'bytes 2-4/10'],
+      ['bytes=7-', 206, '789', 'bytes 7-9/10'],
+      ['bytes=-3', 206, '789', 'bytes 7-9/10'],
+      ['bytes=5-100', 206, '56789', 'bytes 5-9/10'],
+    ];
     for (const [range, status, body, cr] of cases) {
       const r = await request(srv.port, '/app/digits.txt', { headers: { range } });
       assert.equal(r.status, status, range);
@@ -110,34 +124,50 @@ function encodePng(width, height, channels, pixels) {
   const stride = width * channels;
   const rows = [];
   for (let y = 0; y < height; y++) {
-    const f = y % 5, row = pixels.subarray(y * stride, (y + 1) * stride);
+    const f = y % 5,
+      row = pixels.subarray(y * stride, (y + 1) * stride);
     const prev = y ? pixels.subarray((y - 1) * stride, y * stride) : Buffer.alloc(stride);
     const out = Buffer.alloc(stride + 1);
     out[0] = f;
     for (let i = 0; i < stride; i++) {
-      const a = i >= channels ? row[i - channels] : 0, b = prev[i], c = i >= channels ? prev[i - channels] : 0;
-      const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const a = i >= channels ? row[i - channels] : 0,
+        b = prev[i],
+        c = i >= channels ? prev[i - channels] : 0;
+      const p = a + b - c,
+        pa = Math.abs(p - a),
+        pb = Math.abs(p - b),
+        pc = Math.abs(p - c);
       const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][f];
       out[i + 1] = (row[i] - pred) & 255;
     }
     rows.push(out);
   }
   const chunk = (type, data) => {
-    const len = Buffer.alloc(4); len.writeUInt32BE(data.length);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
     return Buffer.concat([len, Buffer.from(type, 'latin1'), data, Buffer.alloc(4)]);
   };
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0); ihdr.writeUInt32BE(height, 4); ihdr[8] = 8; ihdr[9] = colorType;
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = colorType;
   const z = zlib.deflateSync(Buffer.concat(rows));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
-    chunk('IDAT', z.subarray(0, 10)), chunk('IDAT', z.subarray(10)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', z.subarray(0, 10)),
+    chunk('IDAT', z.subarray(10)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('PNG decoder and image analysis', () => {
   test('decodes grey, grey+alpha, RGB and RGBA with all five filter types', () => {
-    const w = 23, h = 11;
+    const w = 23,
+      h = 11;
     let seed = 12345;
-    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16 & 255;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16) & 255;
     for (const ch of [1, 2, 3, 4]) {
       const px = Buffer.alloc(w * h * ch);
       for (let i = 0; i < px.length; i++) px[i] = rnd();
@@ -146,8 +176,14 @@ describe('PNG decoder and image analysis', () => {
       assert.equal(img.height, h);
       for (let i = 0; i < w * h; i++) {
         const s = px.subarray(i * ch, (i + 1) * ch);
-        const want = ch === 1 ? [s[0], s[0], s[0], 255] : ch === 2 ? [s[0], s[0], s[0], s[1]]
-          : ch === 3 ? [s[0], s[1], s[2], 255] : [s[0], s[1], s[2], s[3]];
+        const want =
+          ch === 1
+            ? [s[0], s[0], s[0], 255]
+            : ch === 2
+              ? [s[0], s[0], s[0], s[1]]
+              : ch === 3
+                ? [s[0], s[1], s[2], 255]
+                : [s[0], s[1], s[2], s[3]];
         assert.deepEqual([...img.data.subarray(i * 4, i * 4 + 4)], want, `channels ${ch}, pixel ${i}`);
       }
     }
@@ -155,9 +191,17 @@ describe('PNG decoder and image analysis', () => {
   });
 
   test('counts colours and background', () => {
-    const w = 10, h = 10, px = Buffer.alloc(w * h * 3, 20); // dark grey background
-    for (let i = 0; i < 10; i++) { px[i * 3] = 200; px[i * 3 + 1] = 30; px[i * 3 + 2] = 30; } // 10 red pixels
-    px[150] = 90; px[151] = 90; px[152] = 90; // one light grey pixel
+    const w = 10,
+      h = 10,
+      px = Buffer.alloc(w * h * 3, 20); // dark grey background
+    for (let i = 0; i < 10; i++) {
+      px[i * 3] = 200;
+      px[i * 3 + 1] = 30;
+      px[i * 3 + 2] = 30;
+    } // 10 red pixels
+    px[150] = 90;
+    px[151] = 90;
+    px[152] = 90; // one light grey pixel
     const a = analyseImage(decodePng(encodePng(w, h, 3, px)));
     assert.deepEqual(a.background, [20, 20, 20]);
     assert.equal(a.distinctColours, 3);
@@ -190,7 +234,11 @@ describe('independent trace counter', () => {
         assert.deepEqual(c.phases, { M: 1, X: 1, B: 1, E: 1, C: 1, i: 1 }, n);
         assert.equal(c.startNs, 9500, n);
         assert.equal(c.endNs, 30000, n);
-        assert.deepEqual(matchNames(c.records, 'fOo').map((r) => r.ph), ['X', 'B', 'i'], n);
+        assert.deepEqual(
+          matchNames(c.records, 'fOo').map((r) => r.ph),
+          ['X', 'B', 'i'],
+          n,
+        );
       }
     } finally {
       tmp.cleanup();

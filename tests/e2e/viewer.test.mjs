@@ -17,7 +17,9 @@ describe('trace viewer interactions', () => {
     page = env.page;
     records = countTrace(DEMO_FILE).records;
   });
-  after(async () => { if (env) await env.close(); });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   const state = () => s.call(() => window.strata.state());
   const selection = () => s.call(() => window.strata.selection());
@@ -36,7 +38,7 @@ describe('trace viewer interactions', () => {
     await page.mouse.down();
     await s.frame();
     for (let i = 1; i <= 4; i++) {
-      await page.mouse.move(a.x + (b.x - a.x) * i / 4, a.y + (b.y - a.y) * i / 4, { steps: 2 });
+      await page.mouse.move(a.x + ((b.x - a.x) * i) / 4, a.y + ((b.y - a.y) * i) / 4, { steps: 2 });
       await s.frame();
     }
     await page.mouse.up();
@@ -50,10 +52,11 @@ describe('trace viewer interactions', () => {
     return xs.filter((r) => n.get(r.name) >= 3).sort((a, b) => b.dur - a.dur)[0];
   }
 
-  test('an operator\'s details list the kernels its External id launched', async () => {
+  test("an operator's details list the kernels its External id launched", async () => {
     // Independently of Strata's flows, by the records' ids, as Kineto writes them: an operator's
     // "External id" is on the cudaLaunchKernel calls it makes, whose "correlation" is on the kernels.
-    const corrsOf = new Map(), kernelOf = new Map();
+    const corrsOf = new Map(),
+      kernelOf = new Map();
     for (const r of records) {
       const a = r.args || {};
       if (r.cat === 'cuda_runtime' && a['External id'] !== undefined)
@@ -63,31 +66,66 @@ describe('trace viewer interactions', () => {
     const details = async (rec) => {
       const sel = await select({ name: rec.name, tsNs: usToNs(rec.ts), pid: String(rec.pid), tid: String(rec.tid) });
       assert.ok(sel && sel.count === 1, `selected ${rec.name}: ${JSON.stringify(sel)}`);
-      return poll(async () => {
-        const x = await s.details();
-        // ns at epoch scale: a JS number is exact to 256 ns there
-        return x && x.name === rec.name && Math.abs(x.startNs - usToNs(rec.ts)) < 1000 &&
-          x.launchedCount !== undefined ? x : null;
-      }, { message: `details() of ${rec.name}` });
+      return poll(
+        async () => {
+          const x = await s.details();
+          // ns at epoch scale: a JS number is exact to 256 ns there
+          return x &&
+            x.name === rec.name &&
+            Math.abs(x.startNs - usToNs(rec.ts)) < 1000 &&
+            x.launchedCount !== undefined
+            ? x
+            : null;
+        },
+        { message: `details() of ${rec.name}` },
+      );
     };
     // An operator with no operator nested in it: its External id names all it launched.
     const ops = records.filter((r) => r.cat === 'cpu_op' && r.args && r.args['External id'] !== undefined);
-    const op = ops.find((o) => corrsOf.has(o.args['External id']) && !ops.some((x) => x !== o &&
-      x.pid === o.pid && x.tid === o.tid && x.ts >= o.ts && x.ts + x.dur <= o.ts + o.dur && x.dur < o.dur));
+    const op = ops.find(
+      (o) =>
+        corrsOf.has(o.args['External id']) &&
+        !ops.some(
+          (x) =>
+            x !== o &&
+            x.pid === o.pid &&
+            x.tid === o.tid &&
+            x.ts >= o.ts &&
+            x.ts + x.dur <= o.ts + o.dur &&
+            x.dur < o.dur,
+        ),
+    );
     assert.ok(op, 'the demo has an innermost operator that launched a kernel');
     const kernels = corrsOf.get(op.args['External id']).map((c) => kernelOf.get(c));
     const d = await details(op);
     assert.equal(d.launchedCount, kernels.length, `launchedCount of ${op.name}`);
-    assert.equal(d.launchedTotalNs, kernels.reduce((t, k) => t + usToNs(k.dur), 0), 'launchedTotalNs');
+    assert.equal(
+      d.launchedTotalNs,
+      kernels.reduce((t, k) => t + usToNs(k.dur), 0),
+      'launchedTotalNs',
+    );
     assert.deepEqual(d.launched.map((k) => k.name).sort(), kernels.map((k) => k.name).sort());
     // A training step: every kernel launched by a runtime call inside it, whatever operator made it.
     const step = records.find((r) => r.cat === 'user_annotation' && /^ProfilerStep#/.test(r.name));
-    const inStep = records.filter((r) => r.cat === 'cuda_runtime' && r.pid === step.pid && r.tid === step.tid &&
-      r.ts >= step.ts && r.ts + r.dur <= step.ts + step.dur).map((r) => kernelOf.get((r.args || {}).correlation)).filter(Boolean);
+    const inStep = records
+      .filter(
+        (r) =>
+          r.cat === 'cuda_runtime' &&
+          r.pid === step.pid &&
+          r.tid === step.tid &&
+          r.ts >= step.ts &&
+          r.ts + r.dur <= step.ts + step.dur,
+      )
+      .map((r) => kernelOf.get((r.args || {}).correlation))
+      .filter(Boolean);
     assert.ok(inStep.length > 20, `${inStep.length} kernels in ${step.name}`);
     const ds = await details(step);
     assert.equal(ds.launchedCount, inStep.length, `launchedCount of ${step.name}`);
-    assert.equal(ds.launchedTotalNs, inStep.reduce((t, k) => t + usToNs(k.dur), 0), `launchedTotalNs of ${step.name}`);
+    assert.equal(
+      ds.launchedTotalNs,
+      inStep.reduce((t, k) => t + usToNs(k.dur), 0),
+      `launchedTotalNs of ${step.name}`,
+    );
     assert.equal(ds.launched.length, 20, 'the first 20 are listed');
     assert.equal(ds.launchedComplete, true);
     s.assertNoErrors();
@@ -95,7 +133,12 @@ describe('trace viewer interactions', () => {
 
   test('tools 1-4 switch by key and the toolbar state follows', async () => {
     await s.focusCanvas(0.6, 0.5);
-    for (const [code, tool] of [['Digit3', 'zoom'], ['Digit4', 'timing'], ['Digit2', 'pan'], ['Digit1', 'select']]) {
+    for (const [code, tool] of [
+      ['Digit3', 'zoom'],
+      ['Digit4', 'timing'],
+      ['Digit2', 'pan'],
+      ['Digit1', 'select'],
+    ]) {
       await key(code);
       assert.equal((await state()).tool, tool, `${code} selects the ${tool} tool`);
     }
@@ -114,7 +157,10 @@ describe('trace viewer interactions', () => {
     await key('Digit0');
     const v2 = await s.view();
     // Times are doubles: epoch-scale ns are exact to a few hundred ns.
-    assert.ok(v2.startNs <= sum.startNs + 1000 && v2.endNs >= sum.endNs - 1000, `0 shows the whole trace: ${JSON.stringify(v2)} vs ${sum.startNs}..${sum.endNs}`);
+    assert.ok(
+      v2.startNs <= sum.startNs + 1000 && v2.endNs >= sum.endNs - 1000,
+      `0 shows the whole trace: ${JSON.stringify(v2)} vs ${sum.startNs}..${sum.endNs}`,
+    );
     await key('Digit1');
     s.assertNoErrors();
   });
@@ -122,11 +168,12 @@ describe('trace viewer interactions', () => {
   test('timing tool measures an interval without moving the view', async () => {
     await key('Digit4');
     const v0 = await s.view();
-    const a = await point(0.4, 0.5), b = await point(0.6, 0.5);
+    const a = await point(0.4, 0.5),
+      b = await point(0.6, 0.5);
     await drag(a, b);
     const st = await state();
     assert.ok(st.timing, 'a timing interval exists');
-    const expected = width(v0) * ((b.x - a.x) / (await page.locator('#canvas').boundingBox()).width) ;
+    const expected = width(v0) * ((b.x - a.x) / (await page.locator('#canvas').boundingBox()).width);
     const got = st.timing[1] - st.timing[0];
     // The events area is narrower than the canvas (track names on the left): the interval is
     // wider than the canvas fraction, never narrower.
@@ -143,8 +190,12 @@ describe('trace viewer interactions', () => {
     assert.ok(sel && sel.count === 1 && sel.events[0].name === ev.name, `selected: ${JSON.stringify(sel)}`);
     await key('KeyF');
     const v = await s.view();
-    const a = ev.ts * 1000, b = (ev.ts + ev.dur) * 1000;
-    assert.ok(v.startNs <= a && v.endNs >= b && width(v) <= (b - a) * 1.5, `f frames the event: ${JSON.stringify(v)} vs [${a}, ${b}]`);
+    const a = ev.ts * 1000,
+      b = (ev.ts + ev.dur) * 1000;
+    assert.ok(
+      v.startNs <= a && v.endNs >= b && width(v) <= (b - a) * 1.5,
+      `f frames the event: ${JSON.stringify(v)} vs [${a}, ${b}]`,
+    );
     await key('KeyM');
     let st = await state();
     assert.equal(st.marks.length, 1);
@@ -177,8 +228,17 @@ describe('trace viewer interactions', () => {
         await page.mouse.click(p2.x, p2.y);
         await page.keyboard.up('Control');
         await s.frame();
-        const sel = await poll(async () => { const x = await selection(); return x.count === 2 && x; }, { message: 'two selected' });
-        assert.deepEqual(sel.events.map((e) => e.name), [ev.name, ev.name]);
+        const sel = await poll(
+          async () => {
+            const x = await selection();
+            return x.count === 2 && x;
+          },
+          { message: 'two selected' },
+        );
+        assert.deepEqual(
+          sel.events.map((e) => e.name),
+          [ev.name, ev.name],
+        );
       }
     }
     await key('Escape');
@@ -191,7 +251,13 @@ describe('trace viewer interactions', () => {
     await s.frame();
     const v = await s.view();
     await drag(await point(0.3, 0.2), await point(0.9, 0.6));
-    const sel = await poll(async () => { const x = await selection(); return x.count > 1 && x; }, { message: 'a region selection' });
+    const sel = await poll(
+      async () => {
+        const x = await selection();
+        return x.count > 1 && x;
+      },
+      { message: 'a region selection' },
+    );
     for (const e of sel.events)
       assert.ok(e.tsNs <= v.endNs && e.tsNs + e.durNs >= v.startNs, `selected event ${e.name} is in the dragged range`);
     await key('Escape');
@@ -207,18 +273,41 @@ describe('trace viewer interactions', () => {
     await poll(async () => (await state()).typing, { message: 'the search box to take the keyboard' });
     await page.keyboard.type(name);
     // The count shown is the whole trace's, as find() says (the last query has been answered).
-    await poll(async () => { const st = await state(); return st.searchActive && !st.searchPending && st.searchCount === found.count; },
-      { message: 'search results for the full text' });
+    await poll(
+      async () => {
+        const st = await state();
+        return st.searchActive && !st.searchPending && st.searchCount === found.count;
+      },
+      { message: 'search results for the full text' },
+    );
     await key('Enter');
-    let sel = await poll(async () => { const x = await selection(); return x.count === 1 && x; }, { message: 'first result selected' });
+    let sel = await poll(
+      async () => {
+        const x = await selection();
+        return x.count === 1 && x;
+      },
+      { message: 'first result selected' },
+    );
     assert.equal(sel.events[0].tsNs, found.matches[0].tsNs, 'Enter selects the earliest match');
     await key('Enter');
-    sel = await poll(async () => { const x = await selection(); return x.count === 1 && x.events[0].tsNs !== found.matches[0].tsNs && x; }, { message: 'second result' });
+    sel = await poll(
+      async () => {
+        const x = await selection();
+        return x.count === 1 && x.events[0].tsNs !== found.matches[0].tsNs && x;
+      },
+      { message: 'second result' },
+    );
     assert.equal(sel.events[0].tsNs, found.matches[1].tsNs, 'Enter again selects the next one');
     await page.keyboard.down('Shift');
     await key('Enter');
     await page.keyboard.up('Shift');
-    sel = await poll(async () => { const x = await selection(); return x.events[0].tsNs === found.matches[0].tsNs && x; }, { message: 'shift+Enter goes back' });
+    sel = await poll(
+      async () => {
+        const x = await selection();
+        return x.events[0].tsNs === found.matches[0].tsNs && x;
+      },
+      { message: 'shift+Enter goes back' },
+    );
     // Leave the search box: clear it.
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Backspace');
@@ -232,7 +321,7 @@ describe('trace viewer interactions', () => {
     await key('KeyG');
     assert.equal((await state()).grid, !g0);
     await key('KeyG');
-    await page.keyboard.press('Shift+Slash');  // "?" on a US layout
+    await page.keyboard.press('Shift+Slash'); // "?" on a US layout
     await s.frame();
     assert.equal((await state()).help, true);
     await key('Escape');
@@ -248,16 +337,22 @@ describe('trace viewer interactions', () => {
     await s.frame();
     const v = await s.view();
     // The hash follows the view within a fraction of a second.
-    const url = await poll(async () => {
-      const u = await s.call(() => location.href);
-      const m = /#view=(\d+),(\d+)&sel=\d+/.exec(u);
-      return m && Math.abs(Number(m[1]) - v.startNs) <= 1000 && Math.abs(Number(m[2]) - v.endNs) <= 1000 && u;
-    }, { message: 'the URL hash to follow the view' });
+    const url = await poll(
+      async () => {
+        const u = await s.call(() => location.href);
+        const m = /#view=(\d+),(\d+)&sel=\d+/.exec(u);
+        return m && Math.abs(Number(m[1]) - v.startNs) <= 1000 && Math.abs(Number(m[2]) - v.endNs) <= 1000 && u;
+      },
+      { message: 'the URL hash to follow the view' },
+    );
     const other = await newStrataPage(env.browser);
     try {
       await other.goto(url);
       const v2 = await other.call(() => window.strata.view());
-      assert.ok(Math.abs(v2.startNs - v.startNs) <= 1000 && Math.abs(v2.endNs - v.endNs) <= 1000, `view ${JSON.stringify(v2)} vs ${JSON.stringify(v)}`);
+      assert.ok(
+        Math.abs(v2.startNs - v.startNs) <= 1000 && Math.abs(v2.endNs - v.endNs) <= 1000,
+        `view ${JSON.stringify(v2)} vs ${JSON.stringify(v)}`,
+      );
       const sel = await other.call(() => window.strata.selection());
       assert.equal(sel.count, 1);
       assert.equal(sel.events[0].name, ev.name);

@@ -12,8 +12,12 @@ const CORRUPT = 'xplane/xprof/tpu_inference_2.xplane.pb';
 
 describe('xplane', { skip: skipUnlessData(JAX, CORRUPT) }, () => {
   let env;
-  before(async () => { env = await setupStrata(); });
-  after(async () => { if (env) await env.close(); });
+  before(async () => {
+    env = await setupStrata();
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   test('opens a JAX GPU xplane with its planes and derived XLA rows', async () => {
     const s = await env.session.open(dataUrl(JAX));
@@ -21,25 +25,34 @@ describe('xplane', { skip: skipUnlessData(JAX, CORRUPT) }, () => {
     assert.equal(s.files[0].format, 'xplane');
     assert.equal(s.planes.length, 11);
     const gpu = s.planes.find((p) => p.name === '/device:GPU:0');
-    assert.deepEqual(gpu.lines, [{ name: 'Stream #16(Kernel)', events: 42 }, { name: 'Stream #17(Kernel)', events: 12 }]);
+    assert.deepEqual(gpu.lines, [
+      { name: 'Stream #16(Kernel)', events: 42 },
+      { name: 'Stream #17(Kernel)', events: 12 },
+    ]);
     const host = s.planes.find((p) => p.name === '/host:CPU');
-    assert.equal(host.lines.reduce((n, l) => n + l.events, 0), 3728);
+    assert.equal(
+      host.lines.reduce((n, l) => n + l.events, 0),
+      3728,
+    );
     assert.ok(s.events >= 3782, `events ${s.events}`);
     assert.ok(s.flows > 0, 'launch → kernel flows');
     env.session.assertNoErrors();
   });
 
-  test('shows an XLA op\'s stats in the details', async () => {
+  test("shows an XLA op's stats in the details", async () => {
     const { session } = env;
     // The XLA Ops row of the GPU (the host's python line has a "copy.1" too, without stats).
     const found = await session.find('copy.1');
     const op = found.matches.find((m) => m.pid === '/device:GPU:0');
     assert.ok(op, JSON.stringify(found));
     await session.call((e) => window.strata.select({ event: e }), op.event);
-    const d = await poll(async () => {
-      const v = await session.details();
-      return v && v.args && v.args.hlo_op ? v : null;
-    }, { message: 'details() with args.hlo_op' });
+    const d = await poll(
+      async () => {
+        const v = await session.details();
+        return v && v.args && v.args.hlo_op ? v : null;
+      },
+      { message: 'details() with args.hlo_op' },
+    );
     assert.equal(d.args.hlo_op, 'copy.1');
     assert.equal(d.args.hlo_module, 'jit_convert_element_type');
     assert.equal(d.args.program_id, 1);
@@ -58,7 +71,10 @@ describe('xplane', { skip: skipUnlessData(JAX, CORRUPT) }, () => {
   test('the upstream-corrupt file fails naming the byte, the previous trace stays', async () => {
     const before_ = await env.session.summary();
     const s = await env.session.open(dataUrl(CORRUPT));
-    assert.ok(s.errors.some((e) => /corrupt at byte 0/.test(e)), JSON.stringify(s.errors));
+    assert.ok(
+      s.errors.some((e) => /corrupt at byte 0/.test(e)),
+      JSON.stringify(s.errors),
+    );
     assert.equal(s.events, before_.events);
     assert.equal(s.files[0].format, 'xplane');
   });
@@ -71,20 +87,29 @@ const SECOND = 'xplane/tracelens/jax_conv_minimal_legacy/chi-mi300x-013.ord.vult
 
 describe('several xplanes at once', { skip: skipUnlessData(JAX, SECOND) }, () => {
   let env;
-  before(async () => { env = await setupStrata(); });
-  after(async () => { if (env) await env.close(); });
+  before(async () => {
+    env = await setupStrata();
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
 
   test('two hosts picked together load as one trace with a section group each', async () => {
     const { session, page } = env;
     const one = await session.open(dataUrl(JAX));
     const two = await session.open(dataUrl(SECOND));
     await page.evaluate(() => {
-      window.__loaded = new Promise((r) => window.addEventListener('strata:loaded', (e) => r(e.detail), { once: true }));
+      window.__loaded = new Promise((r) =>
+        window.addEventListener('strata:loaded', (e) => r(e.detail), { once: true }),
+      );
     });
     await page.setInputFiles('#file-input', [dataPath(JAX), dataPath(SECOND)]);
     const s = await session.call(() => window.__loaded, undefined, 60_000, 'the pick to load');
     assert.deepEqual(s.errors, []);
-    assert.deepEqual(s.files.map((f) => f.name), ['tw003.xplane.pb', 'chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb']);
+    assert.deepEqual(
+      s.files.map((f) => f.name),
+      ['tw003.xplane.pb', 'chi-mi300x-013.ord.vultr.cpe.ice.amd.com.xplane.pb'],
+    );
     assert.equal(s.planes.length, one.planes.length + two.planes.length);
     assert.equal(s.events, one.events + two.events);
     // The second host's GPU section, and an op of it with its stats.
@@ -95,10 +120,13 @@ describe('several xplanes at once', { skip: skipUnlessData(JAX, SECOND) }, () =>
     assert.ok(host1.length > 0 && host2.length > 0, JSON.stringify(found.matches.slice(0, 5)));
     await session.call((e) => window.strata.select({ event: e }), host2[0].event);
     // Its stats come from the second file's bytes (a read in the first file would not decode).
-    const d = await poll(async () => {
-      const v = await session.details();
-      return v && v.args && v.args.correlation_id !== undefined ? v : null;
-    }, { message: 'details() of the second host with its stats' });
+    const d = await poll(
+      async () => {
+        const v = await session.details();
+        return v && v.args && v.args.correlation_id !== undefined ? v : null;
+      },
+      { message: 'details() of the second host with its stats' },
+    );
     assert.equal(d.name, host2[0].name);
     assert.equal(d.pid, '/device:GPU:0 #2');
     env.session.assertNoErrors();

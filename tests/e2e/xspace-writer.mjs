@@ -10,7 +10,10 @@ function varint(n) {
   let v = BigInt(n);
   if (v < 0n) v += 1n << 64n;
   const out = [];
-  while (v > 0x7fn) { out.push(Number(v & 0x7fn) | 0x80); v >>= 7n; }
+  while (v > 0x7fn) {
+    out.push(Number(v & 0x7fn) | 0x80);
+    v >>= 7n;
+  }
   out.push(Number(v));
   return out;
 }
@@ -18,7 +21,10 @@ const cat = (parts) => {
   const n = parts.reduce((s, p) => s + p.length, 0);
   const out = new Uint8Array(n);
   let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 };
 const tag = (field, type) => varint((field << 3) | type);
@@ -36,9 +42,16 @@ const fDouble = (field, x) => {
 export function writeXSpace(planes) {
   const out = [];
   planes.forEach((plane, k) => {
-    const statIds = new Map(), metaIds = new Map();
-    const statId = (name) => { if (!statIds.has(name)) statIds.set(name, statIds.size + 1); return statIds.get(name); };
-    const metaId = (name) => { if (!metaIds.has(name)) metaIds.set(name, metaIds.size + 1); return metaIds.get(name); };
+    const statIds = new Map(),
+      metaIds = new Map();
+    const statId = (name) => {
+      if (!statIds.has(name)) statIds.set(name, statIds.size + 1);
+      return statIds.get(name);
+    };
+    const metaId = (name) => {
+      if (!metaIds.has(name)) metaIds.set(name, metaIds.size + 1);
+      return metaIds.get(name);
+    };
     const stat = (name, v) => {
       const id = fVarint(1, statId(name));
       if (v instanceof Uint8Array) return cat([id, fBytes(6, v)]);
@@ -47,17 +60,36 @@ export function writeXSpace(planes) {
       return cat([id, Number.isInteger(v) ? fVarint(3, v) : fDouble(2, v)]);
     };
     const stats = (field, s) => Object.entries(s || {}).map(([n, v]) => fBytes(field, stat(n, v)));
-    const lines = (plane.lines || []).map((l) => fBytes(3, cat([
-      fVarint(1, l.id), fBytes(2, l.name), fVarint(3, l.timestampNs || 0),
-      ...l.events.map((e) => fBytes(4, cat([fVarint(1, metaId(e.name)), fVarint(2, e.offsetPs),
-        fVarint(3, e.durationPs), ...stats(4, e.stats)]))),
-    ])));
+    const lines = (plane.lines || []).map((l) =>
+      fBytes(
+        3,
+        cat([
+          fVarint(1, l.id),
+          fBytes(2, l.name),
+          fVarint(3, l.timestampNs || 0),
+          ...l.events.map((e) =>
+            fBytes(
+              4,
+              cat([fVarint(1, metaId(e.name)), fVarint(2, e.offsetPs), fVarint(3, e.durationPs), ...stats(4, e.stats)]),
+            ),
+          ),
+        ]),
+      ),
+    );
     for (const name of Object.keys(plane.metadata || {})) metaId(name);
-    const metas = [...metaIds].map(([name, id]) => fBytes(4, cat([fVarint(1, id),
-      fBytes(2, cat([fVarint(1, id), fBytes(2, name), ...stats(5, (plane.metadata || {})[name])]))])));
+    const metas = [...metaIds].map(([name, id]) =>
+      fBytes(
+        4,
+        cat([
+          fVarint(1, id),
+          fBytes(2, cat([fVarint(1, id), fBytes(2, name), ...stats(5, (plane.metadata || {})[name])])),
+        ]),
+      ),
+    );
     // Stat names last: every stat above has its id by now.
-    const statMetas = [...statIds].map(([name, id]) => fBytes(5, cat([fVarint(1, id),
-      fBytes(2, cat([fVarint(1, id), fBytes(2, name)]))])));
+    const statMetas = [...statIds].map(([name, id]) =>
+      fBytes(5, cat([fVarint(1, id), fBytes(2, cat([fVarint(1, id), fBytes(2, name)]))])),
+    );
     out.push(fBytes(1, cat([fVarint(1, k + 1), fBytes(2, plane.name), ...lines, ...metas, ...statMetas])));
   });
   return cat(out);

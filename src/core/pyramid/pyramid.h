@@ -23,10 +23,10 @@ struct PyramidLevel {
   TimeNs bin_ns = 0;
   // Sparse bins of each row: [row_bins[r], row_bins[r + 1]) in the columns below, by bin.
   std::vector<uint32_t> row_bins;
-  std::vector<int64_t> bin;      // bin index: (start - origin) / bin_ns
-  std::vector<uint32_t> count;   // events starting in the bin
-  std::vector<TimeNs> busy;      // their summed duration
-  std::vector<uint32_t> longest; // the longest of them (its name colours the bin)
+  std::vector<int64_t> bin;       // bin index: (start - origin) / bin_ns
+  std::vector<uint32_t> count;    // events starting in the bin
+  std::vector<TimeNs> busy;       // their summed duration
+  std::vector<uint32_t> longest;  // the longest of them (its name colours the bin)
   // Events at least bin_ns long, per row, by start: [row_long[r], row_long[r + 1]).
   std::vector<uint32_t> row_long;
   std::vector<uint32_t> long_events;
@@ -40,9 +40,9 @@ struct Pyramid {
   static constexpr TimeNs kBaseBinNs = 1024;
   static constexpr int kFanout = 8;
   TimeNs origin = 0;
-  std::vector<PyramidRow> rows;       // every (thread-like track, depth) with events
-  std::vector<PyramidLevel> levels;   // kept levels, finest first
-  MinMaxPyramid counters;             // min/max over TraceStore::samples.value (every series)
+  std::vector<PyramidRow> rows;      // every (thread-like track, depth) with events
+  std::vector<PyramidLevel> levels;  // kept levels, finest first
+  MinMaxPyramid counters;            // min/max over TraceStore::samples.value (every series)
   size_t memory_bytes() const;
 };
 

@@ -32,7 +32,8 @@ FindResult find_events(const TraceStore& s, std::string_view text, size_t limit)
   return find_matching(s, name_matches, limit);
 }
 
-FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_matches, size_t limit) {
+FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_matches,
+                         size_t limit) {
   FindResult r;
   // Keep the `limit` earliest matches in a max-heap keyed by (start, index).
   using Key = std::pair<TimeNs, uint32_t>;

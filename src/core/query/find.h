@@ -11,13 +11,14 @@
 namespace strata {
 
 struct FindResult {
-  uint64_t count = 0;             // all matches in the trace
-  std::vector<uint32_t> events;   // the first `limit` matches by start time (then index)
+  uint64_t count = 0;            // all matches in the trace
+  std::vector<uint32_t> events;  // the first `limit` matches by start time (then index)
 };
 
 FindResult find_events(const TraceStore& s, std::string_view text, size_t limit);
 // The same over a precomputed per-string-id match table (regex search builds one).
-FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_matches, size_t limit);
+FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_matches,
+                         size_t limit);
 
 // ASCII case-insensitive substring test (names are UTF-8; non-ASCII bytes compare exactly).
 bool contains_ignore_case(std::string_view hay, std::string_view needle);

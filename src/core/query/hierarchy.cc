@@ -6,7 +6,8 @@
 
 namespace strata {
 
-bool row_bounds(const TraceStore& s, uint32_t track, uint32_t depth, uint32_t* first, uint32_t* last) {
+bool row_bounds(const TraceStore& s, uint32_t track, uint32_t depth, uint32_t* first,
+                uint32_t* last) {
   if (track >= s.tracks.size()) return false;
   const Track& t = s.tracks[track];
   if (t.rows.size() < 2 || depth + 1 >= t.rows.size()) return false;
@@ -28,7 +29,8 @@ uint32_t parent_of(const TraceStore& s, uint32_t event) {
   return st[k] + s.events.dur[k] >= t ? k : kNone;
 }
 
-std::vector<uint32_t> children_of(const TraceStore& s, uint32_t event, size_t limit, uint64_t* count) {
+std::vector<uint32_t> children_of(const TraceStore& s, uint32_t event, size_t limit,
+                                  uint64_t* count) {
   std::vector<uint32_t> out;
   if (count) *count = 0;
   if (event >= s.events.size()) return out;

@@ -12,9 +12,11 @@ namespace strata {
 // Parent slice or kNone.
 uint32_t parent_of(const TraceStore& s, uint32_t event);
 // Direct children in time order; at most `limit` (count returns them all).
-std::vector<uint32_t> children_of(const TraceStore& s, uint32_t event, size_t limit, uint64_t* count);
+std::vector<uint32_t> children_of(const TraceStore& s, uint32_t event, size_t limit,
+                                  uint64_t* count);
 TimeNs self_time(const TraceStore& s, uint32_t event);
 // Track index and [first, last) event range of one row.
-bool row_bounds(const TraceStore& s, uint32_t track, uint32_t depth, uint32_t* first, uint32_t* last);
+bool row_bounds(const TraceStore& s, uint32_t track, uint32_t depth, uint32_t* first,
+                uint32_t* last);
 
 }  // namespace strata

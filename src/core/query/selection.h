@@ -10,7 +10,7 @@
 namespace strata {
 
 struct RowSpan {
-  uint32_t track;            // store track index
+  uint32_t track;               // store track index
   uint32_t depth_lo, depth_hi;  // inclusive
 };
 

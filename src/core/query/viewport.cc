@@ -61,7 +61,8 @@ void query_row(const TraceStore& s, uint32_t track, uint32_t depth, uint32_t fir
       ++i;
     }
     uint32_t ev = count == 1 ? run_first : kNone;
-    out->push_back({rel(run_start), rel(run_end), track, depth, s.events.name[run_first], ev, count});
+    out->push_back(
+        {rel(run_start), rel(run_end), track, depth, s.events.name[run_first], ev, count});
   }
 }
 

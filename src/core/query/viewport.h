@@ -14,13 +14,13 @@
 namespace strata {
 
 struct VisibleSlice {
-  double start;     // relative ns (to the query origin)
-  double end;       // relative ns; end == start for a lone instant
+  double start;  // relative ns (to the query origin)
+  double end;    // relative ns; end == start for a lone instant
   uint32_t track;
   uint32_t depth;
-  uint32_t name;    // StrId of the event, or of the first event of a folded run
-  uint32_t event;   // event index, or kNone for a folded run
-  uint32_t count;   // events represented (1 for a single event)
+  uint32_t name;                  // StrId of the event, or of the first event of a folded run
+  uint32_t event;                 // event index, or kNone for a folded run
+  uint32_t count;                 // events represented (1 for a single event)
   uint32_t busy_permille = 1000;  // folded runs: share of the run covered by events
 };
 

@@ -12,17 +12,17 @@
 namespace strata {
 
 struct TimeView {
-  TimeNs origin = 0;   // absolute ns of relative time 0
-  double start = 0;    // visible range, relative ns
+  TimeNs origin = 0;  // absolute ns of relative time 0
+  double start = 0;   // visible range, relative ns
   double end = 1;
   double span() const { return end - start; }
 };
 
 // Limits a view must stay in: the trace extent (with a margin) and the narrowest span.
 struct ViewLimits {
-  double min_time = 0;    // relative ns
+  double min_time = 0;  // relative ns
   double max_time = 1;
-  double min_span = 10;   // ns; below this a pixel is far under a nanosecond
+  double min_span = 10;  // ns; below this a pixel is far under a nanosecond
 };
 
 inline double time_to_px(const TimeView& v, double t, double width_px) {

@@ -44,7 +44,9 @@ EMSCRIPTEN_KEEPALIVE int engine_load_next_file(const char* name, double bytes) {
 EMSCRIPTEN_KEEPALIVE void engine_load_note(const char* message) { engine().load_note(message); }
 EMSCRIPTEN_KEEPALIVE uint8_t* engine_load_buffer(uint32_t n) { return engine().load_buffer(n); }
 EMSCRIPTEN_KEEPALIVE void engine_load_commit(uint32_t n) { engine().load_commit(n); }
-EMSCRIPTEN_KEEPALIVE double engine_load_records() { return static_cast<double>(engine().load_records()); }
+EMSCRIPTEN_KEEPALIVE double engine_load_records() {
+  return static_cast<double>(engine().load_records());
+}
 EMSCRIPTEN_KEEPALIVE int engine_load_end() { return engine().load_end() ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE void engine_load_fail(const char* message) { engine().load_fail(message); }
 EMSCRIPTEN_KEEPALIVE const char* engine_last_error() { return engine().last_error().c_str(); }
@@ -95,7 +97,9 @@ EMSCRIPTEN_KEEPALIVE int engine_memory_scan_commit(uint32_t n) {
 }
 EMSCRIPTEN_KEEPALIVE void engine_memory_scan_end() { engine().memory_scan_end(); }
 // Several files (xplanes of a multi-host load): file i's bytes follow engine_memory_scan_file(i).
-EMSCRIPTEN_KEEPALIVE uint32_t engine_memory_scan_file_count() { return engine().memory_scan_file_count(); }
+EMSCRIPTEN_KEEPALIVE uint32_t engine_memory_scan_file_count() {
+  return engine().memory_scan_file_count();
+}
 EMSCRIPTEN_KEEPALIVE void engine_memory_scan_file(uint32_t i) { engine().memory_scan_file(i); }
 // 1 when the last load (an Ascend memory CSV) was merged into the trace already shown.
 EMSCRIPTEN_KEEPALIVE int engine_last_load_merged() { return engine().last_load_merged() ? 1 : 0; }

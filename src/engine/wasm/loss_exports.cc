@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
+#include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/loss_log/default_tags.h"
 #include "core/formats/loss_log/log_scanner.h"
-#include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/loss_log/text_sniff.h"
 
 namespace {
@@ -25,7 +25,8 @@ extern "C" {
 
 // A text log, unless it is one of the Ascend memory CSVs (text too), which the engine reads.
 EMSCRIPTEN_KEEPALIVE int loss_sniff(const uint8_t* p, uint32_t n) {
-  if (strata::ascend_csv_kind(std::string_view(reinterpret_cast<const char*>(p), n)) != strata::AscendCsvKind::kOther)
+  if (strata::ascend_csv_kind(std::string_view(reinterpret_cast<const char*>(p), n)) !=
+      strata::AscendCsvKind::kOther)
     return 0;
   return strata::looks_like_text_log(p, n) ? 1 : 0;
 }

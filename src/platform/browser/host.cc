@@ -8,27 +8,29 @@ EM_JS(void, strata_js_post_to_engine, (const void* p, size_t n), {
   const a = p >>> 0;
   Module.strataHost.postToEngine(HEAPU8.slice(a, a + n).buffer);
 });
-EM_JS(void, strata_js_request_details, (uint32_t ev), { Module.strataHost.requestDetails(ev >>> 0); });
+EM_JS(void, strata_js_request_details, (uint32_t ev),
+      { Module.strataHost.requestDetails(ev >>> 0); });
 EM_JS(void, strata_js_open_picker, (), { Module.strataHost.openFilePicker(); });
-EM_JS(void, strata_js_query, (uint32_t id, const char* kind, const char* args), {
-  Module.strataHost.query(id >>> 0, UTF8ToString(kind), UTF8ToString(args));
-});
+EM_JS(void, strata_js_query, (uint32_t id, const char* kind, const char* args),
+      { Module.strataHost.query(id >>> 0, UTF8ToString(kind), UTF8ToString(args)); });
 EM_JS(void, strata_js_selection_changed, (double ev), { Module.strataHost.selectionChanged(ev); });
-EM_JS(void, strata_js_loss_set_tags, (uint32_t id, const char* l, const char* i), {
-  Module.strataHost.lossSetTags(id >>> 0, UTF8ToString(l), UTF8ToString(i));
-});
+EM_JS(void, strata_js_loss_set_tags, (uint32_t id, const char* l, const char* i),
+      { Module.strataHost.lossSetTags(id >>> 0, UTF8ToString(l), UTF8ToString(i)); });
 EM_JS(void, strata_js_loss_remove, (uint32_t id), { Module.strataHost.lossRemove(id >>> 0); });
-EM_JS(void, strata_js_download, (const char* name, const char* text), {
-  Module.strataHost.download(UTF8ToString(name), UTF8ToString(text));
-});
+EM_JS(void, strata_js_download, (const char* name, const char* text),
+      { Module.strataHost.download(UTF8ToString(name), UTF8ToString(text)); });
 
 namespace strata {
 
 void host_post_to_engine(const void* bytes, size_t n) { strata_js_post_to_engine(bytes, n); }
 void host_request_details(uint32_t event) { strata_js_request_details(event); }
 void host_open_file_picker() { strata_js_open_picker(); }
-void host_query(uint32_t id, const char* kind, const char* args_json) { strata_js_query(id, kind, args_json); }
-void host_selection_changed(int64_t event) { strata_js_selection_changed(static_cast<double>(event)); }
+void host_query(uint32_t id, const char* kind, const char* args_json) {
+  strata_js_query(id, kind, args_json);
+}
+void host_selection_changed(int64_t event) {
+  strata_js_selection_changed(static_cast<double>(event));
+}
 double host_now_ms() { return emscripten_get_now(); }
 void host_loss_set_tags(uint32_t id, const char* loss_tag, const char* iteration_tag) {
   strata_js_loss_set_tags(id, loss_tag, iteration_tag);

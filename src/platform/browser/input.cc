@@ -24,8 +24,29 @@ bool g_key_release_pending[512] = {};
 
 // Our key indices for ImGui 1.86's io.KeysDown[] / io.KeyMap.
 enum Key {
-  kTab = 1, kLeft, kRight, kUp, kDown, kPageUp, kPageDown, kHome, kEnd, kInsert, kDelete,
-  kBackspace, kSpace, kEnter, kEscape, kKeyPadEnter, kA, kC, kV, kX, kY, kZ, kKeyCount
+  kTab = 1,
+  kLeft,
+  kRight,
+  kUp,
+  kDown,
+  kPageUp,
+  kPageDown,
+  kHome,
+  kEnd,
+  kInsert,
+  kDelete,
+  kBackspace,
+  kSpace,
+  kEnter,
+  kEscape,
+  kKeyPadEnter,
+  kA,
+  kC,
+  kV,
+  kX,
+  kY,
+  kZ,
+  kKeyCount
 };
 
 int key_index(const char* code) {
@@ -33,12 +54,28 @@ int key_index(const char* code) {
     const char* code;
     int key;
   };
-  static const Map kMap[] = {
-      {"Tab", kTab}, {"ArrowLeft", kLeft}, {"ArrowRight", kRight}, {"ArrowUp", kUp},
-      {"ArrowDown", kDown}, {"PageUp", kPageUp}, {"PageDown", kPageDown}, {"Home", kHome},
-      {"End", kEnd}, {"Insert", kInsert}, {"Delete", kDelete}, {"Backspace", kBackspace},
-      {"Space", kSpace}, {"Enter", kEnter}, {"Escape", kEscape}, {"NumpadEnter", kKeyPadEnter},
-      {"KeyA", kA}, {"KeyC", kC}, {"KeyV", kV}, {"KeyX", kX}, {"KeyY", kY}, {"KeyZ", kZ}};
+  static const Map kMap[] = {{"Tab", kTab},
+                             {"ArrowLeft", kLeft},
+                             {"ArrowRight", kRight},
+                             {"ArrowUp", kUp},
+                             {"ArrowDown", kDown},
+                             {"PageUp", kPageUp},
+                             {"PageDown", kPageDown},
+                             {"Home", kHome},
+                             {"End", kEnd},
+                             {"Insert", kInsert},
+                             {"Delete", kDelete},
+                             {"Backspace", kBackspace},
+                             {"Space", kSpace},
+                             {"Enter", kEnter},
+                             {"Escape", kEscape},
+                             {"NumpadEnter", kKeyPadEnter},
+                             {"KeyA", kA},
+                             {"KeyC", kC},
+                             {"KeyV", kV},
+                             {"KeyX", kX},
+                             {"KeyY", kY},
+                             {"KeyZ", kZ}};
   for (const Map& m : kMap)
     if (std::strcmp(code, m.code) == 0) return m.key;
   return 0;
@@ -48,10 +85,14 @@ int key_index(const char* code) {
 bool nav_key(const char* code, bool down, bool repeat) {
   bool* held = nullptr;
   int* presses = nullptr;
-  if (!std::strcmp(code, "KeyW")) held = &g_keys->zoom_in, presses = &g_keys->zoom_in_presses;
-  else if (!std::strcmp(code, "KeyS")) held = &g_keys->zoom_out, presses = &g_keys->zoom_out_presses;
-  else if (!std::strcmp(code, "KeyA")) held = &g_keys->pan_left, presses = &g_keys->pan_left_presses;
-  else if (!std::strcmp(code, "KeyD")) held = &g_keys->pan_right, presses = &g_keys->pan_right_presses;
+  if (!std::strcmp(code, "KeyW"))
+    held = &g_keys->zoom_in, presses = &g_keys->zoom_in_presses;
+  else if (!std::strcmp(code, "KeyS"))
+    held = &g_keys->zoom_out, presses = &g_keys->zoom_out_presses;
+  else if (!std::strcmp(code, "KeyA"))
+    held = &g_keys->pan_left, presses = &g_keys->pan_left_presses;
+  else if (!std::strcmp(code, "KeyD"))
+    held = &g_keys->pan_right, presses = &g_keys->pan_right_presses;
   if (!held) return false;
   if (down && !repeat && !*held) ++*presses;
   *held = down;
@@ -66,11 +107,20 @@ bool command_key(const EmscriptenKeyboardEvent* e) {
     Command cmd;
   };
   static const Map kMap[] = {
-      {"Digit1", Command::kToolSelect}, {"Numpad1", Command::kToolSelect}, {"Digit2", Command::kToolPan},
-      {"Numpad2", Command::kToolPan},   {"Digit3", Command::kToolZoom},    {"Numpad3", Command::kToolZoom},
-      {"Digit4", Command::kToolTiming}, {"Numpad4", Command::kToolTiming}, {"KeyF", Command::kZoomToSelection},
-      {"KeyM", Command::kMark},         {"Digit0", Command::kReset},       {"Numpad0", Command::kReset},
-      {"KeyG", Command::kGrid},         {"Escape", Command::kEscape},
+      {"Digit1", Command::kToolSelect},
+      {"Numpad1", Command::kToolSelect},
+      {"Digit2", Command::kToolPan},
+      {"Numpad2", Command::kToolPan},
+      {"Digit3", Command::kToolZoom},
+      {"Numpad3", Command::kToolZoom},
+      {"Digit4", Command::kToolTiming},
+      {"Numpad4", Command::kToolTiming},
+      {"KeyF", Command::kZoomToSelection},
+      {"KeyM", Command::kMark},
+      {"Digit0", Command::kReset},
+      {"Numpad0", Command::kReset},
+      {"KeyG", Command::kGrid},
+      {"Escape", Command::kEscape},
   };
   if (!std::strcmp(e->key, "?")) {
     g_keys->commands.push_back(Command::kHelp);
@@ -164,7 +214,9 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
   request_redraw();
   ImGuiIO& io = ImGui::GetIO();
   // Normalise: a mouse notch is ~100 px in pixel mode, 3 lines in line mode, 1 in page mode.
-  double scale = e->deltaMode == DOM_DELTA_PIXEL ? 1.0 / 100 : e->deltaMode == DOM_DELTA_LINE ? 1.0 / 3 : 1.0;
+  double scale = e->deltaMode == DOM_DELTA_PIXEL  ? 1.0 / 100
+                 : e->deltaMode == DOM_DELTA_LINE ? 1.0 / 3
+                                                  : 1.0;
   io.MouseWheel -= static_cast<float>(e->deltaY * scale);
   io.MouseWheelH -= static_cast<float>(e->deltaX * scale);
   io.KeyShift = e->mouse.shiftKey;

@@ -20,9 +20,9 @@ struct SummaryLine {
 };
 
 struct DetailsPane {
-  int64_t event = -1;        // single selected event, -1 = none
-  bool waiting = false;      // details requested, not arrived
-  std::string error;         // why details could not be shown
+  int64_t event = -1;           // single selected event, -1 = none
+  bool waiting = false;         // details requested, not arrived
+  std::string error;            // why details could not be shown
   std::vector<JsonLine> lines;  // the details JSON, flattened (see json_flat.h)
   // Multi-selection summary.
   bool multi = false;
@@ -37,6 +37,7 @@ void details_set(DetailsPane* p, int64_t event, const char* json);
 // (event, start, end relative ns) so the timeline can outline them.
 void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>* events,
                          std::vector<double>* starts, std::vector<double>* ends);
-void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float y, float w, float h);
+void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float y, float w,
+                  float h);
 
 }  // namespace strata

@@ -22,7 +22,6 @@ constexpr ImU32 kComponentColors[] = {IM_COL32(90, 170, 255, 255),  IM_COL32(120
                                       IM_COL32(230, 120, 220, 255), IM_COL32(240, 210, 90, 255),
                                       IM_COL32(120, 220, 220, 255), IM_COL32(200, 140, 100, 255)};
 
-
 // W/S/A/D (held or pressed) and the wheel, as on the timeline, on the shared view.
 void navigate(Timeline* t, const ViewLimits& lim, NavKeys* keys, bool hovered, double anchor,
               double dt_ms) {

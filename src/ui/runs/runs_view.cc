@@ -1,5 +1,4 @@
 #include "ui/runs/runs_view.h"
-#include "ui/theme.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +8,7 @@
 
 #include "imgui.h"
 #include "platform/browser/runs_host.h"
+#include "ui/theme.h"
 
 namespace strata {
 namespace {
@@ -402,7 +402,9 @@ void runs_view_frame(RunsView* v, float x, float y, float w, float h) {
     const RunView view = static_cast<RunView>(v->view);
     const ViewAvailability a =
         run_view_availability(v->discovery, run, static_cast<size_t>(v->profile), view);
-    if (!v->status.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText), "%s", v->status.c_str());
+    if (!v->status.empty())
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText), "%s",
+                         v->status.c_str());
     if (!a.enabled) {
       ImGui::TextDisabled("%s: %s", run_view_name(view), a.note.c_str());
     } else {

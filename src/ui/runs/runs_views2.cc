@@ -252,8 +252,7 @@ void runs_diff_view(RunsView* v, float w, float h) {
   char scale[96];
   std::snprintf(scale, sizeof scale, "bars 0..%s us   line %s..%s us", runs_us(hi).c_str(),
                 runs_us(clo).c_str(), runs_us(chi).c_str());
-  dl->AddText(ImVec2(o.x + cw - ImGui::CalcTextSize(scale).x - 6, o.y + 4),
-              theme::kTextDim, scale);
+  dl->AddText(ImVec2(o.x + cw - ImGui::CalcTextSize(scale).x - 6, o.y + 4), theme::kTextDim, scale);
   dl->AddLine(ImVec2(o.x, ycum(0)), ImVec2(o.x + cw, ycum(0)), IM_COL32(234, 67, 53, 80));
   const float slot = n ? cw / static_cast<float>(n) : cw;
   const float y0 = ypos(0);
@@ -262,8 +261,7 @@ void runs_diff_view(RunsView* v, float w, float h) {
     const RunsView::StepRow& r = v->step_rows[i];
     const float x = o.x + slot * static_cast<float>(i);
     if (static_cast<int>(i) == v->diff_pick)
-      dl->AddRectFilled(ImVec2(x, o.y), ImVec2(x + slot, o.y + chart_h),
-                        theme::kDragFill);
+      dl->AddRectFilled(ImVec2(x, o.y), ImVec2(x + slot, o.y + chart_h), theme::kDragFill);
     const float bw = std::max(1.0f, slot * 0.35f);
     dl->AddRectFilled(ImVec2(x + slot * 0.1f, ypos(nz(r.a))), ImVec2(x + slot * 0.1f + bw, y0), kA);
     dl->AddRectFilled(ImVec2(x + slot * 0.5f, ypos(nz(r.b))), ImVec2(x + slot * 0.5f + bw, y0), kB);

@@ -7,9 +7,9 @@
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
 #include "imgui.h"
+#include "ui/theme.h"
 #include "ui/timeline/layout.h"
 #include "ui/timeline/timeline.h"
-#include "ui/theme.h"
 
 namespace strata {
 
@@ -29,12 +29,14 @@ void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
     if (t->layout.track_h[m.track] <= 0) {
       t->hidden[m.track] = 0;
       for (size_t q = 0; q < d.processes.size(); ++q)
-        if (m.track >= d.processes[q].first_track && m.track < d.processes[q].first_track + d.processes[q].track_count)
+        if (m.track >= d.processes[q].first_track &&
+            m.track < d.processes[q].first_track + d.processes[q].track_count)
           t->collapsed[q] = 0;
       compute_layout(t, d);
     }
     float y = t->layout.track_y[m.track] + static_cast<float>(m.depth) * kRowH;
-    if (y < t->scroll_y || y > t->scroll_y + t->layout.h - kRowH) t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
+    if (y < t->scroll_y || y > t->scroll_y + t->layout.h - kRowH)
+      t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
   }
 }
 }  // namespace
@@ -57,8 +59,8 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
     p->focus_request = false;
   }
   ImGui::SetNextItemWidth(220);
-  bool enter = ImGui::InputTextWithHint("##search", "Search all events  (/)", p->text, sizeof p->text,
-                                        ImGuiInputTextFlags_EnterReturnsTrue);
+  bool enter = ImGui::InputTextWithHint("##search", "Search all events  (/)", p->text,
+                                        sizeof p->text, ImGuiInputTextFlags_EnterReturnsTrue);
   const bool editing = ImGui::IsItemActive();
   if (ImGui::IsItemEdited()) p->changed_ms = now_ms;
   ImGui::SameLine();
@@ -77,7 +79,8 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
     } else {
       std::string args = "{\"text\":";
       json_append_string(&args, p->text);
-      args += std::string(",\"regex\":") + (p->regex ? "true" : "false") + ",\"limit\":" + std::to_string(kResultLimit) + "}";
+      args += std::string(",\"regex\":") + (p->regex ? "true" : "false") +
+              ",\"limit\":" + std::to_string(kResultLimit) + "}";
       p->pending_id = send("find", args);
     }
   }
@@ -107,8 +110,11 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
     ImGui::SetNextWindowSize(ImVec2(520, 320), ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Search results", &p->show_results, ImGuiWindowFlags_NoSavedSettings)) {
       if (p->count > p->matches.size())
-        ImGui::TextDisabled("first %zu of %llu, by time", p->matches.size(), static_cast<unsigned long long>(p->count));
-      if (ImGui::BeginTable("results", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable)) {
+        ImGui::TextDisabled("first %zu of %llu, by time", p->matches.size(),
+                            static_cast<unsigned long long>(p->count));
+      if (ImGui::BeginTable(
+              "results", 3,
+              ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable)) {
         ImGui::TableSetupColumn("Name");
         ImGui::TableSetupColumn("Start");
         ImGui::TableSetupColumn("Duration");
@@ -121,7 +127,9 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);
             ImGui::PushID(i);
-            if (ImGui::Selectable(m.name.c_str(), i == p->current, ImGuiSelectableFlags_SpanAllColumns)) go_to(p, t, d, i);
+            if (ImGui::Selectable(m.name.c_str(), i == p->current,
+                                  ImGuiSelectableFlags_SpanAllColumns))
+              go_to(p, t, d, i);
             ImGui::PopID();
             ImGui::TableSetColumnIndex(1);
             ImGui::TextUnformatted(format_tick(m.start, 1000).c_str());
@@ -136,7 +144,8 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
   }
 }
 
-void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32_t id, const char* json) {
+void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32_t id,
+                         const char* json) {
   if (id != p->pending_id) return;  // an older query's answer
   p->pending_id = 0;
   std::vector<JsonLine> lines;
@@ -153,12 +162,12 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
   for (const JsonLine& l : lines) {
     if (l.depth == 0) {
       if (in_matches) flush();
-  if (p->step_when_answered != 0 && p->error.empty()) {
-    int dir = p->step_when_answered;
-    p->step_when_answered = 0;
-    t->search_active = true;
-    go_to(p, t, d, dir > 0 ? 0 : -1);
-  }
+      if (p->step_when_answered != 0 && p->error.empty()) {
+        int dir = p->step_when_answered;
+        p->step_when_answered = 0;
+        t->search_active = true;
+        go_to(p, t, d, dir > 0 ? 0 : -1);
+      }
       in_matches = l.key == "matches";
       in_names = l.key == "nameIds";
       if (l.key == "count") p->count = std::strtoull(l.value.c_str(), nullptr, 10);
@@ -171,12 +180,18 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
       cur = SearchMatch{};
       started = true;
     } else if (in_matches && l.depth == 2) {
-      if (l.key == "event") cur.event = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
-      else if (l.key == "track") cur.track = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
-      else if (l.key == "depth") cur.depth = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
-      else if (l.key == "start") cur.start = std::strtod(l.value.c_str(), nullptr);
-      else if (l.key == "end") cur.end = std::strtod(l.value.c_str(), nullptr);
-      else if (l.key == "name") cur.name = l.value;
+      if (l.key == "event")
+        cur.event = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
+      else if (l.key == "track")
+        cur.track = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
+      else if (l.key == "depth")
+        cur.depth = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
+      else if (l.key == "start")
+        cur.start = std::strtod(l.value.c_str(), nullptr);
+      else if (l.key == "end")
+        cur.end = std::strtod(l.value.c_str(), nullptr);
+      else if (l.key == "name")
+        cur.name = l.value;
     }
   }
   if (in_matches) flush();

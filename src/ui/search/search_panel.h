@@ -22,8 +22,8 @@ struct SearchPanel {
   bool regex = false;
   bool focus_request = false;
   bool show_results = false;
-  std::string sent;           // the query text + mode last sent to the engine
-  double changed_ms = 0;      // when the text last changed (queries wait for typing to pause)
+  std::string sent;       // the query text + mode last sent to the engine
+  double changed_ms = 0;  // when the text last changed (queries wait for typing to pause)
   uint32_t pending_id = 0;
   int step_when_answered = 0;  // Enter pressed while the query was on its way: walk on arrival
   uint64_t count = 0;
@@ -36,7 +36,8 @@ struct SearchPanel {
 void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double now_ms,
                        uint32_t (*send)(const char* kind, const std::string& args));
 // The engine's answer to the find query `id`.
-void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32_t id, const char* json);
+void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32_t id,
+                         const char* json);
 // Next (+1) or previous (-1) result: selects it and brings it into view.
 void search_panel_step(SearchPanel* p, Timeline* t, const TraceData& d, int dir);
 

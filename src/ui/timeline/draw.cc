@@ -40,12 +40,14 @@ void draw_backgrounds(const Timeline& t, const TraceData& d, RectBatch* batch) {
   for (size_t i = 0; i < d.tracks.size(); ++i) {
     RowGeom g = track_geom(t, static_cast<uint32_t>(i));
     if (!g.visible) continue;
-    batch->add(L.x0, g.top, L.x0 + L.w, g.top + L.track_h[i], (i % 2) ? theme::kRowOdd : theme::kRowEven);
+    batch->add(L.x0, g.top, L.x0 + L.w, g.top + L.track_h[i],
+               (i % 2) ? theme::kRowOdd : theme::kRowEven);
   }
 }
 
-void draw_slices(const Timeline& t, const TraceData& d, const std::vector<proto::SliceEntry>& slices,
-                 double a, double b, double skip_from, double right, RectBatch* batch, ImDrawList* dl) {
+void draw_slices(const Timeline& t, const TraceData& d,
+                 const std::vector<proto::SliceEntry>& slices, double a, double b, double skip_from,
+                 double right, RectBatch* batch, ImDrawList* dl) {
   const TimelineLayout& L = t.layout;
   const float char_w = ImGui::CalcTextSize("M").x;
   const float text_h = ImGui::GetFontSize();
@@ -71,13 +73,16 @@ void draw_slices(const Timeline& t, const TraceData& d, const std::vector<proto:
     float x0 = to_x(t, sa), x1 = to_x(t, sb);
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
     // A folded run takes its longest event's colour, darker the emptier the run is.
-    uint32_t col = folded ? shade(d.name_colors[s.name], 0.45f + 0.45f * static_cast<float>(s.busy_permille) / 1000.0f)
+    uint32_t col = folded ? shade(d.name_colors[s.name],
+                                  0.45f + 0.45f * static_cast<float>(s.busy_permille) / 1000.0f)
                           : d.name_colors[s.name];
     // Search: matches keep their colour, everything else is dimmed.
-    if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name])) col = shade(col, 0.3f);
+    if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name]))
+      col = shade(col, 0.3f);
     if (instant) {
       batch->add(x0 - 1.5f, y0, x0 + 1.5f, y1, shade(col, 0.85f));
-      if (is_selected(t, s.event)) outline(batch, x0 - 1.5f, y0, x0 + 1.5f, y1, 2, theme::kSelection);
+      if (is_selected(t, s.event))
+        outline(batch, x0 - 1.5f, y0, x0 + 1.5f, y1, 2, theme::kSelection);
       continue;
     }
     batch->add(x0, y0, x1, y1, col);
@@ -134,7 +139,8 @@ void draw_counters(const Timeline& t, const TraceData& d, const std::vector<prot
     // An area chart: the value in force fills to the baseline; the bucket's max shows as a
     // lighter cap, so peaks stay visible at every zoom.
     batch->add(x0, last, std::max(x1, x0 + 1), base, (col & 0x00FFFFFFu) | 0xB0000000u);
-    if (top < last) batch->add(x0, top, std::max(x1, x0 + 1), last, (col & 0x00FFFFFFu) | 0x60000000u);
+    if (top < last)
+      batch->add(x0, top, std::max(x1, x0 + 1), last, (col & 0x00FFFFFFu) | 0x60000000u);
   }
 }
 
@@ -145,7 +151,8 @@ void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl) {
   for (size_t i = 0; i < d.tracks.size(); ++i) {
     RowGeom g = track_geom(*t, static_cast<uint32_t>(i));
     if (!g.visible) continue;
-    dl->AddRectFilled(ImVec2(x, g.top), ImVec2(x + w, g.top + L.track_h[i]), (i % 2) ? theme::kRowOdd : theme::kRowEven);
+    dl->AddRectFilled(ImVec2(x, g.top), ImVec2(x + w, g.top + L.track_h[i]),
+                      (i % 2) ? theme::kRowOdd : theme::kRowEven);
     std::string label = (t->pinned[i] ? "^ " : "") + d.tracks[i].name;
     dl->AddText(ImVec2(x + 14, g.top + 2), theme::kTextDim, label.c_str());
   }
@@ -157,15 +164,18 @@ void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl) {
     // Collapse arrow: a triangle pointing down (open) or right (collapsed).
     float cx = x + 8, cy = y + kProcessHeaderH / 2;
     if (t->collapsed[p])
-      dl->AddTriangleFilled(ImVec2(cx - 3, cy - 4), ImVec2(cx - 3, cy + 4), ImVec2(cx + 3, cy), theme::kText);
+      dl->AddTriangleFilled(ImVec2(cx - 3, cy - 4), ImVec2(cx - 3, cy + 4), ImVec2(cx + 3, cy),
+                            theme::kText);
     else
-      dl->AddTriangleFilled(ImVec2(cx - 4, cy - 3), ImVec2(cx + 4, cy - 3), ImVec2(cx, cy + 3), theme::kText);
+      dl->AddTriangleFilled(ImVec2(cx - 4, cy - 3), ImVec2(cx + 4, cy - 3), ImVec2(cx, cy + 3),
+                            theme::kText);
     dl->AddText(ImVec2(x + 16, y + 4), theme::kText, d.processes[p].name.c_str());
   }
   dl->PopClipRect();
 }
 
-void draw_flows(const Timeline& t, const std::vector<proto::FlowEntry>& flows, ImDrawList* dl, uint32_t color) {
+void draw_flows(const Timeline& t, const std::vector<proto::FlowEntry>& flows, ImDrawList* dl,
+                uint32_t color) {
   const TimelineLayout& L = t.layout;
   auto row_mid = [&](uint32_t track, uint32_t depth, float* y) {
     if (track >= L.track_h.size() || L.track_h[track] <= 0) return false;
@@ -174,19 +184,22 @@ void draw_flows(const Timeline& t, const std::vector<proto::FlowEntry>& flows, I
   };
   for (const proto::FlowEntry& f : flows) {
     float y0, y1;
-    if (!row_mid(f.from_track, f.from_depth, &y0) || !row_mid(f.to_track, f.to_depth, &y1)) continue;
+    if (!row_mid(f.from_track, f.from_depth, &y0) || !row_mid(f.to_track, f.to_depth, &y1))
+      continue;
     float x0 = to_x(t, f.from_end), x1 = to_x(t, f.to_start);
     if ((y0 < L.y0 && y1 < L.y0) || (y0 > L.y0 + L.h && y1 > L.y0 + L.h)) continue;
     if ((x0 < L.x0 && x1 < L.x0) || (x0 > L.x0 + L.w && x1 > L.x0 + L.w)) continue;
     // Horizontal tangents at both ends read as "leaves here, arrives there", even when the
     // target starts before the source ends.
     float dx = std::max(30.0f, std::fabs(x1 - x0) * 0.5f);
-    dl->AddBezierCubic(ImVec2(x0, y0), ImVec2(x0 + dx, y0), ImVec2(x1 - dx, y1), ImVec2(x1, y1), color, 1.5f);
+    dl->AddBezierCubic(ImVec2(x0, y0), ImVec2(x0 + dx, y0), ImVec2(x1 - dx, y1), ImVec2(x1, y1),
+                       color, 1.5f);
     dl->AddTriangleFilled(ImVec2(x1, y1), ImVec2(x1 - 7, y1 - 4), ImVec2(x1 - 7, y1 + 4), color);
   }
 }
 
-void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, float dx1, float dy1, bool range) {
+void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, float dx1, float dy1,
+                   bool range) {
   const TimelineLayout& L = t.layout;
   auto band = [&](double a, double b, uint32_t fill, uint32_t edge, const char* label) {
     float x0 = to_x(t, a), x1 = to_x(t, b);
@@ -196,7 +209,8 @@ void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, floa
     if (label) {
       ImVec2 sz = ImGui::CalcTextSize(label);
       float cx = std::clamp((x0 + x1 - sz.x) / 2, L.x0 + 2, L.x0 + L.w - sz.x - 2);
-      dl->AddRectFilled(ImVec2(cx - 3, L.y0 + 2), ImVec2(cx + sz.x + 3, L.y0 + 4 + sz.y), theme::kLabelBg);
+      dl->AddRectFilled(ImVec2(cx - 3, L.y0 + 2), ImVec2(cx + sz.x + 3, L.y0 + 4 + sz.y),
+                        theme::kLabelBg);
       dl->AddText(ImVec2(cx, L.y0 + 3), theme::kText, label);
     }
   };
@@ -204,15 +218,16 @@ void draw_overlays(const Timeline& t, ImDrawList* dl, float dx0, float dy0, floa
   for (const auto& m : t.marks) band(m.first, m.second, 0x2000D7FF, 0xA000D7FF, nullptr);
   if (t.has_timing) {
     std::string label = format_duration(std::fabs(t.timing_t1 - t.timing_t0));
-    band(std::min(t.timing_t0, t.timing_t1), std::max(t.timing_t0, t.timing_t1), 0x30FFB060, 0xFFFFB060,
-         label.c_str());
+    band(std::min(t.timing_t0, t.timing_t1), std::max(t.timing_t0, t.timing_t1), 0x30FFB060,
+         0xFFFFB060, label.c_str());
   }
   if (dx0 >= 0) {
     if (range)
-      dl->AddRectFilled(ImVec2(std::min(dx0, dx1), L.y0), ImVec2(std::max(dx0, dx1), L.y0 + L.h), theme::kDragFill);
+      dl->AddRectFilled(ImVec2(std::min(dx0, dx1), L.y0), ImVec2(std::max(dx0, dx1), L.y0 + L.h),
+                        theme::kDragFill);
     else
-      dl->AddRect(ImVec2(std::min(dx0, dx1), std::min(dy0, dy1)), ImVec2(std::max(dx0, dx1), std::max(dy0, dy1)),
-                  theme::kOutline);
+      dl->AddRect(ImVec2(std::min(dx0, dx1), std::min(dy0, dy1)),
+                  ImVec2(std::max(dx0, dx1), std::max(dy0, dy1)), theme::kOutline);
   }
   dl->PopClipRect();
 }

@@ -16,7 +16,8 @@ void compute_layout(Timeline* t, const TraceData& d) {
   std::vector<uint32_t> order;
   for (size_t p = 0; p < d.processes.size(); ++p) {
     const UiProcess& pr = d.processes[p];
-    const uint32_t end = std::min<uint32_t>(pr.first_track + pr.track_count, static_cast<uint32_t>(d.tracks.size()));
+    const uint32_t end =
+        std::min<uint32_t>(pr.first_track + pr.track_count, static_cast<uint32_t>(d.tracks.size()));
     // Pinned tracks first, then the rest in the engine's order.
     order.clear();
     for (uint32_t i = pr.first_track; i < end; ++i)
@@ -24,7 +25,8 @@ void compute_layout(Timeline* t, const TraceData& d) {
     for (uint32_t i = pr.first_track; i < end; ++i)
       if (!t->pinned[i]) order.push_back(i);
     bool any = false;
-    for (uint32_t i : order) any |= !t->hidden[i] && (d.tracks[i].kind == 1 || d.tracks[i].event_count > 0);
+    for (uint32_t i : order)
+      any |= !t->hidden[i] && (d.tracks[i].kind == 1 || d.tracks[i].event_count > 0);
     if (!any) continue;  // a process with nothing to draw takes no space
     L.process_y[p] = y;
     y += kProcessHeaderH;
@@ -68,7 +70,8 @@ bool row_at(const Timeline& t, const TraceData& d, float y, uint32_t* track, uin
     if (L.track_h[i] <= 0 || cy < L.track_y[i] || cy >= L.track_y[i] + L.track_h[i]) continue;
     *track = i;
     float r = (cy - L.track_y[i]) / kRowH;
-    *depth = static_cast<uint32_t>(std::max(0.0f, std::min(r, static_cast<float>(d.tracks[i].rows - 1))));
+    *depth = static_cast<uint32_t>(
+        std::max(0.0f, std::min(r, static_cast<float>(d.tracks[i].rows - 1))));
     return true;
   }
   return false;

@@ -27,7 +27,9 @@ int tile_level_for(double ns_per_px) {
   if (!(ns_per_px >= std::sqrt(2.0))) return 0;  // also NaN
   int level = static_cast<int>(std::floor(std::log2(ns_per_px) + 0.5));
   // log2 can land a hair off at the boundaries; settle it with exact comparisons of squares.
-  auto below = [&](int l) { return std::ldexp(1.0, 2 * l + 1) <= ns_per_px * ns_per_px; };  // 2^(l+.5) <= r
+  auto below = [&](int l) {
+    return std::ldexp(1.0, 2 * l + 1) <= ns_per_px * ns_per_px;
+  };  // 2^(l+.5) <= r
   while (level > 0 && !below(level - 1)) --level;
   while (level < kMaxTileLevel && below(level)) ++level;
   return std::clamp(level, 0, kMaxTileLevel);

@@ -24,7 +24,8 @@ constexpr double kTileRetryMs = 3000;
 constexpr size_t kMaxLate = 32;  // given-up requests whose answers are still welcome
 constexpr float kClickSlop = 4;  // px a press may move and still be a click
 
-void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, float mouse_x, double dt_ms) {
+void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, float mouse_x,
+                 double dt_ms) {
   ImGuiIO& io = ImGui::GetIO();
   const double span = t->view.span();
   double anchor = hovered ? px_to_time(t->view, mouse_x - t->layout.x0, t->layout.w)
@@ -32,20 +33,33 @@ void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, f
   // Key presses act at once (one step each), held keys keep going smoothly.
   const double dt = std::min(dt_ms, 100.0) / 1000.0;
   const double speed = io.KeyShift ? 3.0 : 1.0;
-  for (int i = 0; i < keys->zoom_in_presses; ++i) t->view = zoom_about(t->view, anchor, 0.8, t->limits);
-  for (int i = 0; i < keys->zoom_out_presses; ++i) t->view = zoom_about(t->view, anchor, 1.25, t->limits);
-  for (int i = 0; i < keys->pan_left_presses; ++i) t->view = pan_by(t->view, -0.1 * span * speed, t->limits);
-  for (int i = 0; i < keys->pan_right_presses; ++i) t->view = pan_by(t->view, 0.1 * span * speed, t->limits);
-  keys->zoom_in_presses = keys->zoom_out_presses = keys->pan_left_presses = keys->pan_right_presses = 0;
+  for (int i = 0; i < keys->zoom_in_presses; ++i)
+    t->view = zoom_about(t->view, anchor, 0.8, t->limits);
+  for (int i = 0; i < keys->zoom_out_presses; ++i)
+    t->view = zoom_about(t->view, anchor, 1.25, t->limits);
+  for (int i = 0; i < keys->pan_left_presses; ++i)
+    t->view = pan_by(t->view, -0.1 * span * speed, t->limits);
+  for (int i = 0; i < keys->pan_right_presses; ++i)
+    t->view = pan_by(t->view, 0.1 * span * speed, t->limits);
+  keys->zoom_in_presses = keys->zoom_out_presses = keys->pan_left_presses =
+      keys->pan_right_presses = 0;
   bool held[4] = {keys->zoom_in, keys->zoom_out, keys->pan_left, keys->pan_right};
   for (int i = 0; i < 4; ++i) {
     t->key_held_ms[i] = held[i] ? t->key_held_ms[i] + dt_ms : 0;
     if (t->key_held_ms[i] < 150) continue;  // a tap is the press step alone
     switch (i) {
-      case 0: t->view = zoom_about(t->view, anchor, std::pow(0.25, dt * speed), t->limits); break;
-      case 1: t->view = zoom_about(t->view, anchor, std::pow(4.0, dt * speed), t->limits); break;
-      case 2: t->view = pan_by(t->view, -t->view.span() * dt * speed, t->limits); break;
-      case 3: t->view = pan_by(t->view, t->view.span() * dt * speed, t->limits); break;
+      case 0:
+        t->view = zoom_about(t->view, anchor, std::pow(0.25, dt * speed), t->limits);
+        break;
+      case 1:
+        t->view = zoom_about(t->view, anchor, std::pow(4.0, dt * speed), t->limits);
+        break;
+      case 2:
+        t->view = pan_by(t->view, -t->view.span() * dt * speed, t->limits);
+        break;
+      case 3:
+        t->view = pan_by(t->view, t->view.span() * dt * speed, t->limits);
+        break;
     }
   }
   for (Command c : keys->commands) timeline_command(t, d, c);
@@ -56,7 +70,8 @@ void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, f
     else
       t->view = zoom_about(t->view, anchor, std::pow(0.85, io.MouseWheel), t->limits);
   }
-  if (hovered && io.MouseWheelH != 0) t->view = pan_by(t->view, -io.MouseWheelH * 0.1 * span, t->limits);
+  if (hovered && io.MouseWheelH != 0)
+    t->view = pan_by(t->view, -io.MouseWheelH * 0.1 * span, t->limits);
 }
 
 // Calls f(slice) for the slices of the tiles (or the overview) that draw the view, each within
@@ -113,17 +128,25 @@ void draw_tiles(Timeline* t, const TraceData& d, RectBatch* batch, ImDrawList* d
     if (first_of_run && i > 0) run_from = g.a;
     const double skip_from = first_of_run ? g.a : run_from;
     const double right = i + 1 < plan.size() && plan[i + 1].level != g.level ? g.b : 1e300;
-    if (const ViewReply* v = data_of(g)) draw_slices(*t, d, v->slices, g.a, g.b, skip_from, right, batch, dl);
+    if (const ViewReply* v = data_of(g))
+      draw_slices(*t, d, v->slices, g.a, g.b, skip_from, right, batch, dl);
   }
   if (t->show_flows) {  // an arrow between two tiles comes with both: draw it once
     t->plan_flows.clear();
     for (const TileSegment& g : plan)
-      if (g.tile) t->plan_flows.insert(t->plan_flows.end(), g.tile->data.flows.begin(), g.tile->data.flows.end());
-    auto key = [](const proto::FlowEntry& f) { return (uint64_t(f.from_event) << 32) | f.to_event; };
-    std::sort(t->plan_flows.begin(), t->plan_flows.end(),
-              [&](const proto::FlowEntry& x, const proto::FlowEntry& y) { return key(x) < key(y); });
+      if (g.tile)
+        t->plan_flows.insert(t->plan_flows.end(), g.tile->data.flows.begin(),
+                             g.tile->data.flows.end());
+    auto key = [](const proto::FlowEntry& f) {
+      return (uint64_t(f.from_event) << 32) | f.to_event;
+    };
+    std::sort(
+        t->plan_flows.begin(), t->plan_flows.end(),
+        [&](const proto::FlowEntry& x, const proto::FlowEntry& y) { return key(x) < key(y); });
     t->plan_flows.erase(std::unique(t->plan_flows.begin(), t->plan_flows.end(),
-                                    [&](const proto::FlowEntry& x, const proto::FlowEntry& y) { return key(x) == key(y); }),
+                                    [&](const proto::FlowEntry& x, const proto::FlowEntry& y) {
+                                      return key(x) == key(y);
+                                    }),
                         t->plan_flows.end());
     draw_flows(*t, t->plan_flows, dl, theme::kFlow);
   }
@@ -154,7 +177,8 @@ void click(Timeline* t, const TraceData& d, float mx, float my, bool ctrl, bool 
   }
   SelectedEvent e{s->event, s->start, s->end};
   if (ctrl) {  // ctrl-click (cmd-click) adds or removes one event
-    auto it = std::find_if(t->selection.begin(), t->selection.end(), [&](const SelectedEvent& x) { return x.event == e.event; });
+    auto it = std::find_if(t->selection.begin(), t->selection.end(),
+                           [&](const SelectedEvent& x) { return x.event == e.event; });
     if (it != t->selection.end())
       t->selection.erase(it);
     else
@@ -177,7 +201,10 @@ void region_select(Timeline* t, const TraceData& d, float x0, float y0, float x1
     float top = L.y0 - t->scroll_y + L.track_y[i];
     float bottom = top + static_cast<float>(d.tracks[i].rows) * kRowH;
     if (bottom < ya || top > yb) continue;
-    auto row = [&](float y) { return static_cast<uint32_t>(std::clamp((y - top) / kRowH, 0.0f, static_cast<float>(d.tracks[i].rows - 1))); };
+    auto row = [&](float y) {
+      return static_cast<uint32_t>(
+          std::clamp((y - top) / kRowH, 0.0f, static_cast<float>(d.tracks[i].rows - 1)));
+    };
     t->region_rows.insert(t->region_rows.end(), {i, row(ya), row(yb)});
   }
   t->region_pending = !t->region_rows.empty();
@@ -187,12 +214,14 @@ void track_menu(Timeline* t, const TraceData& d, int track) {
   if (!ImGui::BeginPopup("##trackmenu")) return;
   if (track >= 0 && track < static_cast<int>(d.tracks.size())) {
     ImGui::TextDisabled("%s", d.tracks[track].name.c_str());
-    if (ImGui::MenuItem(t->pinned[track] ? "Unpin" : "Pin to top of its section")) t->pinned[track] ^= 1;
+    if (ImGui::MenuItem(t->pinned[track] ? "Unpin" : "Pin to top of its section"))
+      t->pinned[track] ^= 1;
     if (ImGui::MenuItem("Hide track")) t->hidden[track] = 1;
   }
   int hidden = 0;
   for (uint8_t h : t->hidden) hidden += h;
-  if (ImGui::MenuItem("Show hidden tracks", nullptr, false, hidden > 0)) std::fill(t->hidden.begin(), t->hidden.end(), 0);
+  if (ImGui::MenuItem("Show hidden tracks", nullptr, false, hidden > 0))
+    std::fill(t->hidden.begin(), t->hidden.end(), 0);
   ImGui::EndPopup();
 }
 
@@ -239,17 +268,28 @@ void timeline_command(Timeline* t, const TraceData& d, Command c) {
   auto selection_range = [&](double* a, double* b) {
     if (t->selection.empty()) return false;
     *a = t->selection[0].start, *b = t->selection[0].end;
-    for (const SelectedEvent& s : t->selection) *a = std::min(*a, s.start), *b = std::max(*b, s.end);
+    for (const SelectedEvent& s : t->selection)
+      *a = std::min(*a, s.start), *b = std::max(*b, s.end);
     return true;
   };
   double a, b;
   switch (c) {
-    case Command::kToolSelect: t->tool = Tool::kSelect; break;
-    case Command::kToolPan: t->tool = Tool::kPan; break;
-    case Command::kToolZoom: t->tool = Tool::kZoom; break;
-    case Command::kToolTiming: t->tool = Tool::kTiming; break;
+    case Command::kToolSelect:
+      t->tool = Tool::kSelect;
+      break;
+    case Command::kToolPan:
+      t->tool = Tool::kPan;
+      break;
+    case Command::kToolZoom:
+      t->tool = Tool::kZoom;
+      break;
+    case Command::kToolTiming:
+      t->tool = Tool::kTiming;
+      break;
     case Command::kZoomToSelection:
-      if (selection_range(&a, &b) || (t->has_timing && ((a = std::min(t->timing_t0, t->timing_t1)), (b = std::max(t->timing_t0, t->timing_t1)), true))) {
+      if (selection_range(&a, &b) ||
+          (t->has_timing && ((a = std::min(t->timing_t0, t->timing_t1)),
+                             (b = std::max(t->timing_t0, t->timing_t1)), true))) {
         double pad = std::max((b - a) * 0.1, 50.0);
         timeline_set_view(t, a - pad, b + pad);
       }
@@ -258,7 +298,8 @@ void timeline_command(Timeline* t, const TraceData& d, Command c) {
       if (selection_range(&a, &b))
         t->marks.push_back({a, b});
       else if (t->has_timing)
-        t->marks.push_back({std::min(t->timing_t0, t->timing_t1), std::max(t->timing_t0, t->timing_t1)});
+        t->marks.push_back(
+            {std::min(t->timing_t0, t->timing_t1), std::max(t->timing_t0, t->timing_t1)});
       else
         t->marks.clear();  // `m` with nothing selected clears the marks
       break;
@@ -268,8 +309,12 @@ void timeline_command(Timeline* t, const TraceData& d, Command c) {
       t->view = clamp_view(t->view, t->limits);
       t->scroll_y = 0;
       break;
-    case Command::kGrid: t->show_grid = !t->show_grid; break;
-    case Command::kHelp: t->show_help = !t->show_help; break;
+    case Command::kGrid:
+      t->show_grid = !t->show_grid;
+      break;
+    case Command::kHelp:
+      t->show_help = !t->show_help;
+      break;
     case Command::kEscape:
       if (t->show_help) {
         t->show_help = false;
@@ -281,7 +326,8 @@ void timeline_command(Timeline* t, const TraceData& d, Command c) {
         t->selection_changed = true;
       }
       break;
-    default: break;  // search commands belong to the search panel
+    default:
+      break;  // search commands belong to the search panel
   }
 }
 
@@ -320,7 +366,9 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
     t->drag_moved = 0;
     t->press_x = io.MousePos.x;
     t->press_y = io.MousePos.y;
-    t->drag_button = ImGui::IsMouseDown(ImGuiMouseButton_Left) ? 0 : ImGui::IsMouseDown(ImGuiMouseButton_Right) ? 1 : 2;
+    t->drag_button = ImGui::IsMouseDown(ImGuiMouseButton_Left)    ? 0
+                     : ImGui::IsMouseDown(ImGuiMouseButton_Right) ? 1
+                                                                  : 2;
   }
   if (ImGui::IsItemActive() && !ImGui::IsItemActivated()) {
     // Not on the press frame itself: the motion that brought the cursor there is not a drag.
@@ -343,7 +391,8 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   if (ImGui::IsItemDeactivated()) {
     const bool pan = t->drag_button != 0 || t->tool == Tool::kPan;
     if (t->drag_moved < kClickSlop) {
-      if (t->drag_button == 0) click(t, d, io.MousePos.x, io.MousePos.y, keys->press_ctrl, keys->press_shift);
+      if (t->drag_button == 0)
+        click(t, d, io.MousePos.x, io.MousePos.y, keys->press_ctrl, keys->press_shift);
     } else if (!pan && t->tool == Tool::kSelect) {
       region_select(t, d, t->press_x, t->press_y, io.MousePos.x, io.MousePos.y);
     } else if (!pan && t->tool == Tool::kZoom) {
@@ -392,7 +441,8 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
     std::string label = format_tick(tm, tick_step(t->view.span(), L.w, 2));
     ImVec2 sz = ImGui::CalcTextSize(label.c_str());
     ImVec2 at(mx + 4, L.y0 + 2);
-    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1), theme::kLabelBg);
+    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1),
+                      theme::kLabelBg);
     dl->AddText(at, theme::kText, label.c_str());
   }
   ImGui::End();
@@ -436,16 +486,20 @@ void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const v
   tiles_covering(level, t->view.start, t->view.end, &visible);
   if (visible != c.last_visible) {
     for (const TileKey& k : visible) {
-      if (std::find(c.last_visible.begin(), c.last_visible.end(), k) != c.last_visible.end()) continue;
-      if (tile_find(c, k)) ++c.hits;
-      else ++c.misses;
+      if (std::find(c.last_visible.begin(), c.last_visible.end(), k) != c.last_visible.end())
+        continue;
+      if (tile_find(c, k))
+        ++c.hits;
+      else
+        ++c.misses;
     }
     c.last_visible = visible;
   }
   if (c.in_flight.size() >= kMaxTilesInFlight) return;
   const uint32_t flags = t->show_flows ? proto::kWantFlows : 0;
   std::vector<TileKey> wanted;
-  tiles_wanted(c, level, t->view.start, t->view.end, t->limits.min_time, t->limits.max_time, flags, &wanted);
+  tiles_wanted(c, level, t->view.start, t->view.end, t->limits.min_time, t->limits.max_time, flags,
+               &wanted);
   for (const TileKey& k : wanted) {
     if (c.in_flight.size() >= kMaxTilesInFlight) break;
     // A tile request is a view request for the tile's range at the tile's width.
@@ -467,8 +521,8 @@ void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const v
 bool timeline_settled(const Timeline& t, const TraceData& d) {
   if (!d.loaded || !t.has_view || t.layout.w < 2 || !t.tiles.in_flight.empty()) return false;
   std::vector<TileKey> wanted;
-  tiles_wanted(t.tiles, timeline_tile_level(t), t.view.start, t.view.end, t.limits.min_time, t.limits.max_time,
-               t.show_flows ? proto::kWantFlows : 0, &wanted);
+  tiles_wanted(t.tiles, timeline_tile_level(t), t.view.start, t.view.end, t.limits.min_time,
+               t.limits.max_time, t.show_flows ? proto::kWantFlows : 0, &wanted);
   return wanted.empty();
 }
 
@@ -502,7 +556,8 @@ bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event) {
     if (t->layout.track_h[s.track] <= 0) {  // in a collapsed section or hidden: show it
       t->hidden[s.track] = 0;
       for (size_t p = 0; p < d.processes.size(); ++p)
-        if (s.track >= d.processes[p].first_track && s.track < d.processes[p].first_track + d.processes[p].track_count)
+        if (s.track >= d.processes[p].first_track &&
+            s.track < d.processes[p].first_track + d.processes[p].track_count)
           t->collapsed[p] = 0;
       compute_layout(t, d);
     }

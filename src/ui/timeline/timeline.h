@@ -20,8 +20,19 @@ enum class Tool : uint8_t { kSelect = 1, kPan = 2, kZoom = 3, kTiming = 4 };
 // One-shot commands from the keyboard (by KeyboardEvent.code, so letters are positions and
 // work on any layout) or the toolbar.
 enum class Command : uint8_t {
-  kToolSelect, kToolPan, kToolZoom, kToolTiming, kZoomToSelection, kMark, kReset, kFocusSearch,
-  kNextResult, kPrevResult, kHelp, kGrid, kEscape,
+  kToolSelect,
+  kToolPan,
+  kToolZoom,
+  kToolTiming,
+  kZoomToSelection,
+  kMark,
+  kReset,
+  kFocusSearch,
+  kNextResult,
+  kPrevResult,
+  kHelp,
+  kGrid,
+  kEscape,
 };
 
 // Keyboard state the platform fills and the timeline consumes each frame.
@@ -40,11 +51,11 @@ struct SelectedEvent {
 };
 
 struct TimelineLayout {
-  float x0 = 0, y0 = 0, w = 0, h = 0;   // events area, CSS px
-  float label_w = 200;                  // track-name column left of the events area
-  std::vector<float> track_y;           // per display track: top, relative to content
-  std::vector<float> track_h;           // 0 when hidden or collapsed
-  std::vector<float> process_y;         // per process: header top; < 0 when not shown
+  float x0 = 0, y0 = 0, w = 0, h = 0;  // events area, CSS px
+  float label_w = 200;                 // track-name column left of the events area
+  std::vector<float> track_y;          // per display track: top, relative to content
+  std::vector<float> track_h;          // 0 when hidden or collapsed
+  std::vector<float> process_y;        // per process: header top; < 0 when not shown
   float content_h = 0;
 };
 
@@ -60,9 +71,9 @@ struct Timeline {
   bool show_help = false;
   bool show_flows = false;
 
-  std::vector<uint8_t> collapsed;   // per process
-  std::vector<uint8_t> pinned;      // per track: drawn in its process's first place
-  std::vector<uint8_t> hidden;      // per track
+  std::vector<uint8_t> collapsed;  // per process
+  std::vector<uint8_t> pinned;     // per track: drawn in its process's first place
+  std::vector<uint8_t> hidden;     // per track
 
   std::vector<SelectedEvent> selection;
   bool selection_changed = false;
@@ -73,7 +84,7 @@ struct Timeline {
 
   std::vector<std::pair<double, double>> marks;  // `m`: marked ranges, relative ns
   bool has_timing = false;
-  double timing_t0 = 0, timing_t1 = 0;           // timing tool interval, relative ns
+  double timing_t0 = 0, timing_t1 = 0;  // timing tool interval, relative ns
 
   // Search highlight: names that match (by string id); empty = no search active.
   std::vector<uint8_t> name_match;

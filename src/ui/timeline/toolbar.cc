@@ -4,8 +4,8 @@
 #include <cstdio>
 
 #include "imgui.h"
-#include "ui/timeline/timeline.h"
 #include "ui/theme.h"
+#include "ui/timeline/timeline.h"
 
 namespace strata {
 
@@ -23,7 +23,8 @@ float timeline_toolbar(Timeline* t, const TraceData& d, float x, float y, float 
   };
   for (const ToolButton& b : kTools) {
     bool active = t->tool == b.tool;
-    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (active)
+      ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(b.label)) t->tool = b.tool;
     if (active) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.tip);
@@ -56,7 +57,8 @@ void timeline_help(Timeline* t, float w, float h) {
   if (!t->show_help) return;
   ImGui::SetNextWindowPos(ImVec2(w / 2, h / 2), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::Begin("Keyboard shortcuts", &t->show_help,
-               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse);
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoCollapse);
   static const char* kRows[][2] = {
       {"W / S", "zoom in / out about the mouse (hold to keep going)"},
       {"A / D", "pan earlier / later (shift: faster)"},

@@ -103,7 +103,8 @@ class DecompressingImporter final : public Importer {
 
 }  // namespace
 
-std::unique_ptr<Importer> make_decompressing_importer(TraceStore* store, std::unique_ptr<Importer> inner) {
+std::unique_ptr<Importer> make_decompressing_importer(TraceStore* store,
+                                                      std::unique_ptr<Importer> inner) {
   return std::make_unique<DecompressingImporter>(store, std::move(inner));
 }
 

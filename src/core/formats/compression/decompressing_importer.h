@@ -9,6 +9,7 @@
 
 namespace strata {
 
-std::unique_ptr<Importer> make_decompressing_importer(TraceStore* store, std::unique_ptr<Importer> inner);
+std::unique_ptr<Importer> make_decompressing_importer(TraceStore* store,
+                                                      std::unique_ptr<Importer> inner);
 
 }  // namespace strata

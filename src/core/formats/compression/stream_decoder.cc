@@ -118,23 +118,30 @@ class ZstdDecoder final : public StreamDecoder {
 
 Compression sniff_compression(const uint8_t* p, size_t n) {
   if (n >= 2 && p[0] == 0x1F && p[1] == 0x8B) return Compression::kGzip;
-  if (n >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD) return Compression::kZstd;
+  if (n >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD)
+    return Compression::kZstd;
   return Compression::kPlain;
 }
 
 const char* compression_name(Compression c) {
   switch (c) {
-    case Compression::kGzip: return "gzip";
-    case Compression::kZstd: return "zstd";
-    default: return "none";
+    case Compression::kGzip:
+      return "gzip";
+    case Compression::kZstd:
+      return "zstd";
+    default:
+      return "none";
   }
 }
 
 std::unique_ptr<StreamDecoder> make_stream_decoder(Compression c) {
   switch (c) {
-    case Compression::kGzip: return std::make_unique<GzipDecoder>();
-    case Compression::kZstd: return std::make_unique<ZstdDecoder>();
-    default: return nullptr;
+    case Compression::kGzip:
+      return std::make_unique<GzipDecoder>();
+    case Compression::kZstd:
+      return std::make_unique<ZstdDecoder>();
+    default:
+      return nullptr;
   }
 }
 

@@ -129,8 +129,10 @@ class XPlaneImporter final : public Importer {
     const bool several = ctx_.file > 0 || store_->files.size() > 1;
     if (several && ctx_.file < store_->files.size()) {
       const std::string prefix = store_->files[ctx_.file].name + ": ";
-      for (size_t i = errors_mark_; i < store_->errors.size(); ++i) store_->errors[i].insert(0, prefix);
-      for (size_t i = warnings_mark_; i < store_->warnings.size(); ++i) store_->warnings[i].insert(0, prefix);
+      for (size_t i = errors_mark_; i < store_->errors.size(); ++i)
+        store_->errors[i].insert(0, prefix);
+      for (size_t i = warnings_mark_; i < store_->warnings.size(); ++i)
+        store_->warnings[i].insert(0, prefix);
     }
     errors_mark_ = store_->errors.size();
     warnings_mark_ = store_->warnings.size();
@@ -145,17 +147,20 @@ class XPlaneImporter final : public Importer {
     for (const SourceFile& f : store_->files) {
       std::string host = f.name;
       for (const char* ext : {".gz", ".zst", ".pb", ".xplane"})
-        if (host.size() > std::strlen(ext) && host.compare(host.size() - std::strlen(ext), std::string::npos, ext) == 0)
+        if (host.size() > std::strlen(ext) &&
+            host.compare(host.size() - std::strlen(ext), std::string::npos, ext) == 0)
           host.resize(host.size() - std::strlen(ext));
       host = sanitize_utf8(host);
       const std::string base = host;
-      for (int k = 2; std::find(hosts.begin(), hosts.end(), host) != hosts.end(); ++k) host = base + " #" + std::to_string(k);
+      for (int k = 2; std::find(hosts.begin(), hosts.end(), host) != hosts.end(); ++k)
+        host = base + " #" + std::to_string(k);
       hosts.push_back(host);
     }
     for (const XSpaceImport::Section& s : ctx_.sections) {
       const std::string host = s.file < hosts.size() ? hosts[s.file] : "host";
       builder_.set_process_name(s.process, builder_.strings().intern(host + " " + s.base));
-      builder_.set_process_sort_index(s.process, static_cast<int64_t>(s.file) * 1000000000 + s.sort);
+      builder_.set_process_sort_index(s.process,
+                                      static_cast<int64_t>(s.file) * 1000000000 + s.sort);
     }
   }
 
@@ -352,7 +357,7 @@ class XPlaneImporter final : public Importer {
   uint64_t body_len_ = 0, body_start_ = 0;
   std::vector<uint8_t> body_;  // a field split across chunks
 
-  uint64_t total_bytes_ = 0;  // over all files
+  uint64_t total_bytes_ = 0;                    // over all files
   size_t errors_mark_ = 0, warnings_mark_ = 0;  // the current file's first messages
   bool stopped_ = false, finished_ = false, failed_ = false;
   std::string failure_;
