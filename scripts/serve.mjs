@@ -72,7 +72,8 @@ export function parseRange(header, size) {
   const [, a, b] = m;
   if (a === '' && b === '') return null;
   let start, end;
-  if (a === '') { // suffix range: last N bytes
+  if (a === '') {
+    // suffix range: last N bytes
     const n = Number(b);
     if (n === 0) return 'unsatisfiable';
     start = Math.max(0, size - n);
@@ -103,13 +104,22 @@ function sendText(res, status, text, extra = {}) {
  * The longest matching URL prefix wins.
  */
 export async function startServer({
-  root = 'dist', port = 8080, host = '127.0.0.1', prefix = '/', mounts = {}, log = false,
+  root = 'dist',
+  port = 8080,
+  host = '127.0.0.1',
+  prefix = '/',
+  mounts = {},
+  log = false,
 } = {}) {
   const table = [];
   const addMount = async (urlPrefix, dir) => {
     const abs = path.resolve(dir);
     let real;
-    try { real = await fsp.realpath(abs); } catch { throw new Error(`serve: directory not found: ${abs}`); }
+    try {
+      real = await fsp.realpath(abs);
+    } catch {
+      throw new Error(`serve: directory not found: ${abs}`);
+    }
     if (!(await fsp.stat(real)).isDirectory()) throw new Error(`serve: not a directory: ${abs}`);
     table.push({ prefix: normPrefix(urlPrefix), dir: real });
   };
@@ -134,7 +144,11 @@ export async function startServer({
     const rawPath = qIndex < 0 ? rawUrl : rawUrl.slice(0, qIndex);
     const query = qIndex < 0 ? '' : rawUrl.slice(qIndex);
     let urlPath;
-    try { urlPath = decodeURIComponent(rawPath); } catch { return sendText(res, 400, '400 Bad Request'); }
+    try {
+      urlPath = decodeURIComponent(rawPath);
+    } catch {
+      return sendText(res, 400, '400 Bad Request');
+    }
     if (!urlPath.startsWith('/') || urlPath.includes('\0')) return sendText(res, 400, '400 Bad Request');
     // Refuse traversal outright (also catches %2e%2e and backslash forms) rather than normalising.
     const segments = urlPath.split(/[/\\]/);
@@ -152,14 +166,23 @@ export async function startServer({
     const file = path.join(mount.dir, ...rel.split('/').filter((s) => s && s !== '.'));
     // No '..' segment survives the check above, so file is inside mount.dir. Symlinks placed in the
     // served tree by its owner are followed (like most static servers).
-    let real = file, st;
-    try { st = await fsp.stat(real); } catch { return sendText(res, 404, `404 Not Found: ${urlPath}`); }
+    let real = file,
+      st;
+    try {
+      st = await fsp.stat(real);
+    } catch {
+      return sendText(res, 404, `404 Not Found: ${urlPath}`);
+    }
     if (st.isDirectory()) {
       if (!urlPath.endsWith('/')) {
         return sendText(res, 301, '301 Moved Permanently', { Location: encodeURI(urlPath + '/') + query });
       }
       real = path.join(real, 'index.html');
-      try { st = await fsp.stat(real); } catch { return sendText(res, 404, `404 Not Found: ${urlPath}`); }
+      try {
+        st = await fsp.stat(real);
+      } catch {
+        return sendText(res, 404, `404 Not Found: ${urlPath}`);
+      }
     }
     if (!st.isFile()) return sendText(res, 404, `404 Not Found: ${urlPath}`);
 
@@ -174,7 +197,9 @@ export async function startServer({
     if (range === 'unsatisfiable') {
       return sendText(res, 416, '416 Range Not Satisfiable', { 'Content-Range': `bytes */${size}` });
     }
-    let status = 200, start = 0, end = size - 1;
+    let status = 200,
+      start = 0,
+      end = size - 1;
     if (range) {
       status = 206;
       ({ start, end } = range);
@@ -186,54 +211,74 @@ export async function startServer({
     await new Promise((resolve, reject) => {
       const stream = fs.createReadStream(real, { start, end });
       stream.on('error', reject);
-      res.on('close', () => { stream.destroy(); resolve(); });
+      res.on('close', () => {
+        stream.destroy();
+        resolve();
+      });
       stream.pipe(res).on('finish', resolve);
     });
   }
 
   await new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => { server.off('error', reject); resolve(); });
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const actualPort = server.address().port;
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const origin = `http://${hostForUrl}:${actualPort}`;
   const sockets = new Set();
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
   return {
     server,
     host,
     port: actualPort,
     origin,
     url: origin + normPrefix(prefix),
-    close: () => new Promise((resolve) => {
-      server.close(() => resolve());
-      for (const s of sockets) s.destroy(); // keep-alive connections from the browser
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy(); // keep-alive connections from the browser
+      }),
   };
 }
 
 function parseArgs(argv) {
   const opts = { root: 'dist', port: 8080, host: '127.0.0.1', prefix: '/', mounts: {}, log: false };
   for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i], val;
+    let arg = argv[i],
+      val;
     const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 0) { val = arg.slice(eq + 1); arg = arg.slice(0, eq); }
+    if (arg.startsWith('--') && eq > 0) {
+      val = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
     const next = () => {
       if (val !== undefined) return val;
       if (i + 1 >= argv.length) throw new Error(`serve: ${arg} needs a value`);
       return argv[++i];
     };
     switch (arg) {
-      case '--root': opts.root = next(); break;
+      case '--root':
+        opts.root = next();
+        break;
       case '--port': {
         const v = next();
         opts.port = Number(v);
         if (!/^\d+$/.test(v) || opts.port > 65535) throw new Error(`serve: bad --port ${v}`);
         break;
       }
-      case '--host': opts.host = next(); break;
-      case '--prefix': opts.prefix = next(); break;
+      case '--host':
+        opts.host = next();
+        break;
+      case '--prefix':
+        opts.prefix = next();
+        break;
       case '--mount': {
         const v = next();
         const k = v.indexOf('=');
@@ -241,13 +286,19 @@ function parseArgs(argv) {
         opts.mounts[v.slice(0, k)] = v.slice(k + 1);
         break;
       }
-      case '--log': opts.log = true; break;
-      case '-h': case '--help':
-        console.log('usage: node scripts/serve.mjs [--root dist] [--port 8080] [--host 127.0.0.1] ' +
-                    '[--prefix /] [--mount /data/=DIR]... [--log]');
+      case '--log':
+        opts.log = true;
+        break;
+      case '-h':
+      case '--help':
+        console.log(
+          'usage: node scripts/serve.mjs [--root dist] [--port 8080] [--host 127.0.0.1] ' +
+            '[--prefix /] [--mount /data/=DIR]... [--log]',
+        );
         process.exit(0);
         break;
-      default: throw new Error(`serve: unknown argument ${arg}`);
+      default:
+        throw new Error(`serve: unknown argument ${arg}`);
     }
   }
   return opts;
@@ -260,7 +311,9 @@ if (isMain) {
     opts = parseArgs(process.argv.slice(2));
     const s = await startServer(opts);
     console.log(`Strata is at ${s.url}`);
-    const stop = () => { s.close().then(() => process.exit(0)); };
+    const stop = () => {
+      s.close().then(() => process.exit(0));
+    };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   } catch (err) {

@@ -6,6 +6,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 bash scripts/setup.sh
+bash scripts/lint.sh
 bash scripts/build.sh
 echo "[test] native: ctest"
 ctest --test-dir build/native --output-on-failure -j "$(nproc)"

@@ -18,15 +18,18 @@
   let failure = null;
   let lastEnd = null;
   let loadEnds = 0;
-  let protocolOpens = 0;       // protocol opens in flight: their outcome is sent as a reply
+  let protocolOpens = 0; // protocol opens in flight: their outcome is sent as a reply
   // What "Copy link" can reopen: the URLs of the shown trace, [] for the demo, null for a local file.
   let currentUrls = params.getAll('url').filter(Boolean);
-  let requestedUrls = currentUrls;  // the URLs of the load in flight (start-up: ?url= or the demo)
+  let requestedUrls = currentUrls; // the URLs of the load in flight (start-up: ?url= or the demo)
   // Loads that list makes: one (a single URL, or a multi-host run's xplanes opened as one trace)
   // or one per URL (other files open one after another).
-  const loadsOf = (urls) => (urls && urls.length > 1 && !urls.every((u) => /\.xplane\.pb(\.gz|\.zst)?$/i.test(urlName(u))) ? urls.length : 1);
+  const loadsOf = (urls) =>
+    urls && urls.length > 1 && !urls.every((u) => /\.xplane\.pb(\.gz|\.zst)?$/i.test(urlName(u))) ? urls.length : 1;
   let requestedLoads = loadsOf(requestedUrls);
-  window.addEventListener('strata:loadfailed', (e) => { failure = e.detail.error; });
+  window.addEventListener('strata:loadfailed', (e) => {
+    failure = e.detail.error;
+  });
   window.addEventListener('strata:loaded', (e) => {
     lastEnd = { summary: e.detail, error: failure };
     loadEnds++;
@@ -34,13 +37,20 @@
     if (!lastEnd.error) {
       // A load by URL keeps its URLs in the link; anything else (picker, drop, buffer) cannot.
       const names = (e.detail.files || []).map((f) => f.name);
-      currentUrls = requestedUrls && (!requestedUrls.length || requestedUrls.some((u) => names[0] === urlName(u))) ? requestedUrls : null;
+      currentUrls =
+        requestedUrls && (!requestedUrls.length || requestedUrls.some((u) => names[0] === urlName(u)))
+          ? requestedUrls
+          : null;
     }
     if (--requestedLoads <= 0) requestedUrls = null;
     if (protocolOpens === 0) post(lastEnd.error ? { error: lastEnd.error } : { loaded: lastEnd.summary });
   });
   function urlName(u) {
-    try { return decodeURIComponent(new URL(u, document.baseURI).pathname.split('/').pop()); } catch (e) { return ''; }
+    try {
+      return decodeURIComponent(new URL(u, document.baseURI).pathname.split('/').pop());
+    } catch (e) {
+      return '';
+    }
   }
   function urlsOf(source) {
     if (typeof source === 'string') return [source];
@@ -57,21 +67,31 @@
 
   // ---- postMessage protocol --------------------------------------------------------------------
   const PROTOCOL = 1;
-  const MAX_BUFFER_BYTES = 2 ** 31;   // 2 GiB: beyond what one wasm engine can index anyway
-  const MAX_URLS = 64, MAX_URL_CHARS = 8192, MAX_NAME_CHARS = 256, MAX_TEXT_CHARS = 1024;
+  const MAX_BUFFER_BYTES = 2 ** 31; // 2 GiB: beyond what one wasm engine can index anyway
+  const MAX_URLS = 64,
+    MAX_URL_CHARS = 8192,
+    MAX_NAME_CHARS = 256,
+    MAX_TEXT_CHARS = 1024;
   const COMMANDS = ['hello', 'open', 'view', 'select', 'find', 'tab', 'watchSelection'];
   const inFrame = window.parent !== window;
   const allowed = parseOrigins(params.get('origins'));
-  let hostOrigin = null;       // the origin of the last accepted message: where replies and reports go
+  let hostOrigin = null; // the origin of the last accepted message: where replies and reports go
   let watching = false;
 
   function parseOrigins(text) {
     if (!text) return null;
     const out = [];
-    for (const o of text.split(',').map((s) => s.trim()).filter(Boolean)) {
-      try { if (new URL(o).origin === o) out.push(o); } catch (e) { /* not an origin: ignored */ }
+    for (const o of text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      try {
+        if (new URL(o).origin === o) out.push(o);
+      } catch (e) {
+        /* not an origin: ignored */
+      }
     }
-    return out;  // an empty list (only malformed entries) accepts nobody: fail closed
+    return out; // an empty list (only malformed entries) accepts nobody: fail closed
   }
   // Where an unsolicited message may go: the host once it has spoken; before that the parent, if
   // its origin is known to be allowed (Chromium's ancestorOrigins, or the referrer).
@@ -79,7 +99,13 @@
     if (hostOrigin) return hostOrigin;
     if (!allowed) return '*';
     let parent = location.ancestorOrigins && location.ancestorOrigins.length ? location.ancestorOrigins[0] : '';
-    if (!parent && document.referrer) { try { parent = new URL(document.referrer).origin; } catch (e) { parent = ''; } }
+    if (!parent && document.referrer) {
+      try {
+        parent = new URL(document.referrer).origin;
+      } catch (e) {
+        parent = '';
+      }
+    }
     return allowed.includes(parent) ? parent : null;
   }
   function post(body, origin) {
@@ -97,13 +123,15 @@
       return `one command expected, one of ${COMMANDS.join(', ')}; got ${JSON.stringify(keys.slice(0, 8))}`;
     if ('id' in s && !(typeof s.id === 'string' && s.id.length <= 64) && !Number.isFinite(s.id))
       return 'id must be a number or a string of at most 64 characters';
-    const cmd = keys[0], arg = s[cmd];
+    const cmd = keys[0],
+      arg = s[cmd];
     switch (cmd) {
       case 'open': {
         if (!arg || typeof arg !== 'object') return 'open: expected {name, buffer} or {url}';
         if ('name' in arg && (typeof arg.name !== 'string' || arg.name.length > MAX_NAME_CHARS))
           return `open.name must be a string of at most ${MAX_NAME_CHARS} characters`;
-        const hasBuffer = 'buffer' in arg, hasUrl = 'url' in arg;
+        const hasBuffer = 'buffer' in arg,
+          hasUrl = 'url' in arg;
         if (hasBuffer === hasUrl) return 'open: give exactly one of buffer or url';
         if (hasBuffer) {
           if (!(arg.buffer instanceof ArrayBuffer)) return 'open.buffer must be an ArrayBuffer';
@@ -115,47 +143,63 @@
         if (!Array.isArray(urls) || !urls.length || urls.length > MAX_URLS)
           return `open.url must be a URL string or an array of 1 to ${MAX_URLS} of them`;
         for (const u of urls) {
-          if (typeof u !== 'string' || !u || u.length > MAX_URL_CHARS) return `open.url: each URL is a string of at most ${MAX_URL_CHARS} characters`;
+          if (typeof u !== 'string' || !u || u.length > MAX_URL_CHARS)
+            return `open.url: each URL is a string of at most ${MAX_URL_CHARS} characters`;
           let url;
-          try { url = new URL(u, document.baseURI); } catch (e) { return `open.url: not a URL: ${u.slice(0, 200)}`; }
-          if (url.protocol !== 'https:' && url.protocol !== 'http:') return `open.url: only http(s) URLs can be opened, not ${url.protocol}`;
+          try {
+            url = new URL(u, document.baseURI);
+          } catch (e) {
+            return `open.url: not a URL: ${u.slice(0, 200)}`;
+          }
+          if (url.protocol !== 'https:' && url.protocol !== 'http:')
+            return `open.url: only http(s) URLs can be opened, not ${url.protocol}`;
         }
         return null;
       }
       case 'view':
         return arg && Number.isFinite(arg.startNs) && Number.isFinite(arg.endNs) && arg.endNs > arg.startNs
-          ? null : 'view: expected {startNs, endNs} with endNs > startNs';
+          ? null
+          : 'view: expected {startNs, endNs} with endNs > startNs';
       case 'select':
         if (arg && Number.isInteger(arg.event) && arg.event >= 0) return null;
         return arg && typeof arg.name === 'string' && arg.name.length <= MAX_TEXT_CHARS && Number.isFinite(arg.tsNs)
-          ? null : 'select: expected {event} or {name, tsNs, pid, tid}';
+          ? null
+          : 'select: expected {event} or {name, tsNs, pid, tid}';
       case 'find':
-        return typeof arg === 'string' && arg.length <= MAX_TEXT_CHARS ? null : `find: expected a string of at most ${MAX_TEXT_CHARS} characters`;
+        return typeof arg === 'string' && arg.length <= MAX_TEXT_CHARS
+          ? null
+          : `find: expected a string of at most ${MAX_TEXT_CHARS} characters`;
       case 'tab':
         return typeof arg === 'string' && arg.length <= 32 ? null : 'tab: expected a tab name';
       case 'watchSelection':
         return typeof arg === 'boolean' ? null : 'watchSelection: expected true or false';
       default:
-        return null;  // hello
+        return null; // hello
     }
   }
 
   async function run(cmd, arg) {
     switch (cmd) {
-      case 'hello': return { ready: { version: strata.version, protocol: PROTOCOL } };
+      case 'hello':
+        return { ready: { version: strata.version, protocol: PROTOCOL } };
       case 'open': {
         protocolOpens++;
         const before = loadEnds;
         try {
           if ('buffer' in arg) await strata.open(arg.buffer, { name: arg.name || 'trace' });
           else await strata.open(typeof arg.url === 'string' ? arg.url : arg.url.slice());
-        } finally { protocolOpens--; }
+        } finally {
+          protocolOpens--;
+        }
         if (loadEnds === before) return { error: 'open: the engine stopped before the load ended' };
         return lastEnd.error ? { error: lastEnd.error } : { loaded: lastEnd.summary };
       }
-      case 'view': return { view: strata.setView(arg.startNs, arg.endNs) };
-      case 'select': return { selection: await strata.select(arg) };
-      case 'find': return { found: await strata.find(arg) };
+      case 'view':
+        return { view: strata.setView(arg.startNs, arg.endNs) };
+      case 'select':
+        return { selection: await strata.select(arg) };
+      case 'find':
+        return { found: await strata.find(arg) };
       case 'tab':
         if (typeof strata.setTab !== 'function') return { error: 'tab: this version of Strata has no tabs' };
         return { tab: await strata.setTab(arg) };
@@ -168,9 +212,9 @@
 
   if (inFrame) {
     window.addEventListener('message', (e) => {
-      if (e.source !== window.parent) return;                       // only our host page speaks
+      if (e.source !== window.parent) return; // only our host page speaks
       const d = e.data;
-      if (!d || typeof d !== 'object' || !('strata' in d)) return;  // someone else's message
+      if (!d || typeof d !== 'object' || !('strata' in d)) return; // someone else's message
       if (allowed && !allowed.includes(e.origin)) {
         console.warn(`Strata: message from ${e.origin} ignored: not in origins=`);
         return;
@@ -180,18 +224,26 @@
       const id = s && typeof s === 'object' && 'id' in s ? s.id : undefined;
       const reply = (body) => post(id === undefined ? body : Object.assign(body, { id }), e.origin);
       const bad = check(s);
-      if (bad) { reply({ error: bad }); return; }
+      if (bad) {
+        reply({ error: bad });
+        return;
+      }
       const cmd = Object.keys(s).find((k) => k !== 'id');
       // Commands wait for start-up (the UI, the engine and a start-up ?url=).
-      Promise.resolve(strata.ready).then(() => run(cmd, s[cmd]))
-        .then(reply, (err) => reply({ error: `${cmd}: ${err && err.message || err}` }));
+      Promise.resolve(strata.ready)
+        .then(() => run(cmd, s[cmd]))
+        .then(reply, (err) => reply({ error: `${cmd}: ${(err && err.message) || err}` }));
     });
 
     let selTimer = 0;
     window.addEventListener('strata:selection', () => {
       if (!watching) return;
-      clearTimeout(selTimer);  // a burst of changes (ctrl-clicks, drags) is reported once
-      selTimer = setTimeout(() => { strata.selection().then((sel) => { if (watching) post({ selection: sel }); }); }, 100);
+      clearTimeout(selTimer); // a burst of changes (ctrl-clicks, drags) is reported once
+      selTimer = setTimeout(() => {
+        strata.selection().then((sel) => {
+          if (watching) post({ selection: sel });
+        });
+      }, 100);
     });
   }
 
@@ -224,7 +276,8 @@
     for (const k of ['origins', 'tab']) if (params.has(k)) q.set(k, params.get(k));
     const st = strata.state && strata.state();
     if (st && typeof st.tab === 'string') {
-      if (st.tab === 'timeline') q.delete('tab');  // the default
+      if (st.tab === 'timeline')
+        q.delete('tab'); // the default
       else q.set('tab', st.tab);
     }
     const v = strata.view();
@@ -251,9 +304,11 @@
     document.body.append(bar);
     let timer = 0;
     const say = (text) => {
-      note.textContent = text;  // text only: names never become HTML
+      note.textContent = text; // text only: names never become HTML
       clearTimeout(timer);
-      timer = setTimeout(() => { note.textContent = ''; }, 6000);
+      timer = setTimeout(() => {
+        note.textContent = '';
+      }, 6000);
     };
     button.addEventListener('click', async () => {
       const url = link();
@@ -279,12 +334,13 @@
   function registerServiceWorker() {
     if (!('serviceWorker' in navigator) || !/^https?:$/.test(location.protocol)) return;
     navigator.serviceWorker.register(new URL('sw.js', document.baseURI)).catch((e) => {
-      console.warn(`Strata works online only here: ${e && e.message || e}`);
+      console.warn(`Strata works online only here: ${(e && e.message) || e}`);
     });
   }
 
   // strata.ready now also covers the start-up parameters, so scripts and tests see their result.
-  strata.ready = Promise.resolve(strata.ready).then(applyParams)
+  strata.ready = Promise.resolve(strata.ready)
+    .then(applyParams)
     .catch((e) => console.warn('Strata: URL parameters:', e))
     .then(() => {
       post({ ready: { version: strata.version, protocol: PROTOCOL } });

@@ -5,16 +5,18 @@
 'use strict';
 importScripts('strata_engine.js', 'loss-worker.js', 'runs-worker.js', 'graph-worker.js');
 
-const CHUNK = 256 << 10;  // bytes copied into the engine at a time: its load buffer is wasm memory
-const PROGRESS_EVERY_MS = 250;  // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
-let M = null;                    // the engine module
-let currentSource = null;        // {blob} or {url} of the current trace, for lazy args
-let currentSources = [];         // every file of the current trace (several xplanes: one per host)
+const CHUNK = 256 << 10; // bytes copied into the engine at a time: its load buffer is wasm memory
+const PROGRESS_EVERY_MS = 250; // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
+let M = null; // the engine module
+let currentSource = null; // {blob} or {url} of the current trace, for lazy args
+let currentSources = []; // every file of the current trace (several xplanes: one per host)
 let currentLoadMs = 0;
-let queue = Promise.resolve();   // loads run one at a time; queries run between their chunks
-let memoryDone = Promise.resolve();  // the memory chart's extra read of the current source
+let queue = Promise.resolve(); // loads run one at a time; queries run between their chunks
+let memoryDone = Promise.resolve(); // the memory chart's extra read of the current source
 
-const ready = createStrataEngine().then((m) => { M = m; });
+const ready = createStrataEngine().then((m) => {
+  M = m;
+});
 // The reader worker starts with the engine, not with the first picked file: starting a worker
 // takes tens of ms, which a small file's whole load would otherwise wait for.
 ready.then(() => startReadWorker());
@@ -23,12 +25,16 @@ function withString(s, fn) {
   const n = M.lengthBytesUTF8(s) + 1;
   const p = M._malloc(n);
   M.stringToUTF8(s, p, n);
-  try { return fn(p); } finally { M._free(p); }
+  try {
+    return fn(p);
+  } finally {
+    M._free(p);
+  }
 }
 function outBytes(p) {
   const n = M._engine_out_size();
   const a = p >>> 0;
-  return M.HEAPU8.slice(a, a + n).buffer;  // a copy: wasm memory cannot be transferred
+  return M.HEAPU8.slice(a, a + n).buffer; // a copy: wasm memory cannot be transferred
 }
 function summary() {
   const s = JSON.parse(M.UTF8ToString(M._engine_summary()));
@@ -43,13 +49,13 @@ function summary() {
 // which never shrinks (1-4 MB commits took no less CPU). Whatever else uses the load buffer
 // (record extraction) calls flushLoad() first.
 const COMMIT = 256 << 10;
-let pending = 0;  // bytes in the load buffer, not committed yet
+let pending = 0; // bytes in the load buffer, not committed yet
 function feed(bytes) {
   let off = 0;
   while (off < bytes.length) {
     const n = Math.min(bytes.length - off, COMMIT - pending);
-    const p = M._engine_load_buffer(pending + n) >>> 0;  // keeps the pending bytes if it grows
-    M.HEAPU8.set(bytes.subarray(off, off + n), p + pending);  // HEAPU8 re-read: memory may grow
+    const p = M._engine_load_buffer(pending + n) >>> 0; // keeps the pending bytes if it grows
+    M.HEAPU8.set(bytes.subarray(off, off + n), p + pending); // HEAPU8 re-read: memory may grow
     pending += n;
     off += n;
     if (pending >= COMMIT) flushLoad();
@@ -71,7 +77,7 @@ async function* streamChunks(resp) {
     const { done, value } = await next;
     if (done) return;
     next = reader.read();
-    next.catch(() => {});  // if the consumer stops early, a failed read is nobody's error
+    next.catch(() => {}); // if the consumer stops early, a failed read is nobody's error
     yield value;
   }
 }
@@ -85,13 +91,18 @@ async function readRange(off, len, file) {
   if (resp.status === 206) return new Uint8Array(await resp.arrayBuffer());
   if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
   const out = new Uint8Array(len);
-  let pos = 0, got = 0;
+  let pos = 0,
+    got = 0;
   const reader = resp.body.getReader();
   while (got < len) {
     const { done, value } = await reader.read();
     if (done) break;
-    const a = Math.max(off - pos, 0), b = Math.min(off + len - pos, value.length);
-    if (b > a) { out.set(value.subarray(a, b), pos + a - off); got += b - a; }
+    const a = Math.max(off - pos, 0),
+      b = Math.min(off + len - pos, value.length);
+    if (b > a) {
+      out.set(value.subarray(a, b), pos + a - off);
+      got += b - a;
+    }
     pos += value.length;
   }
   reader.cancel();
@@ -105,9 +116,10 @@ async function readRange(off, len, file) {
 // 8 MB ones 1.8-2.3 s. Receiving the bytes costs the receiving thread CPU, so the reads run in
 // a worker of their own (read-worker.js) that transfers each slice here. The slices read or
 // waiting are all the memory this costs beyond the engine's (3 x 32 MB at most).
-const SLICE_BYTES = 32 << 20, SLICES_AHEAD = 3;
-let readWorker;              // undefined: not started yet; null: unavailable (read here instead)
-const readStreams = new Map();  // stream id → that stream's message sink
+const SLICE_BYTES = 32 << 20,
+  SLICES_AHEAD = 3;
+let readWorker; // undefined: not started yet; null: unavailable (read here instead)
+const readStreams = new Map(); // stream id → that stream's message sink
 let nextReadId = 0;
 
 function startReadWorker() {
@@ -117,7 +129,10 @@ function startReadWorker() {
   } catch (e) {
     return (readWorker = null);
   }
-  readWorker.onmessage = (e) => { const sink = readStreams.get(e.data.id); if (sink) sink(e.data); };
+  readWorker.onmessage = (e) => {
+    const sink = readStreams.get(e.data.id);
+    if (sink) sink(e.data);
+  };
   // A reader that fails to start (a host that lacks the file, say): its streams go on here.
   readWorker.onerror = () => {
     readWorker = null;
@@ -128,25 +143,51 @@ function startReadWorker() {
 
 async function* blobChunks(blob) {
   const w = startReadWorker();
-  if (!w) { yield* blobChunksHere(blob, 0); return; }
+  if (!w) {
+    yield* blobChunksHere(blob, 0);
+    return;
+  }
   const id = ++nextReadId;
   const queue = [];
-  let wake = null, taken = false, finished = false, at = 0;
-  readStreams.set(id, (m) => { queue.push(m); if (wake) { const f = wake; wake = null; f(); } });
+  let wake = null,
+    taken = false,
+    finished = false,
+    at = 0;
+  readStreams.set(id, (m) => {
+    queue.push(m);
+    if (wake) {
+      const f = wake;
+      wake = null;
+      f();
+    }
+  });
   w.postMessage({ open: true, id, blob, size: SLICE_BYTES, window: SLICES_AHEAD });
   try {
     for (;;) {
-      if (taken) { w.postMessage({ ack: true, id }); taken = false; }  // the last one is consumed
-      while (!queue.length) await new Promise((r) => { wake = r; });
+      if (taken) {
+        w.postMessage({ ack: true, id });
+        taken = false;
+      } // the last one is consumed
+      while (!queue.length)
+        await new Promise((r) => {
+          wake = r;
+        });
       const m = queue.shift();
-      if (m.readerFailed) { finished = true; yield* blobChunksHere(blob, at); return; }
+      if (m.readerFailed) {
+        finished = true;
+        yield* blobChunksHere(blob, at);
+        return;
+      }
       if (m.error) throw new Error(m.error);
       if (m.buf) {
         taken = true;
         at += m.buf.byteLength;
         yield new Uint8Array(m.buf);
       }
-      if (m.last) { finished = true; return; }
+      if (m.last) {
+        finished = true;
+        return;
+      }
     }
   } finally {
     readStreams.delete(id);
@@ -159,7 +200,7 @@ async function* blobChunksHere(blob, from) {
   const read = (off) => {
     if (off >= blob.size) return null;
     const p = blob.slice(off, Math.min(blob.size, off + SLICE_BYTES)).arrayBuffer();
-    p.catch(() => {});  // see streamChunks
+    p.catch(() => {}); // see streamChunks
     return p;
   };
   const ahead = [];
@@ -171,18 +212,29 @@ async function* blobChunksHere(blob, from) {
 }
 
 function describeFetchError(url, err) {
-  return `could not fetch ${url}: ${err && err.message ? err.message : err}. ` +
-    'If the file is on another server, that server must allow cross-origin requests (CORS).';
+  return (
+    `could not fetch ${url}: ${err && err.message ? err.message : err}. ` +
+    'If the file is on another server, that server must allow cross-origin requests (CORS).'
+  );
 }
 
 // One source (a URL or a Blob/File/bytes) → {name, total, chunks, source}; throws a message.
 async function openSource(src, fallbackName) {
   if (typeof src === 'string') {
     let resp;
-    try { resp = await fetch(src); } catch (e) { throw new Error(describeFetchError(src, e)); }
+    try {
+      resp = await fetch(src);
+    } catch (e) {
+      throw new Error(describeFetchError(src, e));
+    }
     if (!resp.ok) throw new Error(`could not fetch ${src}: HTTP ${resp.status} ${resp.statusText}`);
     const name = decodeURIComponent(new URL(src, self.location.href).pathname.split('/').pop() || fallbackName);
-    return { name, total: Number(resp.headers.get('content-length')) || 0, chunks: streamChunks(resp), source: { url: src } };
+    return {
+      name,
+      total: Number(resp.headers.get('content-length')) || 0,
+      chunks: streamChunks(resp),
+      source: { url: src },
+    };
   }
   const blob = src instanceof Blob ? src : new Blob([src]);
   return { name: blob.name || fallbackName, total: blob.size, chunks: blobChunks(blob), source: { blob } };
@@ -199,17 +251,17 @@ async function load(msg) {
   try {
     first = await openSource(sources[0], name);
   } catch (e) {
-    withString(name, (p) => M._engine_load_begin(p, 0));  // so the message names this file
+    withString(name, (p) => M._engine_load_begin(p, 0)); // so the message names this file
     withString(`${e.message}`, (p) => M._engine_load_fail(p));
     return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
   }
-  if (sources.length === 1) first.name = name;  // the page's name for it (e.g. from the URL)
+  if (sources.length === 1) first.name = name; // the page's name for it (e.g. from the URL)
 
   // A plain-text log (opened on its own) goes to the loss view (loss-worker.js) and leaves the
   // trace as it is.
   if (sources.length === 1) {
     const failWith = (message) => {
-      withString(name, (p) => M._engine_load_begin(p, 0));  // the message names this file; the trace stays
+      withString(name, (p) => M._engine_load_begin(p, 0)); // the message names this file; the trace stays
       withString(message, (p) => M._engine_load_fail(p));
       return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
     };
@@ -220,7 +272,7 @@ async function load(msg) {
     } catch (e) {
       return failWith(`reading the file failed: ${e.message || e}`);
     }
-    const hloKind = graphKind(M, name, head);  // HLO text or HloProto: the graph viewer's
+    const hloKind = graphKind(M, name, head); // HLO text or HloProto: the graph viewer's
     if (hloKind) {
       try {
         return { ok: true, graph: await graphImport(M, name, head, first.chunks, hloKind) };
@@ -238,14 +290,20 @@ async function load(msg) {
       }
     }
     const rest = first.chunks;
-    first.chunks = (async function* () { if (head.length) yield head; yield* rest; })();
+    first.chunks = (async function* () {
+      if (head.length) yield head;
+      yield* rest;
+    })();
   }
 
   withString(first.name, (p) => M._engine_load_begin(p, first.total));
-  let loaded = 0, lastPost = 0, total = first.total;
-  const opened = [first.source];  // in the engine's file order
+  let loaded = 0,
+    lastPost = 0,
+    total = first.total;
+  const opened = [first.source]; // in the engine's file order
   const generation = M._engine_generation();
-  const priorSource = currentSource, priorSources = currentSources;
+  const priorSource = currentSource,
+    priorSources = currentSources;
   try {
     for (let k = 0; k < sources.length; ++k) {
       let file = first;
@@ -275,8 +333,14 @@ async function load(msg) {
         if (now - lastPost > PROGRESS_EVERY_MS) {
           lastPost = now;
           const secs = Math.max(1e-3, (now - t0) / 1000);
-          postMessage({ type: 'progress', name: file.name, loaded, total: Math.max(total, loaded),
-                        mbps: loaded / 1e6 / secs, records: M._engine_load_records() });
+          postMessage({
+            type: 'progress',
+            name: file.name,
+            loaded,
+            total: Math.max(total, loaded),
+            mbps: loaded / 1e6 / secs,
+            records: M._engine_load_records(),
+          });
         }
       }
     }
@@ -312,13 +376,20 @@ async function memoryScan() {
   const generation = M._engine_generation();
   const files = Math.max(1, M._engine_memory_scan_file_count());
   try {
-    for (let f = 0; f < files; ++f) {  // several xplanes: each host's file in turn
+    for (let f = 0; f < files; ++f) {
+      // several xplanes: each host's file in turn
       if (f > 0) M._engine_memory_scan_file(f);
-      const fed = await feedChunks(sourceChunks(f), (n) => M._engine_load_buffer(n),
-        (n) => M._engine_memory_scan_commit(n), { stop: () => M._engine_generation() !== generation });
+      const fed = await feedChunks(
+        sourceChunks(f),
+        (n) => M._engine_load_buffer(n),
+        (n) => M._engine_memory_scan_commit(n),
+        { stop: () => M._engine_generation() !== generation },
+      );
       if (fed === 'stopped') return;
     }
-  } catch (e) { /* the source went away: memory from what was read */ }
+  } catch (e) {
+    /* the source went away: memory from what was read */
+  }
   if (M._engine_generation() === generation) M._engine_memory_scan_end();
 }
 
@@ -361,10 +432,14 @@ async function readRecord(event) {
     // Compressed: decompress from the start until the record has passed (the engine keeps a
     // window around it, so nearby selections come from memory next time).
     M._engine_extract_begin(event);
-    await feedChunks(sourceChunks(file), (n) => {
-      flushLoad();  // a load in progress keeps bytes in the buffer this overwrites
-      return M._engine_load_buffer(n);
-    }, (n) => M._engine_extract_commit(n));
+    await feedChunks(
+      sourceChunks(file),
+      (n) => {
+        flushLoad(); // a load in progress keeps bytes in the buffer this overwrites
+        return M._engine_load_buffer(n);
+      },
+      (n) => M._engine_extract_commit(n),
+    );
   }
   return 'cached';
 }
@@ -372,102 +447,141 @@ async function readRecord(event) {
 async function details(event) {
   const generation = M._engine_generation();
   let record = null;
-  try { record = await readRecord(event); } catch (e) { /* args unavailable: details without them */ }
-  if (M._engine_generation() !== generation) return null;  // a new trace replaced this one
+  try {
+    record = await readRecord(event);
+  } catch (e) {
+    /* args unavailable: details without them */
+  }
+  if (M._engine_generation() !== generation) return null; // a new trace replaced this one
   const call = (bytes) => {
     if (bytes === 'cached') return M.UTF8ToString(M._engine_details_cached(event));
     const p = M._malloc(bytes.length + 1);
     M.HEAPU8.set(bytes, p >>> 0);
-    try { return M.UTF8ToString(M._engine_details(event, p, bytes.length)); } finally { M._free(p); }
+    try {
+      return M.UTF8ToString(M._engine_details(event, p, bytes.length));
+    } finally {
+      M._free(p);
+    }
   };
   let json = call(record || new Uint8Array(0));
-  try { JSON.parse(json); } catch (e) { json = call(new Uint8Array(0)); }  // file changed on disk?
+  try {
+    JSON.parse(json);
+  } catch (e) {
+    json = call(new Uint8Array(0));
+  } // file changed on disk?
   return json;
 }
 
 onmessage = (e) => {
   const msg = e.data;
-  ready.then(async () => {
-    switch (msg.type) {
-      case 'open': {
-        queue = queue.then(() => load(msg)).then((r) => {
-          const s = summary();
-          if (r.graph) {
-            postMessage({ type: 'graphLoaded', id: msg.id, summary: s, graph: r.graph });
-          } else if (r.loss) {
-            const m = lossMessage('lossLoaded', r.loss.file, r.loss.scan, { id: msg.id, summary: s });
-            postMessage(m, [m.points]);
-          } else if (r.ok && M._engine_last_load_merged() === 1) {
-            // A memory CSV added to the trace shown: the timeline is unchanged.
-            postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: null, memoryAdded: true });
-          } else if (r.ok) {
-            const tl = outBytes(M._engine_track_list());
-            postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: tl }, [tl]);
-            graphLoadTraceModules(M).then((g) => postMessage({ type: 'graphModules', modules: g.modules, errors: g.errors }));
-            memoryDone = memoryScan();
-            return memoryDone;
-          } else {
-            postMessage({ type: 'loadFailed', id: msg.id, error: r.error, summary: s });
-          }
-        });
-        break;
+  ready
+    .then(async () => {
+      switch (msg.type) {
+        case 'open': {
+          queue = queue
+            .then(() => load(msg))
+            .then((r) => {
+              const s = summary();
+              if (r.graph) {
+                postMessage({ type: 'graphLoaded', id: msg.id, summary: s, graph: r.graph });
+              } else if (r.loss) {
+                const m = lossMessage('lossLoaded', r.loss.file, r.loss.scan, { id: msg.id, summary: s });
+                postMessage(m, [m.points]);
+              } else if (r.ok && M._engine_last_load_merged() === 1) {
+                // A memory CSV added to the trace shown: the timeline is unchanged.
+                postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: null, memoryAdded: true });
+              } else if (r.ok) {
+                const tl = outBytes(M._engine_track_list());
+                postMessage({ type: 'loaded', id: msg.id, summary: s, trackList: tl }, [tl]);
+                graphLoadTraceModules(M).then((g) =>
+                  postMessage({ type: 'graphModules', modules: g.modules, errors: g.errors }),
+                );
+                memoryDone = memoryScan();
+                return memoryDone;
+              } else {
+                postMessage({ type: 'loadFailed', id: msg.id, error: r.error, summary: s });
+              }
+            });
+          break;
+        }
+        case 'view': {
+          const req = new Uint8Array(msg.bytes);
+          const p = M._malloc(req.length);
+          M.HEAPU8.set(req, p >>> 0);
+          const out = outBytes(M._engine_view(p, req.length));
+          M._free(p);
+          if (out.byteLength) postMessage({ type: 'view', bytes: out }, [out]);
+          break;
+        }
+        case 'details': {
+          const json = await details(msg.event);
+          if (json) postMessage({ type: 'details', event: msg.event, json });
+          break;
+        }
+        case 'find': {
+          const json = withString(msg.text, (p) => M.UTF8ToString(M._engine_find(p, msg.limit)));
+          postMessage({ type: 'reply', id: msg.id, value: JSON.parse(json) });
+          break;
+        }
+        case 'locate': {
+          const ev = withString(msg.name, (n) =>
+            withString(String(msg.pid ?? ''), (pp) =>
+              withString(String(msg.tid ?? ''), (tp) => M._engine_locate(n, msg.tsNs, pp, tp)),
+            ),
+          );
+          postMessage({ type: 'reply', id: msg.id, value: ev });
+          break;
+        }
+        case 'query': {
+          if (msg.kind.startsWith('memory')) await memoryDone;
+          const json = withString(msg.kind, (k) => withString(msg.args, (a) => M.UTF8ToString(M._engine_query(k, a))));
+          postMessage({
+            type: msg.forUi ? 'queryResult' : 'reply',
+            id: msg.id,
+            json,
+            value: msg.forUi ? undefined : JSON.parse(json),
+          });
+          break;
+        }
+        case 'lossTags': {
+          queue = queue
+            .then(() => lossSetTags(M, msg.lossId, msg.lossTag, msg.iterationTag))
+            .catch(() => null)
+            .then((r) => {
+              if (!r) {
+                postMessage({ type: 'reply', id: msg.id, value: null });
+                return;
+              }
+              const m = lossMessage('lossPoints', r.file, r.scan, { id: msg.id });
+              postMessage(m, [m.points]);
+            });
+          break;
+        }
+        case 'runsStats': // after any load in flight: a Kineto profile's trace is the loaded one
+          queue = queue
+            .then(() => runsStats(M, msg))
+            .then(
+              (value) => postMessage({ type: 'reply', id: msg.id, value }),
+              (err) =>
+                postMessage({ type: 'reply', id: msg.id, value: { errors: [String((err && err.message) || err)] } }),
+            );
+          break;
+        case 'lossRemove':
+          lossFiles.delete(msg.lossId);
+          break;
+        case 'summary':
+          postMessage({ type: 'reply', id: msg.id, value: summary() });
+          break;
+        default:
+          if (msg.type.startsWith('graph')) graphMessage(M, msg);
+          break;
       }
-      case 'view': {
-        const req = new Uint8Array(msg.bytes);
-        const p = M._malloc(req.length);
-        M.HEAPU8.set(req, p >>> 0);
-        const out = outBytes(M._engine_view(p, req.length));
-        M._free(p);
-        if (out.byteLength) postMessage({ type: 'view', bytes: out }, [out]);
-        break;
-      }
-      case 'details': {
-        const json = await details(msg.event);
-        if (json) postMessage({ type: 'details', event: msg.event, json });
-        break;
-      }
-      case 'find': {
-        const json = withString(msg.text, (p) => M.UTF8ToString(M._engine_find(p, msg.limit)));
-        postMessage({ type: 'reply', id: msg.id, value: JSON.parse(json) });
-        break;
-      }
-      case 'locate': {
-        const ev = withString(msg.name, (n) => withString(String(msg.pid ?? ''), (pp) =>
-          withString(String(msg.tid ?? ''), (tp) => M._engine_locate(n, msg.tsNs, pp, tp))));
-        postMessage({ type: 'reply', id: msg.id, value: ev });
-        break;
-      }
-      case 'query': {
-        if (msg.kind.startsWith('memory')) await memoryDone;
-        const json = withString(msg.kind, (k) => withString(msg.args, (a) => M.UTF8ToString(M._engine_query(k, a))));
-        postMessage({ type: msg.forUi ? 'queryResult' : 'reply', id: msg.id, json, value: msg.forUi ? undefined : JSON.parse(json) });
-        break;
-      }
-      case 'lossTags': {
-        queue = queue.then(() => lossSetTags(M, msg.lossId, msg.lossTag, msg.iterationTag)).catch(() => null).then((r) => {
-          if (!r) { postMessage({ type: 'reply', id: msg.id, value: null }); return; }
-          const m = lossMessage('lossPoints', r.file, r.scan, { id: msg.id });
-          postMessage(m, [m.points]);
-        });
-        break;
-      }
-      case 'runsStats':  // after any load in flight: a Kineto profile's trace is the loaded one
-        queue = queue.then(() => runsStats(M, msg)).then((value) => postMessage({ type: 'reply', id: msg.id, value }),
-          (err) => postMessage({ type: 'reply', id: msg.id, value: { errors: [String(err && err.message || err)] } }));
-        break;
-      case 'lossRemove':
-        lossFiles.delete(msg.lossId);
-        break;
-      case 'summary':
-        postMessage({ type: 'reply', id: msg.id, value: summary() });
-        break;
-      default:
-        if (msg.type.startsWith('graph')) graphMessage(M, msg);
-        break;
-    }
-  }).catch((err) => {
-    postMessage({ type: 'workerError', id: msg.id, error: String(err && err.stack || err) });
-  });
+    })
+    .catch((err) => {
+      postMessage({ type: 'workerError', id: msg.id, error: String((err && err.stack) || err) });
+    });
 };
-ready.then(() => postMessage({ type: 'ready' }), (err) =>
-  postMessage({ type: 'workerError', error: `the engine failed to start: ${err}` }));
+ready.then(
+  () => postMessage({ type: 'ready' }),
+  (err) => postMessage({ type: 'workerError', error: `the engine failed to start: ${err}` }),
+);

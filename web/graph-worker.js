@@ -14,10 +14,16 @@ function graphKind(M, name, head) {
   const n = Math.min(head.length, 64 << 10);
   const p = M._malloc(Math.max(n, 1));
   M.HEAPU8.set(head.subarray(0, n), p >>> 0);
-  try { return M._graph_sniff_text(p, n) === 1 ? 1 : 0; } finally { M._free(p); }
+  try {
+    return M._graph_sniff_text(p, n) === 1 ? 1 : 0;
+  } finally {
+    M._free(p);
+  }
 }
 
-function graphModules(M) { return JSON.parse(M.UTF8ToString(M._graph_modules_json())); }
+function graphModules(M) {
+  return JSON.parse(M.UTF8ToString(M._graph_modules_json()));
+}
 
 // Parses whole bytes as modules of `name`; returns {added, error}.
 function graphAddBytes(M, kind, name, bytes, fromTrace, programId) {
@@ -25,7 +31,7 @@ function graphAddBytes(M, kind, name, bytes, fromTrace, programId) {
   M.HEAPU8.set(bytes, p);
   const added = withString(name, (n) => M._graph_add(kind, n, fromTrace ? 1 : 0, programId || 0));
   const error = M.UTF8ToString(M._graph_error());
-  return { added: Math.max(added, 0), error: added < 0 ? error : (error || null) };
+  return { added: Math.max(added, 0), error: added < 0 ? error : error || null };
 }
 
 // An HLO file opened like a trace: read whole (HLO dumps are MBs, not GBs), then parsed.
@@ -39,7 +45,10 @@ async function graphImport(M, name, head, chunks, kind) {
   }
   const all = new Uint8Array(total);
   let at = 0;
-  for (const b of parts) { all.set(b, at); at += b.length; }
+  for (const b of parts) {
+    all.set(b, at);
+    at += b.length;
+  }
   const r = graphAddBytes(M, kind, name, all, false, 0);
   if (!r.added) throw new Error(`${name}: not a readable HLO module: ${r.error}`);
   const modules = graphModules(M);
@@ -68,7 +77,7 @@ async function graphLoadTraceModulesNow(M) {
     if (M._engine_generation() !== generation) break;
     const mine = spans.filter((s) => s.file === file);
     if (mine[0].compressed) {
-      errors.push(...await graphStreamModules(M, file, generation));
+      errors.push(...(await graphStreamModules(M, file, generation)));
       continue;
     }
     for (const s of mine) {
@@ -85,7 +94,7 @@ async function graphLoadTraceModulesNow(M) {
   return { modules: graphModules(M), errors };
 }
 
-const GRAPH_FEED = 1 << 20;  // compressed bytes per commit: the pass stops soon after the last module
+const GRAPH_FEED = 1 << 20; // compressed bytes per commit: the pass stops soon after the last module
 
 // One pass over compressed file `file` for its HloProtos; returns error messages.
 async function graphStreamModules(M, file, generation) {
@@ -93,8 +102,12 @@ async function graphStreamModules(M, file, generation) {
   const errors = [];
   let current = true;
   try {
-    const fed = await feedChunks(sourceChunks(file), (n) => M._graph_buffer(n), (n) => M._graph_hlo_stream_commit(n),
-      { piece: GRAPH_FEED, stop: () => M._engine_generation() !== generation });
+    const fed = await feedChunks(
+      sourceChunks(file),
+      (n) => M._graph_buffer(n),
+      (n) => M._graph_hlo_stream_commit(n),
+      { piece: GRAPH_FEED, stop: () => M._engine_generation() !== generation },
+    );
     current = fed !== 'stopped';
   } catch (e) {
     errors.push(`reading the file again for its HLO modules failed: ${e.message || e}`);
@@ -111,7 +124,7 @@ async function graphStreamModules(M, file, generation) {
 // node clicked) came in: a compressed file's pass is not worth finishing for a node left.
 // Answers are kept per trace, so going back to a node costs nothing.
 const GRAPH_COST_EVENTS = 100;
-let graphCostsQueue = Promise.resolve();  // one request at a time: the sums live in wasm
+let graphCostsQueue = Promise.resolve(); // one request at a time: the sums live in wasm
 let graphCostsLatest = 0;
 let graphCostsCache = { generation: -1, byName: new Map() };
 function graphTraceCosts(M, msg) {
@@ -128,7 +141,7 @@ async function graphTraceCostsNow(M, msg, seq) {
   const stale = () => M._engine_generation() !== generation || seq !== graphCostsLatest;
   const events = (msg.events || []).slice(0, GRAPH_COST_EVENTS);
   withString(String(msg.name), (n) => M._graph_costs_begin(n, Number(msg.occurrences) || 0));
-  const compressed = new Map();  // file → events
+  const compressed = new Map(); // file → events
   for (const ev of events) {
     if (stale()) return null;
     const access = M._engine_record_access(ev);
@@ -142,9 +155,11 @@ async function graphTraceCostsNow(M, msg, seq) {
     let bytes;
     try {
       bytes = await readRange(M._engine_source_offset(), M._engine_source_length(), M._engine_source_file());
-    } catch (e) { continue; }  // the source went away: this one is not read
+    } catch (e) {
+      continue;
+    } // the source went away: this one is not read
     if (stale()) return null;
-    const p = M._graph_buffer(bytes.length) >>> 0;  // may grow memory: HEAPU8 after
+    const p = M._graph_buffer(bytes.length) >>> 0; // may grow memory: HEAPU8 after
     M.HEAPU8.set(bytes, p);
     M._graph_costs_add(ev, bytes.length);
   }
@@ -157,11 +172,17 @@ async function graphTraceCostsNow(M, msg, seq) {
     try {
       for (const f of [...compressed.keys()].sort((a, b) => a - b)) {
         M._graph_costs_scan_file(f);
-        const fed = await feedChunks(sourceChunks(f), (n) => M._graph_buffer(n), (n) => M._graph_costs_scan_commit(n),
-          { piece: GRAPH_FEED, stop: stale });
+        const fed = await feedChunks(
+          sourceChunks(f),
+          (n) => M._graph_buffer(n),
+          (n) => M._graph_costs_scan_commit(n),
+          { piece: GRAPH_FEED, stop: stale },
+        );
         if (fed === 'stopped') return null;
       }
-    } catch (e) { /* the source went away: what was read */ }
+    } catch (e) {
+      /* the source went away: what was read */
+    }
     if (stale()) return null;
     M._graph_costs_scan_end();
   }
@@ -185,18 +206,27 @@ function graphMessage(M, msg) {
       break;
     }
     case 'graphDetails':
-      postMessage({ type: 'graphDetails', id: msg.id, module: msg.module, instr: msg.instr,
-        json: M.UTF8ToString(M._graph_details(msg.module, msg.instr)) });
+      postMessage({
+        type: 'graphDetails',
+        id: msg.id,
+        module: msg.module,
+        instr: msg.instr,
+        json: M.UTF8ToString(M._graph_details(msg.module, msg.instr)),
+      });
       break;
     case 'graphModules':
       postMessage({ type: 'reply', id: msg.id, value: graphModules(M) });
       break;
     case 'graphCosts':
-      graphTraceCosts(M, msg).then((value) => postMessage({ type: 'reply', id: msg.id, value }),
-        () => postMessage({ type: 'reply', id: msg.id, value: null }));
+      graphTraceCosts(M, msg).then(
+        (value) => postMessage({ type: 'reply', id: msg.id, value }),
+        () => postMessage({ type: 'reply', id: msg.id, value: null }),
+      );
       break;
     case 'graphSearch': {
-      const json = withString(String(msg.text), (t) => M.UTF8ToString(M._graph_search(msg.module, t, msg.limit || 100)));
+      const json = withString(String(msg.text), (t) =>
+        M.UTF8ToString(M._graph_search(msg.module, t, msg.limit || 100)),
+      );
       postMessage({ type: 'reply', id: msg.id, value: JSON.parse(json) });
       break;
     }
@@ -206,9 +236,15 @@ function graphMessage(M, msg) {
       postMessage({ type: 'reply', id: msg.id, value: { instr, computation } });
       break;
     }
-    case 'graphBench':  // scripts/bench-graph
-      postMessage({ type: 'reply', id: msg.id, value: msg.module === undefined ? M._graph_bench_generated(msg.nodes)
-        : JSON.parse(M.UTF8ToString(M._graph_bench_module(msg.module, msg.expandAll ? 1 : 0))) });
+    case 'graphBench': // scripts/bench-graph
+      postMessage({
+        type: 'reply',
+        id: msg.id,
+        value:
+          msg.module === undefined
+            ? M._graph_bench_generated(msg.nodes)
+            : JSON.parse(M.UTF8ToString(M._graph_bench_module(msg.module, msg.expandAll ? 1 : 0))),
+      });
       break;
   }
 }

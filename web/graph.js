@@ -4,15 +4,19 @@
 // strataGraphInit with what it shares once window.strata exists.
 (function () {
   'use strict';
-  let c = null;          // {worker, request, api, ui(), withString, nextFrames}
-  let modules = [];      // as the worker lists them
+  let c = null; // {worker, request, api, ui(), withString, nextFrames}
+  let modules = []; // as the worker lists them
 
-  function ui() { return c && c.ui(); }
+  function ui() {
+    return c && c.ui();
+  }
   function toUiModules() {
     const u = ui();
     if (u) c.withString(JSON.stringify(modules), (p) => u._ui_graph_modules(p));
   }
-  function state() { return ui() ? JSON.parse(ui().UTF8ToString(ui()._ui_graph_json())) : null; }
+  function state() {
+    return ui() ? JSON.parse(ui().UTF8ToString(ui()._ui_graph_json())) : null;
+  }
   // Resolves once the layout asked for has arrived and been drawn.
   async function settledGraph(timeoutMs) {
     const until = performance.now() + (timeoutMs || 20000);
@@ -39,8 +43,11 @@
     const r = await c.api.find(name);
     if (!r) return null;
     const exact = r.matches.filter((m) => m.name === name);
-    return { count: exact.length < r.matches.length ? exact.length : r.count,
-      totalNs: exact.reduce((s, m) => s + m.durNs, 0), events: exact.map((m) => m.event) };
+    return {
+      count: exact.length < r.matches.length ? exact.length : r.count,
+      totalNs: exact.reduce((s, m) => s + m.durNs, 0),
+      events: exact.map((m) => m.event),
+    };
   }
   // Opens the module of an XLA op seen in the trace: by program id, else by module name.
   async function openFromTrace(q) {
@@ -55,10 +62,19 @@
 
   const fromUi = {
     layout(a) {
-      c.worker.postMessage({ type: 'graphLayout', request: a.seq, module: a.module, computation: a.computation,
-        expanded: a.expanded, focus: a.focus, hops: a.hops });
+      c.worker.postMessage({
+        type: 'graphLayout',
+        request: a.seq,
+        module: a.module,
+        computation: a.computation,
+        expanded: a.expanded,
+        focus: a.focus,
+        hops: a.hops,
+      });
     },
-    details(a) { c.worker.postMessage({ type: 'graphDetails', module: a.module, instr: a.instr }); },
+    details(a) {
+      c.worker.postMessage({ type: 'graphDetails', module: a.module, instr: a.instr });
+    },
     async timeline(a) {
       const s = await traceStats(a.name);
       const ev = new Uint32Array(s ? s.events : []);
@@ -68,7 +84,9 @@
       c.withString(a.name, (n) => u._ui_graph_show_events(p, ev.length, n));
       u._free(p);
     },
-    openFromTrace(a) { openFromTrace(a); },
+    openFromTrace(a) {
+      openFromTrace(a);
+    },
   };
 
   window.strataGraph = {
@@ -104,7 +122,9 @@
               const costs = await c.request({ type: 'graphCosts', name, occurrences: s.count, events: s.events });
               if (costs) c.withString(JSON.stringify(costs), (p) => u._ui_graph_trace_costs(p));
             });
-          } catch (e) { /* no details */ }
+          } catch (e) {
+            /* no details */
+          }
           return true;
         case 'graphModules':
           modules = m.modules;
@@ -141,7 +161,11 @@
       if (ok) await settledGraph();
       return ok;
     };
-    api.graphHops = async (n) => { ui()._ui_graph_hops(Math.max(0, n | 0)); await settledGraph(); return state(); };
+    api.graphHops = async (n) => {
+      ui()._ui_graph_hops(Math.max(0, n | 0));
+      await settledGraph();
+      return state();
+    };
     api.graphExport = (kind) => ui().UTF8ToString(ui()._ui_graph_export(kind === 'svg' ? 1 : 0));
     // Opens a module by index or name (and optionally an op in it), like picking it in the tab.
     api.graphOpen = async (module, op) => {

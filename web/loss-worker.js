@@ -4,23 +4,31 @@
 // time its tags change. The loaded trace is not touched.
 'use strict';
 
-const LOSS_GUESS_BYTES = 1 << 20;  // default tags are guessed from the first 1 MB
-const GUNZIP_PIECE_BYTES = 8 << 20;  // inflated bytes handed on at a time
-const lossFiles = new Map();       // id -> {id, name, blob, lossTag, iterationTag}
+const LOSS_GUESS_BYTES = 1 << 20; // default tags are guessed from the first 1 MB
+const GUNZIP_PIECE_BYTES = 8 << 20; // inflated bytes handed on at a time
+const lossFiles = new Map(); // id -> {id, name, blob, lossTag, iterationTag}
 let nextLossId = 1;
 
 function lossIsTextLog(M, head) {
   const n = Math.min(head.length, 64 << 10);
   const p = M._malloc(Math.max(n, 1));
   M.HEAPU8.set(head.subarray(0, n), p >>> 0);
-  try { return M._loss_sniff(p, n) === 1; } finally { M._free(p); }
+  try {
+    return M._loss_sniff(p, n) === 1;
+  } finally {
+    M._free(p);
+  }
 }
 
 function lossGuessTags(M, head) {
   const n = Math.min(head.length, LOSS_GUESS_BYTES);
   const p = M._malloc(Math.max(n, 1));
   M.HEAPU8.set(head.subarray(0, n), p >>> 0);
-  try { return JSON.parse(M.UTF8ToString(M._loss_guess_tags(p, n))); } finally { M._free(p); }
+  try {
+    return JSON.parse(M.UTF8ToString(M._loss_guess_tags(p, n)));
+  } finally {
+    M._free(p);
+  }
 }
 
 function lossUniqueName(name) {
@@ -32,17 +40,25 @@ function lossUniqueName(name) {
 // ---- gzip-compressed logs (`train.log.gz`) --------------------------------------------------
 // Kept compressed as the File/Blob it came as, and inflated as it streams, by the browser's
 // DecompressionStream in this worker: the text never sits whole in memory either.
-function lossIsGzip(head) { return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b; }
+function lossIsGzip(head) {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
 
 // Inflated chunks of a gzip Blob, gathered into pieces of GUNZIP_PIECE_BYTES (the stream
 // hands out 64 KB). `read.compressed` counts the compressed bytes consumed, for progress.
 function lossGunzipChunks(blob, read) {
   return (async function* () {
-    const counted = blob.stream().pipeThrough(new TransformStream({
-      transform(chunk, ctl) { read.compressed += chunk.length; ctl.enqueue(chunk); },
-    }));
+    const counted = blob.stream().pipeThrough(
+      new TransformStream({
+        transform(chunk, ctl) {
+          read.compressed += chunk.length;
+          ctl.enqueue(chunk);
+        },
+      }),
+    );
     const reader = counted.pipeThrough(new DecompressionStream('gzip')).getReader();
-    let parts = [], size = 0;
+    let parts = [],
+      size = 0;
     const gather = () => {
       const out = lossConcat(parts, size);
       parts = [];
@@ -78,7 +94,7 @@ async function lossGunzipHead(head, max) {
       size += value.length;
     }
   } catch (e) {
-    if (!size) return null;  // not gzip; a head cut mid-stream still gave its first bytes
+    if (!size) return null; // not gzip; a head cut mid-stream still gave its first bytes
   } finally {
     reader.cancel().catch(() => {});
   }
@@ -89,7 +105,10 @@ async function lossGunzipHead(head, max) {
 function lossConcat(parts, size) {
   const out = new Uint8Array(size);
   let at = 0;
-  for (const b of parts) { out.set(b, at); at += b.length; }
+  for (const b of parts) {
+    out.set(b, at);
+    at += b.length;
+  }
   return out;
 }
 
@@ -99,8 +118,9 @@ async function lossScan(M, file, onProgress) {
   withString(file.lossTag, (l) => withString(file.iterationTag, (i) => M._loss_scan_begin(l, i)));
   const blob = file.blob;
   const read = { compressed: 0 };
-  const chunks = file.gzip ? lossGunzipChunks(blob, read) : blobChunks(blob);  // both read ahead
-  let lastPost = 0, text = 0;
+  const chunks = file.gzip ? lossGunzipChunks(blob, read) : blobChunks(blob); // both read ahead
+  let lastPost = 0,
+    text = 0;
   // Counts each chunk and reports progress once the scanner has taken it.
   const counted = (async function* () {
     for await (const bytes of chunks) {
@@ -115,22 +135,40 @@ async function lossScan(M, file, onProgress) {
   })();
   try {
     // In CHUNK pieces: the scan buffer is wasm memory, which never shrinks (slices are 32 MB).
-    await feedChunks(counted, (n) => M._loss_scan_buffer(n), (n) => { M._loss_scan_commit(n); return 0; });
+    await feedChunks(
+      counted,
+      (n) => M._loss_scan_buffer(n),
+      (n) => {
+        M._loss_scan_commit(n);
+        return 0;
+      },
+    );
   } finally {
-    var count = M._loss_scan_end();  // also on a read error: the points so far
+    var count = M._loss_scan_end(); // also on a read error: the points so far
   }
   const a = M._loss_scan_points() >>> 3;
   const points = M.HEAPF64.slice(a, a + 2 * count);
   M._loss_scan_release();
   const ms = performance.now() - t0;
-  file.textBytes = text;  // inflated, for a gzip log
+  file.textBytes = text; // inflated, for a gzip log
   return { points, ms, mbps: text / 1e6 / Math.max(ms / 1000, 1e-6) };
 }
 
 function lossMessage(type, file, scan, extra) {
-  return Object.assign({ type, lossId: file.id, name: file.name, lossTag: file.lossTag,
-    iterationTag: file.iterationTag, bytes: file.blob.size, points: scan.points.buffer,
-    scanMs: scan.ms, mbps: scan.mbps }, extra || {});
+  return Object.assign(
+    {
+      type,
+      lossId: file.id,
+      name: file.name,
+      lossTag: file.lossTag,
+      iterationTag: file.iterationTag,
+      bytes: file.blob.size,
+      points: scan.points.buffer,
+      scanMs: scan.ms,
+      mbps: scan.mbps,
+    },
+    extra || {},
+  );
 }
 
 // A log opened by open(): `head` is its first chunk, `rest` the remaining chunks, `source` the
@@ -144,10 +182,24 @@ async function lossImport(M, name, head, rest, source, text) {
     blob = new Blob(parts);
   }
   const tags = lossGuessTags(M, text || head);
-  const file = { id: nextLossId++, name: lossUniqueName(name), blob, gzip: !!text, lossTag: tags.lossTag,
-    iterationTag: tags.iterationTag };
-  const scan = await lossScan(M, file, (loaded, ms) => postMessage({ type: 'progress', name, loaded,
-    total: blob.size, mbps: loaded / 1e3 / Math.max(ms, 1e-3), records: 0 }));
+  const file = {
+    id: nextLossId++,
+    name: lossUniqueName(name),
+    blob,
+    gzip: !!text,
+    lossTag: tags.lossTag,
+    iterationTag: tags.iterationTag,
+  };
+  const scan = await lossScan(M, file, (loaded, ms) =>
+    postMessage({
+      type: 'progress',
+      name,
+      loaded,
+      total: blob.size,
+      mbps: loaded / 1e3 / Math.max(ms, 1e-3),
+      records: 0,
+    }),
+  );
   lossFiles.set(file.id, file);
   return { file, scan };
 }

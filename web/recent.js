@@ -7,13 +7,16 @@
   const strata = window.strata;
   const embedded = new URLSearchParams(location.search).get('embed') === '1';
   if (!strata || embedded || !navigator.storage || !navigator.storage.getDirectory) return;
-  const KEEP = 5;                   // entries kept; older ones are deleted
-  const MAX_BYTES = 1024 ** 3;      // a pick bigger than 1 GiB in total is not kept
+  const KEEP = 5; // entries kept; older ones are deleted
+  const MAX_BYTES = 1024 ** 3; // a pick bigger than 1 GiB in total is not kept
 
   // The folder of kept files; null when there is none and create is false (after Forget).
   async function dir(create) {
     const root = await navigator.storage.getDirectory();
-    return root.getDirectoryHandle('strata-recent', { create }).catch((e) => { if (create) throw e; return null; });
+    return root.getDirectoryHandle('strata-recent', { create }).catch((e) => {
+      if (create) throw e;
+      return null;
+    });
   }
   async function readIndex(d) {
     if (!d) return [];
@@ -21,7 +24,9 @@
       const f = await (await d.getFileHandle('index.json')).getFile();
       const list = JSON.parse(await f.text());
       return Array.isArray(list) ? list : [];
-    } catch (e) { return []; }
+    } catch (e) {
+      return [];
+    }
   }
   async function writeIndex(d, list) {
     const w = await (await d.getFileHandle('index.json', { create: true })).createWritable();
@@ -31,17 +36,35 @@
 
   // Files of the pick or drop in flight, saved once their load has succeeded.
   let picked = null;
-  const take = (files) => { picked = files && files.length ? Array.from(files) : null; };
+  const take = (files) => {
+    picked = files && files.length ? Array.from(files) : null;
+  };
   // Capture phase on window: runs before strata.js's own handlers, which clear the file input.
-  window.addEventListener('change', (e) => { if (e.target && e.target.id === 'file-input') take(e.target.files); }, true);
-  window.addEventListener('drop', (e) => { if (e.dataTransfer) take(e.dataTransfer.files); }, true);
-  window.addEventListener('strata:loadfailed', () => { picked = null; });
+  window.addEventListener(
+    'change',
+    (e) => {
+      if (e.target && e.target.id === 'file-input') take(e.target.files);
+    },
+    true,
+  );
+  window.addEventListener(
+    'drop',
+    (e) => {
+      if (e.dataTransfer) take(e.dataTransfer.files);
+    },
+    true,
+  );
+  window.addEventListener('strata:loadfailed', () => {
+    picked = null;
+  });
   window.addEventListener('strata:loaded', (e) => {
     const files = picked;
     picked = null;
     const names = (e.detail.files || []).map((f) => f.name);
     if (!files || names[0] !== files[0].name) return;
-    remember(files).catch((err) => console.warn(`Strata: could not keep ${files[0].name} for later: ${err && err.message || err}`));
+    remember(files).catch((err) =>
+      console.warn(`Strata: could not keep ${files[0].name} for later: ${(err && err.message) || err}`),
+    );
   });
 
   let saving = Promise.resolve();
@@ -55,11 +78,13 @@
       for (let i = 0; i < files.length; ++i) {
         const key = `${id}-${i}`;
         const w = await (await d.getFileHandle(key, { create: true })).createWritable();
-        await files[i].stream().pipeTo(w);  // closes w
+        await files[i].stream().pipeTo(w); // closes w
         entry.files.push({ key, name: files[i].name, bytes: files[i].size });
       }
       // The same pick again replaces its older copy.
-      const same = (x) => x.files.map((f) => `${f.name}:${f.bytes}`).join('|') === entry.files.map((f) => `${f.name}:${f.bytes}`).join('|');
+      const same = (x) =>
+        x.files.map((f) => `${f.name}:${f.bytes}`).join('|') ===
+        entry.files.map((f) => `${f.name}:${f.bytes}`).join('|');
       const list = await readIndex(d);
       const drop = list.filter(same).concat(list.filter((x) => !same(x)).slice(KEEP - 1));
       const keep = [entry].concat(list.filter((x) => !same(x)).slice(0, KEEP - 1));
@@ -72,7 +97,12 @@
 
   async function list() {
     await saving;
-    return (await readIndex(await dir(false))).map((x) => ({ id: x.id, openedAt: x.openedAt, bytes: x.bytes, names: x.files.map((f) => f.name) }));
+    return (await readIndex(await dir(false))).map((x) => ({
+      id: x.id,
+      openedAt: x.openedAt,
+      bytes: x.bytes,
+      names: x.files.map((f) => f.name),
+    }));
   }
   async function reopen(id) {
     const d = await dir(false);
@@ -102,8 +132,12 @@
   panel.hidden = true;
   document.body.append(panel);
   const bar = document.getElementById('copy-link');
-  if (bar) bar.prepend(button); else document.body.append(button);
-  button.addEventListener('click', () => { panel.hidden = !panel.hidden; if (!panel.hidden) render(); });
+  if (bar) bar.prepend(button);
+  else document.body.append(button);
+  button.addEventListener('click', () => {
+    panel.hidden = !panel.hidden;
+    if (!panel.hidden) render();
+  });
 
   async function render() {
     if (panel.hidden) return;
@@ -117,8 +151,11 @@
       b.type = 'button';
       b.className = 'recent-entry';
       const size = x.bytes >= 1e6 ? `${(x.bytes / 1e6).toFixed(1)} MB` : `${(x.bytes / 1e3).toFixed(1)} KB`;
-      b.textContent = `${x.names.join(', ')}  (${size})`;  // text: names never become HTML
-      b.addEventListener('click', () => { panel.hidden = true; reopen(x.id); });
+      b.textContent = `${x.names.join(', ')}  (${size})`; // text: names never become HTML
+      b.addEventListener('click', () => {
+        panel.hidden = true;
+        reopen(x.id);
+      });
       panel.append(b);
     }
     if (entries.length) {

@@ -17,8 +17,13 @@ async function runsPut(M, files) {
   const errors = [];
   for (const [key, src] of Object.entries(files || {})) {
     let bytes;
-    try { bytes = await runsReadText(src); } catch (e) { errors.push(`${key}: ${e.message || e}`); continue; }
-    const p = M._runs_buffer(bytes.length) >>> 0;  // may grow memory: HEAPU8 after
+    try {
+      bytes = await runsReadText(src);
+    } catch (e) {
+      errors.push(`${key}: ${e.message || e}`);
+      continue;
+    }
+    const p = M._runs_buffer(bytes.length) >>> 0; // may grow memory: HEAPU8 after
     M.HEAPU8.set(bytes, p);
     withString(key, (k) => M._runs_put(k, bytes.length));
   }
@@ -32,10 +37,19 @@ async function runsRecords(M) {
   const generation = M._engine_generation();
   if (generation === runsRecordsGeneration) return;
   runsRecordsGeneration = generation;
-  if (M._runs_records_begin() === 0 || !currentSource) { M._runs_records_clear(); return; }
+  if (M._runs_records_begin() === 0 || !currentSource) {
+    M._runs_records_clear();
+    return;
+  }
   try {
-    await feedChunks(sourceChunks(), (n) => M._runs_buffer(n), (n) => M._runs_records_commit(n));
-  } catch (e) { M._runs_records_clear(); }  // the source went away: tables without records
+    await feedChunks(
+      sourceChunks(),
+      (n) => M._runs_buffer(n),
+      (n) => M._runs_records_commit(n),
+    );
+  } catch (e) {
+    M._runs_records_clear();
+  } // the source went away: tables without records
 }
 
 // msg: {kind: 'ascend' | 'trace' | 'keep' | 'diff', files, groupByShape, step, cards, card, slot}.
@@ -44,7 +58,8 @@ async function runsStats(M, msg) {
   const step = String(msg.step || '');
   let json;
   if (msg.kind === 'keep' || msg.kind === 'trace') await runsRecords(M);
-  if (msg.kind === 'keep') {  // the loaded trace as one side of a Diff
+  if (msg.kind === 'keep') {
+    // the loaded trace as one side of a Diff
     withString(String(msg.slot), (s) => M._runs_trace_keep(s, msg.groupByShape ? 1 : 0));
     json = '{"errors":[]}';
   } else if (msg.kind === 'diff') {

@@ -5,21 +5,29 @@
 // (runs-worker.js) and hands the JSON to the UI. Trace and Memory open the profile's trace
 // (and memory CSVs) like any file and switch to the Timeline / Memory tab.
 'use strict';
+/* exported strataRunsInit, strataDroppedFolder */
 
 // ctx (from strata.js): {ui(), request(msg), withString(s, fn), open(source), setTab(name),
 // summary()}.
 function strataRunsInit(ctx) {
   const VIEWS = ['Operator', 'Kernel', 'Trace', 'Memory', 'Distributed', 'Diff'];
-  let folder = null;  // {entries:[{path, src}], discovery, sel:{run, profile, view}, stats, diff}
-  let loadedKey = '';  // the profile whose trace the engine holds
+  let folder = null; // {entries:[{path, src}], discovery, sel:{run, profile, view}, stats, diff}
+  let loadedKey = ''; // the profile whose trace the engine holds
   let groupByShape = false;
   let busy = Promise.resolve();
 
-  const normPath = (p) => String(p).replace(/\\/g, '/').replace(/^\.?\/+/, '');
+  const normPath = (p) =>
+    String(p)
+      .replace(/\\/g, '/')
+      .replace(/^\.?\/+/, '');
   // Folder entries: objects with a `path`, or Files that know their place in a picked folder.
   function isFolderList(list) {
-    return list.length > 0 && list.every((e) => e && ((typeof e.path === 'string' && (e.url || e.file)) ||
-      (e instanceof File && e.webkitRelativePath)));
+    return (
+      list.length > 0 &&
+      list.every(
+        (e) => e && ((typeof e.path === 'string' && (e.url || e.file)) || (e instanceof File && e.webkitRelativePath)),
+      )
+    );
   }
   function toEntry(e) {
     if (e instanceof File) return { path: normPath(e.webkitRelativePath), src: { blob: e }, open: e };
@@ -28,14 +36,20 @@ function strataRunsInit(ctx) {
     return { path: normPath(e.path), src: { url }, open: url };
   }
 
-  function uiCall(fn) { const ui = ctx.ui(); return ui ? fn(ui) : null; }
-  function status(text) { uiCall((ui) => ctx.withString(text, (p) => ui._ui_runs_status(p))); }
+  function uiCall(fn) {
+    const ui = ctx.ui();
+    return ui ? fn(ui) : null;
+  }
+  function status(text) {
+    uiCall((ui) => ctx.withString(text, (p) => ui._ui_runs_status(p)));
+  }
 
   // Opens the folder: discovery in the UI module, the Runs tab, the first run's first profile.
   async function openFolder(list) {
     const entries = Array.from(list).map(toEntry);
-    const json = uiCall((ui) => ctx.withString(entries.map((e) => e.path).join('\n'),
-      (p) => ui.UTF8ToString(ui._ui_runs_folder(p))));
+    const json = uiCall((ui) =>
+      ctx.withString(entries.map((e) => e.path).join('\n'), (p) => ui.UTF8ToString(ui._ui_runs_folder(p))),
+    );
     const discovery = json ? JSON.parse(json) : { root: '', runs: [] };
     folder = { entries, discovery, sel: { run: 0, profile: 0, view: 0 }, stats: {}, diff: null };
     loadedKey = '';
@@ -93,12 +107,14 @@ function strataRunsInit(ctx) {
     if (!s) return Promise.resolve(null);
     folder.sel = s;
     uiCall((ui) => ui._ui_runs_select(s.run, s.profile, s.view));
-    busy = busy.then(() => show(s)).catch((e) => status(String(e && e.message || e)));
+    busy = busy.then(() => show(s)).catch((e) => status(String((e && e.message) || e)));
     return busy.then(() => selection());
   }
   function selection() {
     if (!folder || !folder.discovery.runs.length) return null;
-    const s = folder.sel, r = folder.discovery.runs[s.run], p = profileOf(s);
+    const s = folder.sel,
+      r = folder.discovery.runs[s.run],
+      p = profileOf(s);
     return { run: r.name, worker: p.worker, span: p.span, view: VIEWS[s.view] };
   }
 
@@ -106,14 +122,21 @@ function strataRunsInit(ctx) {
     const p = profileOf(s);
     const view = VIEWS[s.view];
     const v = p.views[view];
-    if (!v.enabled) { status(''); return; }  // the UI shows the view's "needs <file>" note
+    if (!v.enabled) {
+      status('');
+      return;
+    } // the UI shows the view's "needs <file>" note
     status('');
     if (view === 'Trace' || view === 'Memory') {
       await loadTrace(s, view === 'Memory');
       await ctx.setTab(view === 'Trace' ? 'timeline' : 'memory');
       return;
     }
-    if (view === 'Diff') { if (!folder.diff) await diff(null); else sendDiff(); return; }
+    if (view === 'Diff') {
+      if (!folder.diff) await diff(null);
+      else sendDiff();
+      return;
+    }
     const part = view === 'Operator' ? 'operators' : view === 'Kernel' ? 'kernels' : 'distributed';
     await compute(s, part);
     sendPart(s, part);
@@ -142,12 +165,14 @@ function strataRunsInit(ctx) {
   async function compute(s, part) {
     const k = `${key(s)}/${part}/${groupByShape ? 1 : 0}`;
     if (folder.stats[k]) return folder.stats[k];
-    const run = folder.discovery.runs[s.run], p = profileOf(s);
+    const run = folder.discovery.runs[s.run],
+      p = profileOf(s);
     let value;
     if (p.kind === 'kineto') {
       if (part === 'distributed') {
         // One row per worker of this span: each trace is loaded in turn.
-        const rows = [], errors = [];
+        const rows = [],
+          errors = [];
         for (let i = 0; i < run.profiles.length; ++i) {
           const q = run.profiles[i];
           if (q.span !== p.span) continue;
@@ -204,20 +229,31 @@ function strataRunsInit(ctx) {
     const a = q && q.a ? q.a : all[at];
     const b = q && q.b ? q.b : all[(at + 1) % all.length];
     const known = (x) => x && folder.discovery.runs[x.run] && folder.discovery.runs[x.run].profiles[x.profile];
-    if (!known(a) || !known(b)) return { operatorDiff: [], stepDiff: { step: '', rows: [] }, steps: [], errors: ['runsDiff: no such profile'] };
+    if (!known(a) || !known(b))
+      return { operatorDiff: [], stepDiff: { step: '', rows: [] }, steps: [], errors: ['runsDiff: no such profile'] };
     // Kineto sides: each trace is loaded in turn and its tables kept in the worker; Ascend
     // sides: their operator_details.csv and kernel_details.csv.
     const files = {};
-    for (const [slot, side] of [['a', a], ['b', b]]) {
+    for (const [slot, side] of [
+      ['a', a],
+      ['b', b],
+    ]) {
       const p = profileOf(side);
       if (p.kind === 'kineto') {
         await loadTrace(side);
         await ctx.request({ type: 'runsStats', kind: 'keep', slot, groupByShape });
       } else {
-        for (const f of ['operator_details.csv', 'kernel_details.csv']) if (fileSrc(p, f)) files[`${slot}/${f}`] = fileSrc(p, f);
+        for (const f of ['operator_details.csv', 'kernel_details.csv'])
+          if (fileSrc(p, f)) files[`${slot}/${f}`] = fileSrc(p, f);
       }
     }
-    const value = await ctx.request({ type: 'runsStats', kind: 'diff', files, groupByShape, step: (q && q.step) || '' });
+    const value = await ctx.request({
+      type: 'runsStats',
+      kind: 'diff',
+      files,
+      groupByShape,
+      step: (q && q.step) || '',
+    });
     value.a = a;
     value.b = b;
     folder.diff = value;
@@ -233,17 +269,34 @@ function strataRunsInit(ctx) {
   // strata.stats(): the selected profile's operator, kernel and distributed tables (each file
   // read when first asked for).
   async function stats() {
-    if (!folder || !folder.discovery.runs.length) return { runs: [], selection: null, operators: [], kernels: [], distributed: [] };
+    if (!folder || !folder.discovery.runs.length)
+      return { runs: [], selection: null, operators: [], kernels: [], distributed: [] };
     await busy;
-    const s = folder.sel, p = profileOf(s);
-    const out = { runs: runsBrief(), selection: selection(), views: p.views, operators: [], kernels: [],
-      kernelCoreTypes: [], distributed: [], errors: [] };
-    const parts = [['operators', 'Operator'], ['kernels', 'Kernel'], ['distributed', 'Distributed']];
+    const s = folder.sel,
+      p = profileOf(s);
+    const out = {
+      runs: runsBrief(),
+      selection: selection(),
+      views: p.views,
+      operators: [],
+      kernels: [],
+      kernelCoreTypes: [],
+      distributed: [],
+      errors: [],
+    };
+    const parts = [
+      ['operators', 'Operator'],
+      ['kernels', 'Kernel'],
+      ['distributed', 'Distributed'],
+    ];
     for (const [part, view] of parts) {
       if (!p.views[view].enabled) continue;
       const v = await compute(s, part);
       if (part === 'operators') out.operators = v.operators || [];
-      if (part === 'kernels') { out.kernels = v.kernels || []; out.kernelCoreTypes = v.kernelCoreTypes || []; }
+      if (part === 'kernels') {
+        out.kernels = v.kernels || [];
+        out.kernelCoreTypes = v.kernelCoreTypes || [];
+      }
       if (part === 'distributed') out.distributed = v.distributed || [];
       out.errors.push(...(v.errors || []));
     }
@@ -264,10 +317,17 @@ function strataRunsInit(ctx) {
   // A diff after whatever is in flight; a failure is reported, and later requests still run.
   function queueDiff(q) {
     if (!folder) return Promise.resolve(null);
-    const r = busy.then(() => diff(q)).catch((e) => {
-      status(String(e && e.message || e));
-      return { operatorDiff: [], stepDiff: { step: '', rows: [] }, steps: [], errors: [String(e && e.message || e)] };
-    });
+    const r = busy
+      .then(() => diff(q))
+      .catch((e) => {
+        status(String((e && e.message) || e));
+        return {
+          operatorDiff: [],
+          stepDiff: { step: '', rows: [] },
+          steps: [],
+          errors: [String((e && e.message) || e)],
+        };
+      });
     busy = r;
     return r;
   }
@@ -275,7 +335,18 @@ function strataRunsInit(ctx) {
     queueDiff({ a: { run: aRun, profile: aProfile }, b: { run: bRun, profile: bProfile }, step });
   }
 
-  return { isFolderList, openFolder, select, selection, stats, fromUi, setGroupByShape, diff: queueDiff, diffFromUi, active: () => !!folder };
+  return {
+    isFolderList,
+    openFolder,
+    select,
+    selection,
+    stats,
+    fromUi,
+    setGroupByShape,
+    diff: queueDiff,
+    diffFromUi,
+    active: () => !!folder,
+  };
 }
 
 // Files of a dropped directory, with their paths from the drop's root (DataTransferItem

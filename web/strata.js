@@ -10,7 +10,7 @@
   // embed=1 (README "Embedding and hosting"): the host page opens files; no picker, no drop.
   const embedded = new URLSearchParams(location.search).get('embed') === '1';
 
-  let ui = null;                 // the UI wasm module
+  let ui = null; // the UI wasm module
   let lastSummary = emptySummary();
   let lastDetails = null;
   let selected = -1;
@@ -18,12 +18,24 @@
   // shows the file's first part (a big file is indexed in two steps).
   let progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
   let nextId = 1;
-  const pending = new Map();     // id -> {resolve}
-  const uiQueue = [];            // engine messages that arrived before the UI was up
+  const pending = new Map(); // id -> {resolve}
+  const uiQueue = []; // engine messages that arrived before the UI was up
 
   function emptySummary() {
-    return { files: [], phases: {}, events: 0, counters: 0, tracks: 0, processes: 0,
-             startNs: 0, endNs: 0, loadMs: 0, heapBytes: 0, errors: [], warnings: [] };
+    return {
+      files: [],
+      phases: {},
+      events: 0,
+      counters: 0,
+      tracks: 0,
+      processes: 0,
+      startNs: 0,
+      endNs: 0,
+      loadMs: 0,
+      heapBytes: 0,
+      errors: [],
+      warnings: [],
+    };
   }
   function fatal(message) {
     const el = document.getElementById('fatal');
@@ -33,27 +45,54 @@
 
   // ---- UI module ------------------------------------------------------------------------------
   let resolveUi;
-  const uiReady = new Promise((r) => { resolveUi = r; });
+  const uiReady = new Promise((r) => {
+    resolveUi = r;
+  });
   const host = {
-    postToEngine(buffer) { worker.postMessage({ type: 'view', bytes: buffer }, [buffer]); },
-    requestDetails(event) { worker.postMessage({ type: 'details', event }); },
-    openFilePicker() { if (!embedded) fileInput.click(); },
+    postToEngine(buffer) {
+      worker.postMessage({ type: 'view', bytes: buffer }, [buffer]);
+    },
+    requestDetails(event) {
+      worker.postMessage({ type: 'details', event });
+    },
+    openFilePicker() {
+      if (!embedded) fileInput.click();
+    },
     // Runs tab (web/runs.js): the folder picker, a selector, the operator grouping, a diff pair.
-    openFolderPicker() { if (!embedded && folderInput) folderInput.click(); },
-    runsSelect(run, profile, view) { runs.fromUi(run, profile, view); },
-    runsGroupByShape(on) { runs.setGroupByShape(on); },
-    runsDiff(aRun, aProfile, bRun, bProfile, step) { runs.diffFromUi(aRun, aProfile, bRun, bProfile, step); },
-    query(id, kind, args) { worker.postMessage({ type: 'query', forUi: true, id, kind, args }); },
+    openFolderPicker() {
+      if (!embedded && folderInput) folderInput.click();
+    },
+    runsSelect(run, profile, view) {
+      runs.fromUi(run, profile, view);
+    },
+    runsGroupByShape(on) {
+      runs.setGroupByShape(on);
+    },
+    runsDiff(aRun, aProfile, bRun, bProfile, step) {
+      runs.diffFromUi(aRun, aProfile, bRun, bProfile, step);
+    },
+    query(id, kind, args) {
+      worker.postMessage({ type: 'query', forUi: true, id, kind, args });
+    },
     selectionChanged(event) {
-      selected = event; lastDetails = null;
+      selected = event;
+      lastDetails = null;
       window.dispatchEvent(new CustomEvent('strata:selection', { detail: { event } }));
     },
-    uiReady() { resolveUi(); },
+    uiReady() {
+      resolveUi();
+    },
     fatal,
     // Loss view (src/ui/loss): new tags for a log, a removed log, a CSV download.
-    lossSetTags(lossId, lossTag, iterationTag) { worker.postMessage({ type: 'lossTags', lossId, lossTag, iterationTag }); },
-    lossRemove(lossId) { worker.postMessage({ type: 'lossRemove', lossId }); },
-    graph(kind, args) { if (window.strataGraph) window.strataGraph.fromUi(kind, args); },  // web/graph.js
+    lossSetTags(lossId, lossTag, iterationTag) {
+      worker.postMessage({ type: 'lossTags', lossId, lossTag, iterationTag });
+    },
+    lossRemove(lossId) {
+      worker.postMessage({ type: 'lossRemove', lossId });
+    },
+    graph(kind, args) {
+      if (window.strataGraph) window.strataGraph.fromUi(kind, args);
+    }, // web/graph.js
     download(fileName, text) {
       const a = document.createElement('a');
       a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
@@ -65,15 +104,25 @@
     },
   };
   createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
-    .then((m) => { ui = m; return uiReady; })
-    .then(() => { if (embedded) ui._ui_set_embedded(1); for (const m of uiQueue.splice(0)) deliver(m); })
-    .catch((e) => fatal(`Strata could not start: ${e && e.message || e}`));
+    .then((m) => {
+      ui = m;
+      return uiReady;
+    })
+    .then(() => {
+      if (embedded) ui._ui_set_embedded(1);
+      for (const m of uiQueue.splice(0)) deliver(m);
+    })
+    .catch((e) => fatal(`Strata could not start: ${(e && e.message) || e}`));
 
   function withString(s, fn) {
     const n = ui.lengthBytesUTF8(s) + 1;
     const p = ui._malloc(n);
     ui.stringToUTF8(s, p, n);
-    try { return fn(p); } finally { ui._free(p); }
+    try {
+      return fn(p);
+    } finally {
+      ui._free(p);
+    }
   }
   function toUi(buffer) {
     const bytes = new Uint8Array(buffer);
@@ -94,13 +143,20 @@
     if (m.type.startsWith('graph') && window.strataGraph && window.strataGraph.deliver(m)) return;
     switch (m.type) {
       case 'progress':
-        progress = Object.assign({}, progress, { active: true, name: m.name, loaded: m.loaded, total: m.total, mbps: m.mbps });
+        progress = Object.assign({}, progress, {
+          active: true,
+          name: m.name,
+          loaded: m.loaded,
+          total: m.total,
+          mbps: m.mbps,
+        });
         withString(m.name, (p) => ui._ui_set_progress(p, m.loaded, m.total, m.mbps, m.records, 1));
         break;
       case 'loaded':
         progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
-        if (m.memoryAdded) {  // an Ascend memory CSV added to the trace shown
+        if (m.memoryAdded) {
+          // an Ascend memory CSV added to the trace shown
           ui._ui_memory_reload();
           withString('memory', (p) => ui._ui_set_tab(p));
           break;
@@ -108,7 +164,8 @@
         toUi(m.trackList);
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
         // A memory CSV opened on its own has nothing for the timeline: show its chart.
-        if (m.summary.files.length && m.summary.files[0].format === 'ascend-csv') withString('memory', (p) => ui._ui_set_tab(p));
+        if (m.summary.files.length && m.summary.files[0].format === 'ascend-csv')
+          withString('memory', (p) => ui._ui_set_tab(p));
         if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
         else withString('', (p) => ui._ui_show_error(p));
         break;
@@ -133,8 +190,23 @@
         const pts = new Float64Array(m.points);
         const p = ui._malloc(Math.max(pts.byteLength, 8));
         ui.HEAPF64.set(pts, (p >>> 0) / 8);
-        withString(m.name, (n) => withString(m.lossTag, (l) => withString(m.iterationTag, (i) =>
-          ui._ui_loss_points(m.lossId, n, l, i, m.bytes, m.mbps, p, pts.length / 2, m.type === 'lossLoaded' ? 1 : 0))));
+        withString(m.name, (n) =>
+          withString(m.lossTag, (l) =>
+            withString(m.iterationTag, (i) =>
+              ui._ui_loss_points(
+                m.lossId,
+                n,
+                l,
+                i,
+                m.bytes,
+                m.mbps,
+                p,
+                pts.length / 2,
+                m.type === 'lossLoaded' ? 1 : 0,
+              ),
+            ),
+          ),
+        );
         ui._free(p);
         break;
       }
@@ -145,14 +217,30 @@
         if (m.event === selected) {
           try {
             const d = JSON.parse(m.json);
-            lastDetails = d && { name: d.name, cat: d.cat, startNs: d.startNs, durNs: d.durNs, pid: d.pid,
-              tid: d.tid, phase: d.phase, args: (d.record && d.record.args) || {} };
-            if (d && d.record && d.record.xla) lastDetails.xla = d.record.xla;  // XLA op: graph link
-            if (d && d.launchedCount !== undefined) {  // what it launched elsewhere (Kineto: kernels)
-              Object.assign(lastDetails, { launchedCount: d.launchedCount, launchedTotalNs: d.launchedTotalNs,
-                launchedSpanNs: d.launchedSpanNs, launchedComplete: d.launchedComplete, launched: d.launched });
+            lastDetails = d && {
+              name: d.name,
+              cat: d.cat,
+              startNs: d.startNs,
+              durNs: d.durNs,
+              pid: d.pid,
+              tid: d.tid,
+              phase: d.phase,
+              args: (d.record && d.record.args) || {},
+            };
+            if (d && d.record && d.record.xla) lastDetails.xla = d.record.xla; // XLA op: graph link
+            if (d && d.launchedCount !== undefined) {
+              // what it launched elsewhere (Kineto: kernels)
+              Object.assign(lastDetails, {
+                launchedCount: d.launchedCount,
+                launchedTotalNs: d.launchedTotalNs,
+                launchedSpanNs: d.launchedSpanNs,
+                launchedComplete: d.launchedComplete,
+                launched: d.launched,
+              });
             }
-          } catch (e) { lastDetails = null; }
+          } catch (e) {
+            lastDetails = null;
+          }
           withString(m.json, (p) => ui._ui_set_details(m.event, p));
         }
         break;
@@ -169,20 +257,32 @@
       window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
     if (m.type === 'lossLoaded' || m.type === 'lossPoints') {
       // Before resolving: the UI has the points when the caller's await resumes.
-      if (ui) deliver(m); else uiQueue.push(m);
-      const info = { name: m.name, lossTag: m.lossTag, iterationTag: m.iterationTag, points: m.points.byteLength / 16,
-                     bytes: m.bytes, scanMs: m.scanMs, mbps: m.mbps };
+      if (ui) deliver(m);
+      else uiQueue.push(m);
+      const info = {
+        name: m.name,
+        lossTag: m.lossTag,
+        iterationTag: m.iterationTag,
+        points: m.points.byteLength / 16,
+        bytes: m.bytes,
+        scanMs: m.scanMs,
+        mbps: m.mbps,
+      };
       if (pending.has(m.id)) {
         const { resolve } = pending.get(m.id);
         pending.delete(m.id);
         resolve(m.type === 'lossLoaded' ? Object.assign({}, lastSummary, { loss: info }) : info);
       }
       if (m.type === 'lossLoaded')
-        window.dispatchEvent(new CustomEvent('strata:loaded', { detail: Object.assign({}, lastSummary, { loss: info }) }));
+        window.dispatchEvent(
+          new CustomEvent('strata:loaded', { detail: Object.assign({}, lastSummary, { loss: info }) }),
+        );
       return;
     }
-    if (m.type === 'graphLoaded') {  // an HLO file: the Graph tab's (web/graph.js); the trace stays
-      if (ui) deliver(m); else uiQueue.push(m);
+    if (m.type === 'graphLoaded') {
+      // an HLO file: the Graph tab's (web/graph.js); the trace stays
+      if (ui) deliver(m);
+      else uiQueue.push(m);
       if (pending.has(m.id)) {
         const { resolve } = pending.get(m.id);
         pending.delete(m.id);
@@ -197,11 +297,15 @@
     }
     if (m.type === 'workerError') {
       console.error('strata engine:', m.error);
-      if (pending.has(m.id)) { pending.get(m.id).resolve(null); pending.delete(m.id); }
+      if (pending.has(m.id)) {
+        pending.get(m.id).resolve(null);
+        pending.delete(m.id);
+      }
       return;
     }
     if (m.type === 'reply' || m.type === 'ready') return;
-    if (ui) deliver(m); else uiQueue.push(m);
+    if (ui) deliver(m);
+    else uiQueue.push(m);
   };
   worker.onerror = (e) => fatal(`Strata's engine stopped: ${e.message || e}`);
 
@@ -214,7 +318,10 @@
   }
 
   // ---- opening files --------------------------------------------------------------------------
-  const isXPlane = (f) => /\.xplane\.pb(\.gz|\.zst)?$/i.test(typeof f === 'string' ? new URL(f, document.baseURI).pathname : (f && f.name) || '');
+  const isXPlane = (f) =>
+    /\.xplane\.pb(\.gz|\.zst)?$/i.test(
+      typeof f === 'string' ? new URL(f, document.baseURI).pathname : (f && f.name) || '',
+    );
   // Picked or dropped files: several xplanes open as one trace (one per host); anything else
   // opens file by file (training logs each join the loss view).
   function openFiles(files) {
@@ -237,12 +344,16 @@
       if (list.length > 1) {
         const urls = list.map((s) => (typeof s === 'string' ? new URL(s, document.baseURI).href : s));
         const first = list[0];
-        const name = typeof first === 'string' ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop()) : (first.name || 'trace');
+        const name =
+          typeof first === 'string'
+            ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop())
+            : first.name || 'trace';
         return request({ type: 'open', name, source: urls });
       }
       source = list[0];
     }
-    let name = 'trace', transfer = [];
+    let name = 'trace',
+      transfer = [];
     if (typeof source === 'string') {
       const url = new URL(source, document.baseURI);
       name = decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
@@ -251,12 +362,14 @@
       name = source.name || 'blob';
     } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
       source = ArrayBuffer.isView(source)
-        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength) : source;
+        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength)
+        : source;
       name = 'buffer';
       transfer = [source];
     } else {
-      lastSummary = Object.assign({}, lastSummary,
-        { errors: lastSummary.errors.concat([`open(): unsupported source ${Object.prototype.toString.call(source)}`]) });
+      lastSummary = Object.assign({}, lastSummary, {
+        errors: lastSummary.errors.concat([`open(): unsupported source ${Object.prototype.toString.call(source)}`]),
+      });
       return Promise.resolve(lastSummary);
     }
     if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
@@ -268,11 +381,15 @@
     openFiles(fileInput.files);
     fileInput.value = '';
   });
-  canvas.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
-  folderInput && folderInput.addEventListener('change', () => {
-    if (folderInput.files.length) open(Array.from(folderInput.files));
-    folderInput.value = '';
+  canvas.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
   });
+  folderInput &&
+    folderInput.addEventListener('change', () => {
+      if (folderInput.files.length) open(Array.from(folderInput.files));
+      folderInput.value = '';
+    });
   canvas.addEventListener('drop', (e) => {
     e.preventDefault();
     if (embedded) return;
@@ -300,15 +417,15 @@
   const params = new URLSearchParams(location.search);
   // Several ?url= open together (the xplanes of one run); embed=1 starts empty unless given one.
   const startUrls = params.getAll('url').filter(Boolean);
-  const startSource = startUrls.length > 1 ? startUrls : startUrls[0] ||
-    (embedded ? null : 'demo/demo-trace.json');
+  const startSource = startUrls.length > 1 ? startUrls : startUrls[0] || (embedded ? null : 'demo/demo-trace.json');
   const api = {
     version: 1,
     open,
     summary: () => lastSummary,
     view: () => (ui ? { startNs: ui._ui_view_start_ns(), endNs: ui._ui_view_end_ns() } : { startNs: 0, endNs: 0 }),
     setView(startNs, endNs) {
-      if (ui && Number.isFinite(startNs) && Number.isFinite(endNs) && endNs > startNs) ui._ui_set_view_ns(startNs, endNs);
+      if (ui && Number.isFinite(startNs) && Number.isFinite(endNs) && endNs > startNs)
+        ui._ui_set_view_ns(startNs, endNs);
       return api.view();
     },
     find: (text) => request({ type: 'find', text: String(text), limit: 100 }),
@@ -316,7 +433,7 @@
       const ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
       if (ev == null || ev < 0) return null;
       await settled(5000);
-      if (ui._ui_reveal(ev)) await nextFrames(2);  // scroll its track into view if needed
+      if (ui._ui_reveal(ev)) await nextFrames(2); // scroll its track into view if needed
       if (!ui._ui_locate(ev)) return null;
       const r = canvas.getBoundingClientRect();
       return { x: r.left + ui._ui_locate_x(), y: r.top + ui._ui_locate_y() };
@@ -329,13 +446,17 @@
     // Resolves to the selection, or null when no such event exists.
     async select(q) {
       let ev = q && Number.isInteger(q.event) ? q.event : null;
-      if (ev === null && q) ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
-      if (ev === null || ev < 0) { ui._ui_clear_selection(); return null; }
+      if (ev === null && q)
+        ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
+      if (ev === null || ev < 0) {
+        ui._ui_clear_selection();
+        return null;
+      }
       const r = await request({ type: 'query', kind: 'select', args: JSON.stringify({ events: [ev] }) });
       if (!r || !r.events || !r.events.length) return null;
       ui._ui_select_event(ev, r.events[0].start, r.events[0].end, 1);
       await settled(5000);
-      if (ui._ui_reveal(ev)) await nextFrames(2);  // scroll its track into view
+      if (ui._ui_reveal(ev)) await nextFrames(2); // scroll its track into view
       return api.selection();
     },
     // The current selection: {count, events:[{event, name, tsNs, durNs, pid, tid}]} (first 1000).
@@ -345,7 +466,17 @@
       for (let i = 0; i < Math.min(n, 1000); ++i) events.push(ui._ui_selection_event(i));
       if (!events.length) return { count: 0, events: [] };
       const r = await request({ type: 'query', kind: 'select', args: JSON.stringify({ events }) });
-      return { count: n, events: r.events.map((e) => ({ event: e.event, name: e.name, tsNs: e.tsNs, durNs: e.durNs, pid: e.pid, tid: e.tid })) };
+      return {
+        count: n,
+        events: r.events.map((e) => ({
+          event: e.event,
+          name: e.name,
+          tsNs: e.tsNs,
+          durNs: e.durNs,
+          pid: e.pid,
+          tid: e.tid,
+        })),
+      };
     },
     // UI state: {tool, grid, help, flows, marks:[[startNs,endNs]], timing, collapsedSections, hiddenTracks, ...}
     state: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_state_json())) : null),
@@ -380,10 +511,17 @@
     // Chooses the compared files (a first, b second; both get checked) and the mode
     // ('normal' | 'absolute' | 'relative', or omitted to keep it). Returns false when a name is unknown.
     setLossComparison(a, b, mode) {
-      return withString(String(a), (pa) => withString(String(b), (pb) => withString(mode ? String(mode) : '', (pm) =>
-        ui._ui_loss_set_comparison(pa, pb, pm)))) === 1;
+      return (
+        withString(String(a), (pa) =>
+          withString(String(b), (pb) =>
+            withString(mode ? String(mode) : '', (pm) => ui._ui_loss_set_comparison(pa, pb, pm)),
+          ),
+        ) === 1
+      );
     },
-    setLossChecked(name, checked) { return withString(String(name), (p) => ui._ui_loss_set_checked(p, checked ? 1 : 0)) === 1; },
+    setLossChecked(name, checked) {
+      return withString(String(name), (p) => ui._ui_loss_set_checked(p, checked ? 1 : 0)) === 1;
+    },
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
     memory: () => request({ type: 'query', kind: 'memory', args: '{}' }),
     // The timeline's tile cache: {tiles, bytes, hits, misses, requests, pending, evictions, level, budget}.
@@ -392,8 +530,17 @@
       const p = ui._malloc(72);
       ui._ui_tile_stats(p);
       const v = new Float64Array(ui.HEAPU8.buffer, p, 9);
-      const out = { tiles: v[0], bytes: v[1], hits: v[2], misses: v[3], requests: v[4], pending: v[5],
-        evictions: v[6], level: v[7], budget: v[8] };
+      const out = {
+        tiles: v[0],
+        bytes: v[1],
+        hits: v[2],
+        misses: v[3],
+        requests: v[4],
+        pending: v[5],
+        evictions: v[6],
+        level: v[7],
+        budget: v[8],
+      };
       ui._free(p);
       return out;
     },
@@ -413,7 +560,10 @@
   function readHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     const view = (h.get('view') || '').split(',').map(Number);
-    return { view: view.length === 2 && view.every(Number.isFinite) ? view : null, sel: h.has('sel') ? Number(h.get('sel')) : null };
+    return {
+      view: view.length === 2 && view.every(Number.isFinite) ? view : null,
+      sel: h.has('sel') ? Number(h.get('sel')) : null,
+    };
   }
   async function applyHash() {
     const { view, sel } = readHash();
@@ -432,13 +582,30 @@
       history.replaceState(null, '', `#${h}`);
     }
   }
-  window.addEventListener('hashchange', () => { if (location.hash.slice(1) !== lastHash) applyHash(); });
+  window.addEventListener('hashchange', () => {
+    if (location.hash.slice(1) !== lastHash) applyHash();
+  });
 
-  api.ready = uiReady.then(() => startSource && open(startSource)).then(() => settled(5000)).then(applyHash)
-    .then(() => { setInterval(writeHash, 300); }).then(() => undefined);
+  api.ready = uiReady
+    .then(() => startSource && open(startSource))
+    .then(() => settled(5000))
+    .then(applyHash)
+    .then(() => {
+      setInterval(writeHash, 300);
+    })
+    .then(() => undefined);
   // The canvas UI's palette (web/theme.js decides light or dark and calls this).
-  api._setUiTheme = (light) => { uiReady.then(() => ui._ui_set_theme(light ? 1 : 0)); };
-  const runs = strataRunsInit({ ui: () => ui, request, withString, open, setTab: api.setTab, summary: () => lastSummary });
+  api._setUiTheme = (light) => {
+    uiReady.then(() => ui._ui_set_theme(light ? 1 : 0));
+  };
+  const runs = strataRunsInit({
+    ui: () => ui,
+    request,
+    withString,
+    open,
+    setTab: api.setTab,
+    summary: () => lastSummary,
+  });
   window.strata = api;
   if (window.strataGraphInit) window.strataGraphInit({ worker, request, api, ui: () => ui, withString, nextFrames });
 })();

@@ -5,22 +5,30 @@
 // to the network untouched.
 'use strict';
 const BUILD = 'dev';
-const FILES = ['index.html', 'strata.css', 'strata.js', 'embed.js', 'engine-worker.js'];  // written by build.sh
+const FILES = ['index.html', 'strata.css', 'strata.js', 'embed.js', 'engine-worker.js']; // written by build.sh
 const CACHE = `strata-${BUILD}`;
 const BASE = new URL('./', self.location.href);
 
 self.addEventListener('install', (e) => {
   // cache: 'reload' so the new build's files come from the server, not the HTTP cache.
-  e.waitUntil(caches.open(CACHE)
-    .then((c) => c.addAll(FILES.map((f) => new Request(new URL(f, BASE), { cache: 'reload' }))))
-    .then(() => self.skipWaiting()));
+  e.waitUntil(
+    caches
+      .open(CACHE)
+      .then((c) => c.addAll(FILES.map((f) => new Request(new URL(f, BASE), { cache: 'reload' }))))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (e) => {
   // No clients.claim(): the page that installed this worker keeps running as it started (its
   // files, its range reads straight from the server); the next visit is served from the cache.
-  e.waitUntil(caches.keys()
-    .then((keys) => Promise.all(keys.filter((k) => k.startsWith('strata-') && k !== CACHE).map((k) => caches.delete(k)))));
+  e.waitUntil(
+    caches
+      .keys()
+      .then((keys) =>
+        Promise.all(keys.filter((k) => k.startsWith('strata-') && k !== CACHE).map((k) => caches.delete(k))),
+      ),
+  );
 });
 
 // The app file a request is for (the page itself whatever its ?query), or null.
@@ -40,7 +48,8 @@ async function sliceResponse(resp, range) {
   const size = blob.size;
   const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1]);
   const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-  if (start > end || start >= size) return new Response(null, { status: 416, headers: { 'Content-Range': `bytes */${size}` } });
+  if (start > end || start >= size)
+    return new Response(null, { status: 416, headers: { 'Content-Range': `bytes */${size}` } });
   const headers = new Headers(resp.headers);
   headers.set('Content-Range', `bytes ${start}-${end}/${size}`);
   headers.set('Content-Length', String(end - start + 1));
@@ -50,9 +59,14 @@ async function sliceResponse(resp, range) {
 self.addEventListener('fetch', (e) => {
   const key = appFile(e.request);
   if (!key) return;
-  e.respondWith(caches.open(CACHE).then((c) => c.match(key)).then((hit) => {
-    if (!hit) return fetch(e.request);
-    const range = e.request.headers.get('range');
-    return range ? sliceResponse(hit, range) : hit;
-  }));
+  e.respondWith(
+    caches
+      .open(CACHE)
+      .then((c) => c.match(key))
+      .then((hit) => {
+        if (!hit) return fetch(e.request);
+        const range = e.request.headers.get('range');
+        return range ? sliceResponse(hit, range) : hit;
+      }),
+  );
 });

@@ -8,14 +8,14 @@
   const KEY = 'strata.theme';
   const system = window.matchMedia ? window.matchMedia('(prefers-color-scheme: light)') : null;
   const fromUrl = new URLSearchParams(location.search).get('theme');
-  let choice = fromUrl === 'light' || fromUrl === 'dark' ? fromUrl : stored();  // 'light' | 'dark' | 'auto'
+  let choice = fromUrl === 'light' || fromUrl === 'dark' ? fromUrl : stored(); // 'light' | 'dark' | 'auto'
 
   function stored() {
     try {
       const v = localStorage.getItem(KEY);
       return v === 'light' || v === 'dark' ? v : 'auto';
     } catch (e) {
-      return 'auto';  // storage denied (sandboxed frame): still themed, just not remembered
+      return 'auto'; // storage denied (sandboxed frame): still themed, just not remembered
     }
   }
   const effective = () => (choice === 'auto' ? (system && system.matches ? 'light' : 'dark') : choice);
@@ -36,8 +36,11 @@
     if (name !== 'light' && name !== 'dark' && name !== 'auto') throw new Error(`unknown theme: ${name}`);
     choice = name;
     try {
-      if (name === 'auto') localStorage.removeItem(KEY); else localStorage.setItem(KEY, name);
-    } catch (e) { /* not remembered; still applied */ }
+      if (name === 'auto') localStorage.removeItem(KEY);
+      else localStorage.setItem(KEY, name);
+    } catch (e) {
+      /* not remembered; still applied */
+    }
     apply();
     return effective();
   }
@@ -53,6 +56,9 @@
     bar.prepend(button);
     button.addEventListener('click', () => setTheme(effective() === 'light' ? 'dark' : 'light'));
   }
-  if (system && system.addEventListener) system.addEventListener('change', () => { if (choice === 'auto') apply(); });
+  if (system && system.addEventListener)
+    system.addEventListener('change', () => {
+      if (choice === 'auto') apply();
+    });
   apply();
 })();

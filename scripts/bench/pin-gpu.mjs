@@ -18,10 +18,17 @@ function descendants(pid) {
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (!kids.has(ppid)) kids.set(ppid, []);
       kids.get(ppid).push(Number(d));
-    } catch { /* the process ended */ }
+    } catch {
+      /* the process ended */
+    }
   }
   const out = [];
-  const walk = (p) => { for (const k of kids.get(p) || []) { out.push(k); walk(k); } };
+  const walk = (p) => {
+    for (const k of kids.get(p) || []) {
+      out.push(k);
+      walk(k);
+    }
+  };
   walk(pid);
   return out;
 }
@@ -32,7 +39,9 @@ export function pinGpuProcess() {
   const cpus = os.cpus().length;
   if (cpus < 2) return 'GPU process not pinned (one core)';
   const n = setGpuAffinity(String(cpus - 1));
-  return n ? `GPU process (software GL) pinned to core ${cpus - 1} of 0-${cpus - 1}` : 'GPU process not found: not pinned';
+  return n
+    ? `GPU process (software GL) pinned to core ${cpus - 1} of 0-${cpus - 1}`
+    : 'GPU process not found: not pinned';
 }
 
 // Raises the scheduling priority of the pages' main threads (the renderer processes' first
@@ -43,9 +52,18 @@ export function prioritizePageThreads(nice = -10) {
   let n = 0;
   for (const pid of descendants(process.pid)) {
     let cmd = '';
-    try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
     if (!cmd.includes('--type=renderer')) continue;
-    try { execFileSync('renice', ['-n', String(nice), '-p', String(pid)], { stdio: 'ignore' }); ++n; } catch { /* ended */ }
+    try {
+      execFileSync('renice', ['-n', String(nice), '-p', String(pid)], { stdio: 'ignore' });
+      ++n;
+    } catch {
+      /* ended */
+    }
   }
   return n ? `page main thread at nice ${nice}` : 'page main thread at normal priority (no renderer found)';
 }
@@ -64,7 +82,11 @@ function setGpuAffinity(cpuList) {
   let n = 0;
   for (const pid of descendants(process.pid)) {
     let cmd = '';
-    try { cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'); } catch { continue; }
+    try {
+      cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
     if (!cmd.includes('--type=gpu-process')) continue;
     execFileSync('taskset', ['-a', '-p', '-c', cpuList, String(pid)], { stdio: 'ignore' });
     ++n;

@@ -16,7 +16,8 @@ const doc = JSON.parse(raw.toString('utf8'));
 const events = Array.isArray(doc) ? doc : doc.traceEvents;
 const meta = events.filter((e) => e.ph === 'M');
 const timed = events.filter((e) => e.ph !== 'M' && typeof e.ts === 'number');
-let lo = Infinity, hi = -Infinity;
+let lo = Infinity,
+  hi = -Infinity;
 for (const e of timed) {
   lo = Math.min(lo, e.ts);
   hi = Math.max(hi, e.ts + (typeof e.dur === 'number' ? e.dur : 0));
@@ -25,7 +26,10 @@ const span = Math.ceil(hi - lo) + 1000;
 const target = Number(mbArg) * 1e6;
 const out = fs.openSync(output, 'w');
 let written = 0;
-const write = (s) => { fs.writeSync(out, s); written += Buffer.byteLength(s); };
+const write = (s) => {
+  fs.writeSync(out, s);
+  written += Buffer.byteLength(s);
+};
 write('{"traceEvents":[\n');
 write(meta.map((e) => JSON.stringify(e)).join(',\n'));
 for (let copy = 0; written < target; ++copy) {
