@@ -11,6 +11,13 @@ log() { printf '[build] %s\n' "$*"; }
 # Emscripten quirks on Debian (see docs/ARCHITECTURE.md): acorn lives in /usr/share/nodejs.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
+# ccache (installed by setup.sh) keeps compiled objects across builds and work trees: the debug
+# ASan build is most of a clean build's time on two cores. Paths are hashed relative to the tree.
+if command -v ccache >/dev/null 2>&1; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$ROOT")}" CCACHE_NOHASHDIR=1 CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-8G}"
+fi
+
 log "native (debug, sanitizers) → build/native"
 cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSTRATA_SANITIZE=ON >/dev/null
 cmake --build build/native -j "$JOBS"

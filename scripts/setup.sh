@@ -15,7 +15,7 @@ log() { printf '[setup] %s\n' "$*"; }
 need_root() { [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (it installs Debian packages)" >&2; exit 1; }; }
 
 # ---- Debian packages --------------------------------------------------------------------
-PKGS=(emscripten protobuf-compiler libprotobuf-dev libgtest-dev cmake ninja-build g++ clang-format
+PKGS=(emscripten protobuf-compiler libprotobuf-dev libgtest-dev cmake ninja-build g++ clang-format ccache
       clang libclang-rt-14-dev
       chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates)
 command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
