@@ -15,7 +15,7 @@
 #include "core/query/hierarchy.h"
 #include "core/query/launches.h"
 #include "core/query/viewport.h"
-#include "engine/protocol.h"
+#include "protocol/view_messages.h"
 
 namespace strata {
 

@@ -1,14 +1,14 @@
 // What the UI knows of the loaded trace: the track list, the names it has been sent, and the
 // latest view reply (the timeline files it in its tile cache, ui/timeline/tiles.h). All of it
-// arrives from the engine worker as protocol messages (engine/protocol.h); nothing here touches the
-// trace itself.
+// arrives from the engine worker as protocol messages (protocol/view_messages.h); nothing here
+// touches the trace itself.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/base/types.h"
-#include "engine/protocol.h"
+#include "protocol/view_messages.h"
 
 namespace strata {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "engine/engine.h"
-#include "engine/protocol.h"
+#include "protocol/view_messages.h"
 #include "ui/timeline/tiles.h"
 
 namespace strata {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/protocol.h"
+#include "protocol/view_messages.h"
 
 namespace strata {
 

@@ -1,0 +1,113 @@
+// The messages the page and the engine worker post to each other (postMessage, structured
+// clone): objects {type, ...fields} whose `type` is one of the names below. The page forwards
+// them between the worker and the UI module and answers the script API; it decides nothing.
+// The binary payloads some of them carry (`trackList`, `bytes`) are view_messages.h's.
+//
+// web/shared/protocol.js mirrors this table (StrataProtocol.MSG, .TO_WORKER, .TO_PAGE), and
+// tests/e2e/protocol.test.mjs fails when the two disagree or when a script under web/ writes a
+// message name as a bare string instead of MSG.<name>.
+//
+// Fields: `id` is the page's request number, echoed by the one answer (`reply`, `loaded`, ...).
+// Times are ns, sizes bytes, rates MB/s (1e6 bytes) unless a field says otherwise.
+#pragma once
+#include <cstddef>
+#include <string_view>
+
+namespace strata::protocol {
+
+enum class Direction { kToWorker, kToPage };
+
+struct WorkerMessage {
+  std::string_view name;    // the `type` field
+  Direction direction;      // who sends it
+  std::string_view fields;  // the other fields, "name: type (unit)"
+};
+
+inline constexpr WorkerMessage kWorkerMessages[] = {
+    // ---- page → engine worker ------------------------------------------------------------------
+    {"open", Direction::kToWorker,
+     "id; name: string (the page's name for a single source); source: URL string | Blob | "
+     "ArrayBuffer | an array of those (the worker detects what each is and how to load them)"},
+    {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},
+    {"details", Direction::kToWorker, "event: event index"},
+    {"find", Direction::kToWorker, "id; text: string; limit: max matches"},
+    {"locate", Direction::kToWorker, "id; name: string; tsNs: start (absolute ns); pid; tid"},
+    {"query", Direction::kToWorker,
+     "id; kind: engine query name (QUERY); args: JSON string; forUi: answer as queryResult"},
+    {"summary", Direction::kToWorker, "id"},
+    {"lossTags", Direction::kToWorker, "id; lossId; lossTag: string; iterationTag: string"},
+    {"lossRemove", Direction::kToWorker, "lossId"},
+    {"runsStats", Direction::kToWorker,
+     "id; kind: RUNS_KIND; files: {key: {url} | {blob}}; groupByShape: bool; step: string; "
+     "cards: count; card: index; slot: 'a' | 'b'"},
+    {"graphLayout", Direction::kToWorker,
+     "request: the UI's sequence number; module; computation; expanded: instruction indices; "
+     "focus: instruction or -1; hops: count"},
+    {"graphNode", Direction::kToWorker,
+     "module; instr: a clicked node (details, its occurrences in the trace and their costs, "
+     "answered once by graphNode)"},
+    {"graphOccurrences", Direction::kToWorker,
+     "id; name: an op; answered {count, totalNs, events} of its exact-name occurrences in the "
+     "trace (of the first 100 found), or null without a trace"},
+    {"graphModules", Direction::kToWorker, "id"},
+    {"graphSearch", Direction::kToWorker, "id; module; text: string; limit: max matches"},
+    {"graphFind", Direction::kToWorker, "id; module; name: instruction name"},
+    {"graphBench", Direction::kToWorker,
+     "id; nodes: generated graph size | module + expandAll: bool (scripts/bench-graph)"},
+
+    // ---- engine worker → page ------------------------------------------------------------------
+    {"ready", Direction::kToPage, "(the engine module has started)"},
+    {"workerError", Direction::kToPage, "id (when a request failed); error: string"},
+    {"progress", Direction::kToPage,
+     "name: file; loaded: bytes read; total: bytes (0: unknown); mbps: MB/s; records: parsed"},
+    {"preview", Direction::kToPage,
+     "name: file whose first part is shown, or null (the previous trace is back); trackList: "
+     "ArrayBuffer (a kTrackList)"},
+    {"loaded", Direction::kToPage,
+     "id; kind: FILE_KIND name of what was opened; summary: engine summary (REPLY_KEYS.summary); "
+     "trackList: ArrayBuffer (a kTrackList) or null; memoryAdded: a memory CSV joined the trace"},
+    {"loadFailed", Direction::kToPage, "id; error: string; summary"},
+    {"graphLoaded", Direction::kToPage,
+     "id; kind; summary; graph: {name, added: modules, first: index of the first added, modules, "
+     "error}"},
+    {"lossLoaded", Direction::kToPage,
+     "id; kind; summary; lossId; name; lossTag; iterationTag; bytes: file size; points: "
+     "ArrayBuffer of Float64 [iteration, loss] pairs; scanMs: ms; mbps: MB/s"},
+    {"lossPoints", Direction::kToPage, "id; the fields of lossLoaded but summary (new tags)"},
+    {"view", Direction::kToPage, "bytes: ArrayBuffer (a kViewReply, transferred)"},
+    {"details", Direction::kToPage, "event; json: details JSON (REPLY_KEYS.details)"},
+    {"queryResult", Direction::kToPage, "id; json: the engine's answer to a forUi query"},
+    {"reply", Direction::kToPage, "id; value: the answer to a request (JSON value)"},
+    {"graph", Direction::kToPage, "request: graphLayout's; bytes: ArrayBuffer (graph layout)"},
+    {"graphModules", Direction::kToPage, "modules: REPLY_KEYS.graphModule each; errors: strings"},
+    {"graphNode", Direction::kToPage,
+     "module; instr; json: node details JSON; trace: {count, totalNs} of its occurrences or null; "
+     "costs: op costs JSON value or null"},
+};
+
+inline constexpr size_t kWorkerMessageCount = sizeof(kWorkerMessages) / sizeof(kWorkerMessages[0]);
+
+// A name is used once per direction (a request and its answer may share one, as `view` does).
+constexpr bool worker_messages_unique() {
+  for (size_t i = 0; i < kWorkerMessageCount; ++i)
+    for (size_t j = i + 1; j < kWorkerMessageCount; ++j)
+      if (kWorkerMessages[i].name == kWorkerMessages[j].name &&
+          kWorkerMessages[i].direction == kWorkerMessages[j].direction)
+        return false;
+  return true;
+}
+static_assert(worker_messages_unique(), "a worker message name is listed twice for one direction");
+
+// The `kind` of a `query` message: engine_query()'s names (src/engine/engine_queries.cc).
+inline constexpr std::string_view kQueryKinds[] = {"select", "memory"};
+
+// The `kind` of a `runsStats` message (web/worker/runs.js).
+inline constexpr std::string_view kRunsStatsKinds[] = {"ascend", "trace", "keep", "diff"};
+
+// The commands a host page sends an embedded Strata (an iframe, web/page/embed.js): messages
+// {strata: {<command>: argument, id}}, answered {strata: {<result>, id}} (README "Embedding and
+// hosting" gives each one's argument and answer).
+inline constexpr std::string_view kEmbedCommands[] = {"hello", "open", "view",          "select",
+                                                      "find",  "tab",  "watchSelection"};
+
+}  // namespace strata::protocol

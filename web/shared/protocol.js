@@ -1,0 +1,100 @@
+// The page ⇄ engine worker protocol, as names: the mirror of src/protocol/worker_messages.h and
+// src/protocol/reply_keys.h (tests/e2e/protocol.test.mjs checks that the two agree). Loaded by
+// the page (a <script>) and by the engine worker (importScripts). Every script under web/ names
+// a message as MSG.<name>, never as a bare string.
+'use strict';
+/* exported StrataProtocol */
+
+const StrataProtocol = (() => {
+  // worker_messages.h kWorkerMessages, by direction.
+  const TO_WORKER = [
+    'open',
+    'view',
+    'details',
+    'find',
+    'locate',
+    'query',
+    'summary',
+    'lossTags',
+    'lossRemove',
+    'runsStats',
+    'graphLayout',
+    'graphNode',
+    'graphOccurrences',
+    'graphModules',
+    'graphSearch',
+    'graphFind',
+    'graphBench',
+  ];
+  const TO_PAGE = [
+    'ready',
+    'workerError',
+    'progress',
+    'preview',
+    'loaded',
+    'loadFailed',
+    'graphLoaded',
+    'lossLoaded',
+    'lossPoints',
+    'view',
+    'details',
+    'queryResult',
+    'reply',
+    'graph',
+    'graphModules',
+    'graphNode',
+  ];
+  const names = (list) => Object.freeze(Object.fromEntries(list.map((n) => [n, n])));
+  const MSG = names([...TO_WORKER, ...TO_PAGE]);
+
+  // worker_messages.h kQueryKinds: the engine's query names ('memory' is a prefix: memory_live...).
+  const QUERY = names(['select', 'memory']);
+  // worker_messages.h kRunsStatsKinds.
+  const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff']);
+
+  // worker_messages.h kEmbedCommands: a host page's commands to an embedded Strata.
+  const EMBED = names(['hello', 'open', 'view', 'select', 'find', 'tab', 'watchSelection']);
+
+  // reply_keys.h: kSummaryKeys → summary, ...
+  const REPLY_KEYS = Object.freeze({
+    summary: [
+      'files',
+      'phases',
+      'events',
+      'counters',
+      'tracks',
+      'processes',
+      'startNs',
+      'endNs',
+      'loadMs',
+      'heapBytes',
+      'errors',
+      'warnings',
+    ],
+    summaryFile: ['name', 'bytes', 'format'],
+    details: ['name', 'cat', 'startNs', 'durNs', 'pid', 'tid', 'phase'],
+    detailsLaunched: ['launchedCount', 'launchedTotalNs', 'launchedSpanNs', 'launchedComplete', 'launched'],
+    detailsRecord: ['args', 'xla'],
+    selectedEvent: ['event', 'name', 'tsNs', 'durNs', 'pid', 'tid'],
+    find: ['count', 'matches'],
+    findMatch: ['event', 'name', 'durNs'],
+    lossInfo: ['name', 'lossTag', 'iterationTag', 'points', 'bytes', 'scanMs', 'mbps'],
+    graphModule: ['name', 'fromTrace', 'programId'],
+    graphFind: ['instr', 'computation'],
+    runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
+  });
+
+  // The keys of `from` listed in `keys` that it has (a copy, in the list's order).
+  function pick(from, keys) {
+    const out = {};
+    for (const k of keys) if (from && from[k] !== undefined) out[k] = from[k];
+    return out;
+  }
+  // A summary before any load: every key of REPLY_KEYS.summary, empty.
+  function emptySummary() {
+    const lists = new Set(['files', 'errors', 'warnings']);
+    return Object.fromEntries(REPLY_KEYS.summary.map((k) => [k, lists.has(k) ? [] : k === 'phases' ? {} : 0]));
+  }
+
+  return Object.freeze({ TO_WORKER, TO_PAGE, MSG, QUERY, RUNS_KIND, EMBED, REPLY_KEYS, pick, emptySummary });
+})();
