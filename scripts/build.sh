@@ -30,9 +30,14 @@ fi
 cmake --build build/wasm -j "$JOBS"
 
 log "static site → dist/"
+# The layout is web/'s: the page's scripts in page/ (with the UI module), the engine worker's in
+# worker/ (with the engine module: Emscripten finds the .wasm beside the worker script), the
+# protocol and the wasm call helpers both load in shared/.
 rm -rf dist.tmp && mkdir -p dist.tmp/demo
 cp web/*.html web/*.js web/*.css dist.tmp/
-cp build/wasm/strata_engine.js build/wasm/strata_engine.wasm build/wasm/strata_ui.js build/wasm/strata_ui.wasm dist.tmp/
+for dir in page worker shared; do mkdir -p "dist.tmp/$dir" && cp "web/$dir"/*.js "dist.tmp/$dir/"; done
+cp build/wasm/strata_ui.js build/wasm/strata_ui.wasm dist.tmp/page/
+cp build/wasm/strata_engine.js build/wasm/strata_engine.wasm dist.tmp/worker/
 build/native/strata_make_demo dist.tmp/demo/demo-trace.json
 # The offline service worker (web/sw.js) precaches every app file (not itself, not the embedding
 # example) in a cache named after a hash of their contents: a new build is a new cache.

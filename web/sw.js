@@ -5,7 +5,7 @@
 // to the network untouched.
 'use strict';
 const BUILD = 'dev';
-const FILES = ['index.html', 'strata.css', 'strata.js', 'embed.js', 'engine-worker.js']; // written by build.sh
+const FILES = ['index.html', 'strata.css', 'page/strata.js', 'worker/engine-worker.js']; // written by build.sh
 const CACHE = `strata-${BUILD}`;
 const BASE = new URL('./', self.location.href);
 

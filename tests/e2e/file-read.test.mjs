@@ -1,4 +1,4 @@
-// Issue 3, reading picked files: a File is read in 32 MB slices by web/read-worker.js, which
+// Issue 3, reading picked files: a File is read in 32 MB slices by web/worker/read-worker.js, which
 // transfers them to the engine worker in file order. A file of several slices must arrive
 // whole and in order (every record counted as an independent parse counts it), and when the
 // reader cannot start, the engine worker reads the file itself with the same result.
@@ -10,13 +10,16 @@ import path from 'node:path';
 import { DIST_DIR, REPO_ROOT, countTrace, newStrataPage, poll, serverAndBrowser, tempDir } from './lib.mjs';
 
 const MAKE_DEMO = path.join(REPO_ROOT, 'build/native/strata_make_demo');
-const SLICE = 32 << 20; // web/engine-worker.js SLICE_BYTES
+const SLICE = 32 << 20; // web/worker/sources.js SLICE_BYTES
 
-// The site without read-worker.js, at /noreader/ (links to dist's files).
+// The site without worker/read-worker.js, at /noreader/ (links to dist's files).
 function siteWithoutReader(dir) {
-  fs.mkdirSync(dir);
+  fs.mkdirSync(path.join(dir, 'worker'), { recursive: true });
   for (const f of fs.readdirSync(DIST_DIR)) {
-    if (f !== 'read-worker.js') fs.symlinkSync(path.join(DIST_DIR, f), path.join(dir, f));
+    if (f !== 'worker') fs.symlinkSync(path.join(DIST_DIR, f), path.join(dir, f));
+  }
+  for (const f of fs.readdirSync(path.join(DIST_DIR, 'worker'))) {
+    if (f !== 'read-worker.js') fs.symlinkSync(path.join(DIST_DIR, 'worker', f), path.join(dir, 'worker', f));
   }
   return dir;
 }
@@ -73,7 +76,7 @@ describe(
         await session.goto(env.server.origin + '/noreader/');
         const sum = await pickAndCount(session);
         assert.ok(
-          session.log.httpErrors.some((e) => e.includes('/noreader/read-worker.js')),
+          session.log.httpErrors.some((e) => e.includes('/noreader/worker/read-worker.js')),
           `the reader worker was asked for and not found: ${JSON.stringify(session.log.httpErrors)}`,
         );
         assert.deepEqual(sum.phases, expected.phases, 'phases of the picked file, read in the engine worker');

@@ -72,7 +72,8 @@
     MAX_URL_CHARS = 8192,
     MAX_NAME_CHARS = 256,
     MAX_TEXT_CHARS = 1024;
-  const COMMANDS = ['hello', 'open', 'view', 'select', 'find', 'tab', 'watchSelection'];
+  const { EMBED } = StrataProtocol;
+  const COMMANDS = Object.values(EMBED);
   const inFrame = window.parent !== window;
   const allowed = parseOrigins(params.get('origins'));
   let hostOrigin = null; // the origin of the last accepted message: where replies and reports go
@@ -126,7 +127,7 @@
     const cmd = keys[0],
       arg = s[cmd];
     switch (cmd) {
-      case 'open': {
+      case EMBED.open: {
         if (!arg || typeof arg !== 'object') return 'open: expected {name, buffer} or {url}';
         if ('name' in arg && (typeof arg.name !== 'string' || arg.name.length > MAX_NAME_CHARS))
           return `open.name must be a string of at most ${MAX_NAME_CHARS} characters`;
@@ -156,22 +157,22 @@
         }
         return null;
       }
-      case 'view':
+      case EMBED.view:
         return arg && Number.isFinite(arg.startNs) && Number.isFinite(arg.endNs) && arg.endNs > arg.startNs
           ? null
           : 'view: expected {startNs, endNs} with endNs > startNs';
-      case 'select':
+      case EMBED.select:
         if (arg && Number.isInteger(arg.event) && arg.event >= 0) return null;
         return arg && typeof arg.name === 'string' && arg.name.length <= MAX_TEXT_CHARS && Number.isFinite(arg.tsNs)
           ? null
           : 'select: expected {event} or {name, tsNs, pid, tid}';
-      case 'find':
+      case EMBED.find:
         return typeof arg === 'string' && arg.length <= MAX_TEXT_CHARS
           ? null
           : `find: expected a string of at most ${MAX_TEXT_CHARS} characters`;
-      case 'tab':
+      case EMBED.tab:
         return typeof arg === 'string' && arg.length <= 32 ? null : 'tab: expected a tab name';
-      case 'watchSelection':
+      case EMBED.watchSelection:
         return typeof arg === 'boolean' ? null : 'watchSelection: expected true or false';
       default:
         return null; // hello
@@ -180,9 +181,9 @@
 
   async function run(cmd, arg) {
     switch (cmd) {
-      case 'hello':
+      case EMBED.hello:
         return { ready: { version: strata.version, protocol: PROTOCOL } };
-      case 'open': {
+      case EMBED.open: {
         protocolOpens++;
         const before = loadEnds;
         try {
@@ -194,16 +195,16 @@
         if (loadEnds === before) return { error: 'open: the engine stopped before the load ended' };
         return lastEnd.error ? { error: lastEnd.error } : { loaded: lastEnd.summary };
       }
-      case 'view':
+      case EMBED.view:
         return { view: strata.setView(arg.startNs, arg.endNs) };
-      case 'select':
+      case EMBED.select:
         return { selection: await strata.select(arg) };
-      case 'find':
+      case EMBED.find:
         return { found: await strata.find(arg) };
-      case 'tab':
+      case EMBED.tab:
         if (typeof strata.setTab !== 'function') return { error: 'tab: this version of Strata has no tabs' };
         return { tab: await strata.setTab(arg) };
-      case 'watchSelection':
+      case EMBED.watchSelection:
         watching = arg;
         return { watching };
     }

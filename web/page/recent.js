@@ -150,8 +150,7 @@
       const b = document.createElement('button');
       b.type = 'button';
       b.className = 'recent-entry';
-      const size = x.bytes >= 1e6 ? `${(x.bytes / 1e6).toFixed(1)} MB` : `${(x.bytes / 1e3).toFixed(1)} KB`;
-      b.textContent = `${x.names.join(', ')}  (${size})`; // text: names never become HTML
+      b.textContent = `${x.names.join(', ')}  (${StrataPage.sizeLabel(x.bytes)})`; // text: names never become HTML
       b.addEventListener('click', () => {
         panel.hidden = true;
         reopen(x.id);

@@ -3,15 +3,16 @@
 // The API is documented in README.md; later versions extend it, never break it.
 (function () {
   'use strict';
+  const { MSG, QUERY, REPLY_KEYS, pick } = StrataProtocol;
   const canvas = document.getElementById('canvas');
   const fileInput = document.getElementById('file-input');
   const folderInput = document.getElementById('folder-input');
-  const worker = new Worker(new URL('engine-worker.js', document.baseURI));
+  const worker = new Worker(new URL('worker/engine-worker.js', document.baseURI));
   // embed=1 (README "Embedding and hosting"): the host page opens files; no picker, no drop.
   const embedded = new URLSearchParams(location.search).get('embed') === '1';
 
   let ui = null; // the UI wasm module
-  let lastSummary = emptySummary();
+  let lastSummary = StrataProtocol.emptySummary();
   let lastDetails = null;
   let selected = -1;
   // The load in progress, for strata.progress(): bytes so far, and whether the view already
@@ -21,22 +22,6 @@
   const pending = new Map(); // id -> {resolve}
   const uiQueue = []; // engine messages that arrived before the UI was up
 
-  function emptySummary() {
-    return {
-      files: [],
-      phases: {},
-      events: 0,
-      counters: 0,
-      tracks: 0,
-      processes: 0,
-      startNs: 0,
-      endNs: 0,
-      loadMs: 0,
-      heapBytes: 0,
-      errors: [],
-      warnings: [],
-    };
-  }
   function fatal(message) {
     const el = document.getElementById('fatal');
     el.textContent = message;
@@ -50,10 +35,10 @@
   });
   const host = {
     postToEngine(buffer) {
-      worker.postMessage({ type: 'view', bytes: buffer }, [buffer]);
+      worker.postMessage({ type: MSG.view, bytes: buffer }, [buffer]);
     },
     requestDetails(event) {
-      worker.postMessage({ type: 'details', event });
+      worker.postMessage({ type: MSG.details, event });
     },
     openFilePicker() {
       if (!embedded) fileInput.click();
@@ -72,7 +57,7 @@
       runs.diffFromUi(aRun, aProfile, bRun, bProfile, step);
     },
     query(id, kind, args) {
-      worker.postMessage({ type: 'query', forUi: true, id, kind, args });
+      worker.postMessage({ type: MSG.query, forUi: true, id, kind, args });
     },
     selectionChanged(event) {
       selected = event;
@@ -85,22 +70,16 @@
     fatal,
     // Loss view (src/ui/loss): new tags for a log, a removed log, a CSV download.
     lossSetTags(lossId, lossTag, iterationTag) {
-      worker.postMessage({ type: 'lossTags', lossId, lossTag, iterationTag });
+      worker.postMessage({ type: MSG.lossTags, lossId, lossTag, iterationTag });
     },
     lossRemove(lossId) {
-      worker.postMessage({ type: 'lossRemove', lossId });
+      worker.postMessage({ type: MSG.lossRemove, lossId });
     },
     graph(kind, args) {
       if (window.strataGraph) window.strataGraph.fromUi(kind, args);
     }, // web/graph.js
     download(fileName, text) {
-      const a = document.createElement('a');
-      a.href = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
-      a.download = fileName;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      StrataPage.download(fileName, text, 'text/csv');
     },
   };
   createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
@@ -114,35 +93,23 @@
     })
     .catch((e) => fatal(`Strata could not start: ${(e && e.message) || e}`));
 
-  function withString(s, fn) {
-    const n = ui.lengthBytesUTF8(s) + 1;
-    const p = ui._malloc(n);
-    ui.stringToUTF8(s, p, n);
-    try {
-      return fn(p);
-    } finally {
-      ui._free(p);
-    }
-  }
-  function toUi(buffer) {
-    const bytes = new Uint8Array(buffer);
-    const p = ui._malloc(bytes.length);
-    ui.HEAPU8.set(bytes, p >>> 0);
-    ui._ui_receive(p, bytes.length);
-    ui._free(p);
-  }
+  const withString = (s, fn) => StrataWasm.withString(ui, s, fn);
+  const toUi = (buffer) => StrataWasm.withBytes(ui, new Uint8Array(buffer), (p, n) => ui._ui_receive(p, n));
   function fileLabel(s) {
     if (!s.files.length) return '';
     const f = s.files[0];
-    const mb = f.bytes >= 1e6 ? `${(f.bytes / 1e6).toFixed(1)} MB` : `${(f.bytes / 1e3).toFixed(1)} KB`;
-    return `${f.name}  |  ${mb}  |  ${s.events.toLocaleString('en-US')} events  |  ${s.tracks} tracks`;
+    const size = StrataPage.sizeLabel(f.bytes);
+    return `${f.name}  |  ${size}  |  ${s.events.toLocaleString('en-US')} events  |  ${s.tracks} tracks`;
   }
+  const GRAPH_MESSAGES = new Set([MSG.graph, MSG.graphNode, MSG.graphModules, MSG.graphLoaded]);
+  const LOSS_MESSAGES = new Set([MSG.lossLoaded, MSG.lossPoints]);
+  const LOAD_ENDS = new Set([MSG.loaded, MSG.loadFailed, MSG.graphLoaded]);
 
   // ---- worker messages ------------------------------------------------------------------------
   function deliver(m) {
-    if (m.type.startsWith('graph') && window.strataGraph && window.strataGraph.deliver(m)) return;
+    if (GRAPH_MESSAGES.has(m.type) && window.strataGraph && window.strataGraph.deliver(m)) return;
     switch (m.type) {
-      case 'progress':
+      case MSG.progress:
         progress = Object.assign({}, progress, {
           active: true,
           name: m.name,
@@ -152,7 +119,7 @@
         });
         withString(m.name, (p) => ui._ui_set_progress(p, m.loaded, m.total, m.mbps, m.records, 1));
         break;
-      case 'loaded':
+      case MSG.loaded:
         progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
         if (m.memoryAdded) {
@@ -169,75 +136,44 @@
         if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
         else withString('', (p) => ui._ui_show_error(p));
         break;
-      case 'preview':
+      case MSG.preview:
         // A big file's first part, indexed early (or, name null, the previous trace back).
         progress = Object.assign({}, progress, { showingFirstPart: !!m.name });
         toUi(m.trackList);
         if (m.name) withString(`${m.name}  |  loading: showing its first part`, (p) => ui._ui_set_file_label(p));
         else withString(fileLabel(lastSummary), (p) => ui._ui_set_file_label(p));
         break;
-      case 'loadFailed':
+      case MSG.loadFailed:
         progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
         withString(m.error, (p) => ui._ui_show_error(p));
         break;
-      case 'view':
+      case MSG.view:
         toUi(m.bytes);
         break;
-      case 'lossLoaded':
-      case 'lossPoints': {
-        if (m.type === 'lossLoaded') ui._ui_set_progress(0, 0, 0, 0, 0, 0);
-        const pts = new Float64Array(m.points);
-        const p = ui._malloc(Math.max(pts.byteLength, 8));
-        ui.HEAPF64.set(pts, (p >>> 0) / 8);
-        withString(m.name, (n) =>
-          withString(m.lossTag, (l) =>
-            withString(m.iterationTag, (i) =>
-              ui._ui_loss_points(
-                m.lossId,
-                n,
-                l,
-                i,
-                m.bytes,
-                m.mbps,
-                p,
-                pts.length / 2,
-                m.type === 'lossLoaded' ? 1 : 0,
-              ),
-            ),
+      case MSG.lossLoaded:
+      case MSG.lossPoints: {
+        const added = m.type === MSG.lossLoaded;
+        if (added) ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        StrataWasm.withArray(ui, new Float64Array(m.points), (p, n) =>
+          StrataWasm.withStrings(ui, [m.name, m.lossTag, m.iterationTag], (pn, pl, pi) =>
+            ui._ui_loss_points(m.lossId, pn, pl, pi, m.bytes, m.mbps, p, n / 2, added ? 1 : 0),
           ),
         );
-        ui._free(p);
         break;
       }
-      case 'queryResult':
+      case MSG.queryResult:
         withString(m.json, (p) => ui._ui_query_result(m.id, p));
         break;
-      case 'details':
+      case MSG.details:
         if (m.event === selected) {
           try {
             const d = JSON.parse(m.json);
-            lastDetails = d && {
-              name: d.name,
-              cat: d.cat,
-              startNs: d.startNs,
-              durNs: d.durNs,
-              pid: d.pid,
-              tid: d.tid,
-              phase: d.phase,
-              args: (d.record && d.record.args) || {},
-            };
-            if (d && d.record && d.record.xla) lastDetails.xla = d.record.xla; // XLA op: graph link
-            if (d && d.launchedCount !== undefined) {
-              // what it launched elsewhere (Kineto: kernels)
-              Object.assign(lastDetails, {
-                launchedCount: d.launchedCount,
-                launchedTotalNs: d.launchedTotalNs,
-                launchedSpanNs: d.launchedSpanNs,
-                launchedComplete: d.launchedComplete,
-                launched: d.launched,
-              });
-            }
+            // The details pane's fields, the record's args, an XLA op's graph link (xla) and
+            // what it launched elsewhere (Kineto: kernels), when there are any.
+            lastDetails =
+              d && Object.assign(pick(d, REPLY_KEYS.details), { args: {} }, pick(d.record, REPLY_KEYS.detailsRecord));
+            if (d && d.launchedCount !== undefined) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
           } catch (e) {
             lastDetails = null;
           }
@@ -251,35 +187,26 @@
     if (m.summary) lastSummary = m.summary;
     // Every load ends in one 'strata:loaded' event on window, whoever started it (picker, drop,
     // ?url=, the API): detail is the summary (errors included when it failed; `loss` for a log).
-    if (m.type === 'loadFailed')
+    if (m.type === MSG.loadFailed)
       window.dispatchEvent(new CustomEvent('strata:loadfailed', { detail: { error: m.error, summary: m.summary } }));
-    if (m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'graphLoaded')
-      window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
-    if (m.type === 'lossLoaded' || m.type === 'lossPoints') {
+    if (LOAD_ENDS.has(m.type)) window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
+    if (LOSS_MESSAGES.has(m.type)) {
       // Before resolving: the UI has the points when the caller's await resumes.
       if (ui) deliver(m);
       else uiQueue.push(m);
-      const info = {
-        name: m.name,
-        lossTag: m.lossTag,
-        iterationTag: m.iterationTag,
-        points: m.points.byteLength / 16,
-        bytes: m.bytes,
-        scanMs: m.scanMs,
-        mbps: m.mbps,
-      };
+      const info = pick(Object.assign({}, m, { points: m.points.byteLength / 16 }), REPLY_KEYS.lossInfo);
       if (pending.has(m.id)) {
         const { resolve } = pending.get(m.id);
         pending.delete(m.id);
-        resolve(m.type === 'lossLoaded' ? Object.assign({}, lastSummary, { loss: info }) : info);
+        resolve(m.type === MSG.lossLoaded ? Object.assign({}, lastSummary, { loss: info }) : info);
       }
-      if (m.type === 'lossLoaded')
+      if (m.type === MSG.lossLoaded)
         window.dispatchEvent(
           new CustomEvent('strata:loaded', { detail: Object.assign({}, lastSummary, { loss: info }) }),
         );
       return;
     }
-    if (m.type === 'graphLoaded') {
+    if (m.type === MSG.graphLoaded) {
       // an HLO file: the Graph tab's (web/graph.js); the trace stays
       if (ui) deliver(m);
       else uiQueue.push(m);
@@ -290,12 +217,12 @@
       }
       return;
     }
-    if ((m.type === 'loaded' || m.type === 'loadFailed' || m.type === 'reply') && pending.has(m.id)) {
+    if ((m.type === MSG.loaded || m.type === MSG.loadFailed || m.type === MSG.reply) && pending.has(m.id)) {
       const { resolve } = pending.get(m.id);
       pending.delete(m.id);
-      resolve(m.type === 'reply' ? m.value : m.summary);
+      resolve(m.type === MSG.reply ? m.value : m.summary);
     }
-    if (m.type === 'workerError') {
+    if (m.type === MSG.workerError) {
       console.error('strata engine:', m.error);
       if (pending.has(m.id)) {
         pending.get(m.id).resolve(null);
@@ -303,7 +230,7 @@
       }
       return;
     }
-    if (m.type === 'reply' || m.type === 'ready') return;
+    if (m.type === MSG.reply || m.type === MSG.ready) return;
     if (ui) deliver(m);
     else uiQueue.push(m);
   };
@@ -348,7 +275,7 @@
           typeof first === 'string'
             ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop())
             : first.name || 'trace';
-        return request({ type: 'open', name, source: urls });
+        return request({ type: MSG.open, name, source: urls });
       }
       source = list[0];
     }
@@ -373,7 +300,7 @@
       return Promise.resolve(lastSummary);
     }
     if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
-    return request({ type: 'open', name, source }, transfer);
+    return request({ type: MSG.open, name, source }, transfer);
   }
 
   // Several files at once: see openFiles().
@@ -428,9 +355,15 @@
         ui._ui_set_view_ns(startNs, endNs);
       return api.view();
     },
-    find: (text) => request({ type: 'find', text: String(text), limit: 100 }),
+    find: (text) => request({ type: MSG.find, text: String(text), limit: 100 }),
     async locate(q) {
-      const ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
+      const ev = await request({
+        type: MSG.locate,
+        name: String(q.name),
+        tsNs: Number(q.tsNs),
+        pid: q.pid,
+        tid: q.tid,
+      });
       if (ev == null || ev < 0) return null;
       await settled(5000);
       if (ui._ui_reveal(ev)) await nextFrames(2); // scroll its track into view if needed
@@ -447,12 +380,12 @@
     async select(q) {
       let ev = q && Number.isInteger(q.event) ? q.event : null;
       if (ev === null && q)
-        ev = await request({ type: 'locate', name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
+        ev = await request({ type: MSG.locate, name: String(q.name), tsNs: Number(q.tsNs), pid: q.pid, tid: q.tid });
       if (ev === null || ev < 0) {
         ui._ui_clear_selection();
         return null;
       }
-      const r = await request({ type: 'query', kind: 'select', args: JSON.stringify({ events: [ev] }) });
+      const r = await request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify({ events: [ev] }) });
       if (!r || !r.events || !r.events.length) return null;
       ui._ui_select_event(ev, r.events[0].start, r.events[0].end, 1);
       await settled(5000);
@@ -465,17 +398,10 @@
       const events = [];
       for (let i = 0; i < Math.min(n, 1000); ++i) events.push(ui._ui_selection_event(i));
       if (!events.length) return { count: 0, events: [] };
-      const r = await request({ type: 'query', kind: 'select', args: JSON.stringify({ events }) });
+      const r = await request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify({ events }) });
       return {
         count: n,
-        events: r.events.map((e) => ({
-          event: e.event,
-          name: e.name,
-          tsNs: e.tsNs,
-          durNs: e.durNs,
-          pid: e.pid,
-          tid: e.tid,
-        })),
+        events: r.events.map((e) => pick(e, REPLY_KEYS.selectedEvent)),
       };
     },
     // UI state: {tool, grid, help, flows, marks:[[startNs,endNs]], timing, collapsedSections, hiddenTracks, ...}
@@ -502,7 +428,7 @@
     setLossTags(name, lossTag, iterationTag) {
       const lossId = withString(String(name), (p) => ui._ui_loss_id(p));
       if (!lossId) return Promise.resolve(null);
-      return request({ type: 'lossTags', lossId, lossTag: String(lossTag), iterationTag: String(iterationTag) });
+      return request({ type: MSG.lossTags, lossId, lossTag: String(lossTag), iterationTag: String(iterationTag) });
     },
     // {files:[{name, lossTag, iterationTag, checked, bytes, scanMbps, count, points:[[iteration, loss], ...]}],
     //  comparison: {a, b, mode, mean, max, count, points:[[iteration, value], ...]} or null}.
@@ -523,7 +449,7 @@
       return withString(String(name), (p) => ui._ui_loss_set_checked(p, checked ? 1 : 0)) === 1;
     },
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
-    memory: () => request({ type: 'query', kind: 'memory', args: '{}' }),
+    memory: () => request({ type: MSG.query, kind: QUERY.memory, args: '{}' }),
     // The timeline's tile cache: {tiles, bytes, hits, misses, requests, pending, evictions, level, budget}.
     tileStats() {
       if (!ui) return null;

@@ -1,11 +1,13 @@
 // The Graph tab's page glue (README "Script and embedding API"): moves layout requests and
-// answers between the UI (src/ui/graph) and the engine worker (web/graph-worker.js), links the
+// answers between the UI (src/ui/graph) and the engine worker (web/worker/graph.js), links the
 // timeline and the graph, and adds strata.graph*() to window.strata. strata.js calls
 // strataGraphInit with what it shares once window.strata exists.
 (function () {
   'use strict';
+  const { MSG } = StrataProtocol;
   let c = null; // {worker, request, api, ui(), withString, nextFrames}
   let modules = []; // as the worker lists them
+  let lastNode = null; // the node clicked last: an older node's answer is not shown
 
   function ui() {
     return c && c.ui();
@@ -28,33 +30,16 @@
     }
     await c.nextFrames(2);
   }
-  function download(name, text) {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(new Blob([text], { type: name.endsWith('.svg') ? 'image/svg+xml' : 'text/plain' }));
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-  }
-  // The trace's occurrences of an op: count and total time (of the first 100 found).
-  async function traceStats(name) {
-    if (!c.api.summary().events) return null;
-    const r = await c.api.find(name);
-    if (!r) return null;
-    const exact = r.matches.filter((m) => m.name === name);
-    return {
-      count: exact.length < r.matches.length ? exact.length : r.count,
-      totalNs: exact.reduce((s, m) => s + m.durNs, 0),
-      events: exact.map((m) => m.event),
-    };
-  }
+  const download = (name, text) =>
+    StrataPage.download(name, text, name.endsWith('.svg') ? 'image/svg+xml' : 'text/plain');
+  // The trace's occurrences of an op (exact name, of the first 100 found): {count, totalNs, events}.
+  const traceStats = (name) => c.request({ type: MSG.graphOccurrences, name: String(name) });
   // Opens the module of an XLA op seen in the trace: by program id, else by module name.
   async function openFromTrace(q) {
     let k = modules.findIndex((m) => m.fromTrace && Number(m.programId) === Number(q.programId));
     if (k < 0 && q.module) k = modules.findIndex((m) => m.name === q.module || q.module.startsWith(m.name));
     if (k < 0) return false;
-    const f = await c.request({ type: 'graphFind', module: k, name: String(q.op) });
+    const f = await c.request({ type: MSG.graphFind, module: k, name: String(q.op) });
     ui()._ui_graph_open(k, f && f.instr >= 0 ? f.computation : -1, f ? f.instr : -1);
     await settledGraph();
     return !!f && f.instr >= 0;
@@ -63,7 +48,7 @@
   const fromUi = {
     layout(a) {
       c.worker.postMessage({
-        type: 'graphLayout',
+        type: MSG.graphLayout,
         request: a.seq,
         module: a.module,
         computation: a.computation,
@@ -72,17 +57,18 @@
         hops: a.hops,
       });
     },
+    // A clicked node: one request; the worker answers once with its details, its occurrences
+    // in the trace and their FLOPs and bytes (a graphNode message).
     details(a) {
-      c.worker.postMessage({ type: 'graphDetails', module: a.module, instr: a.instr });
+      lastNode = { module: a.module, instr: a.instr };
+      c.worker.postMessage({ type: MSG.graphNode, module: a.module, instr: a.instr });
     },
     async timeline(a) {
       const s = await traceStats(a.name);
-      const ev = new Uint32Array(s ? s.events : []);
       const u = ui();
-      const p = u._malloc(Math.max(ev.byteLength, 4));
-      u.HEAPU32.set(ev, (p >>> 0) / 4);
-      c.withString(a.name, (n) => u._ui_graph_show_events(p, ev.length, n));
-      u._free(p);
+      StrataWasm.withArray(u, new Uint32Array(s ? s.events : []), (p, n) =>
+        c.withString(a.name, (pn) => u._ui_graph_show_events(p, n, pn)),
+      );
     },
     openFromTrace(a) {
       openFromTrace(a);
@@ -103,34 +89,21 @@
     deliver(m) {
       const u = ui();
       switch (m.type) {
-        case 'graph': {
-          const bytes = new Uint8Array(m.bytes);
-          const p = u._malloc(Math.max(bytes.length, 1));
-          u.HEAPU8.set(bytes, p >>> 0);
-          u._ui_graph_receive(p, bytes.length, m.request);
-          u._free(p);
+        case MSG.graph: {
+          StrataWasm.withBytes(u, new Uint8Array(m.bytes), (p, n) => u._ui_graph_receive(p, n, m.request));
           return true;
         }
-        case 'graphDetails':
+        case MSG.graphNode:
+          if (!lastNode || lastNode.module !== m.module || lastNode.instr !== m.instr) return true;
           c.withString(m.json, (p) => u._ui_graph_details(m.module, m.instr, p));
-          try {
-            const name = JSON.parse(m.json).name;
-            traceStats(name).then(async (s) => {
-              if (!s) return;
-              u._ui_graph_timeline_stats(s.count, s.totalNs);
-              // FLOPs and bytes from the occurrences' records (the worker reads and sums them).
-              const costs = await c.request({ type: 'graphCosts', name, occurrences: s.count, events: s.events });
-              if (costs) c.withString(JSON.stringify(costs), (p) => u._ui_graph_trace_costs(p));
-            });
-          } catch (e) {
-            /* no details */
-          }
+          if (m.trace) u._ui_graph_timeline_stats(m.trace.count, m.trace.totalNs);
+          if (m.costs) c.withString(JSON.stringify(m.costs), (p) => u._ui_graph_trace_costs(p));
           return true;
-        case 'graphModules':
+        case MSG.graphModules:
           modules = m.modules;
           toUiModules();
           return true;
-        case 'graphLoaded':
+        case MSG.graphLoaded:
           modules = m.graph.modules;
           toUiModules();
           u._ui_graph_open(m.graph.first, -1, -1);
@@ -171,17 +144,17 @@
     api.graphOpen = async (module, op) => {
       const k = typeof module === 'number' ? module : modules.findIndex((m) => m.name === module);
       if (k < 0 || k >= modules.length) return false;
-      const f = op ? await c.request({ type: 'graphFind', module: k, name: String(op) }) : null;
+      const f = op ? await c.request({ type: MSG.graphFind, module: k, name: String(op) }) : null;
       ui()._ui_graph_open(k, f && f.instr >= 0 ? f.computation : -1, f ? f.instr : -1);
       await settledGraph();
       return true;
     };
     // The timeline's "Open in graph viewer" for an XLA op: {programId, op, module}.
     api.graphOpenFromTrace = openFromTrace;
-    api.graphModules = () => c.request({ type: 'graphModules' });
+    api.graphModules = () => c.request({ type: MSG.graphModules });
     api.graphSettled = settledGraph;
     // scripts/bench-graph: layout time in the worker of a generated graph ({nodes}) or of a
     // loaded module's entry ({module, expandAll}).
-    api.graphBench = (q) => c.request(Object.assign({ type: 'graphBench' }, q));
+    api.graphBench = (q) => c.request(Object.assign({ type: MSG.graphBench }, q));
   };
 })();

@@ -2,7 +2,7 @@
 // becomes the Runs tab. The UI module finds the runs, workers and spans in the paths
 // (src/core/runs/run_discovery, the plugin's naming rules); this file keeps the selection,
 // reads only the files the shown view needs, asks the engine worker for their statistics
-// (runs-worker.js) and hands the JSON to the UI. Trace and Memory open the profile's trace
+// (web/worker/runs.js) and hands the JSON to the UI. Trace and Memory open the profile's trace
 // (and memory CSVs) like any file and switch to the Timeline / Memory tab.
 'use strict';
 /* exported strataRunsInit, strataDroppedFolder */
@@ -10,6 +10,7 @@
 // ctx (from strata.js): {ui(), request(msg), withString(s, fn), open(source), setTab(name),
 // summary()}.
 function strataRunsInit(ctx) {
+  const { MSG, RUNS_KIND } = StrataProtocol;
   const VIEWS = ['Operator', 'Kernel', 'Trace', 'Memory', 'Distributed', 'Diff'];
   let folder = null; // {entries:[{path, src}], discovery, sel:{run, profile, view}, stats, diff}
   let loadedKey = ''; // the profile whose trace the engine holds
@@ -177,14 +178,19 @@ function strataRunsInit(ctx) {
           const q = run.profiles[i];
           if (q.span !== p.span) continue;
           await loadTrace({ run: s.run, profile: i });
-          const r = await ctx.request({ type: 'runsStats', kind: 'trace', card: cardOf(run, q), groupByShape });
+          const r = await ctx.request({
+            type: MSG.runsStats,
+            kind: RUNS_KIND.trace,
+            card: cardOf(run, q),
+            groupByShape,
+          });
           rows.push(...(r.distributed || []));
           errors.push(...(r.errors || []));
         }
         value = { distributed: rows, errors };
       } else {
         await loadTrace(s);
-        value = await ctx.request({ type: 'runsStats', kind: 'trace', card: cardOf(run, p), groupByShape });
+        value = await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.trace, card: cardOf(run, p), groupByShape });
         // One pass gives both tables: keep the other one too.
         const other = part === 'operators' ? 'kernels' : 'operators';
         folder.stats[`${key(s)}/${other}/${groupByShape ? 1 : 0}`] = value;
@@ -207,7 +213,7 @@ function strataRunsInit(ctx) {
         }
       }
       for (const f of Object.keys(files)) if (!files[f]) delete files[f];
-      value = await ctx.request({ type: 'runsStats', kind: 'ascend', files, groupByShape, cards });
+      value = await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.ascend, files, groupByShape, cards });
     }
     folder.stats[k] = value;
     return value;
@@ -241,15 +247,15 @@ function strataRunsInit(ctx) {
       const p = profileOf(side);
       if (p.kind === 'kineto') {
         await loadTrace(side);
-        await ctx.request({ type: 'runsStats', kind: 'keep', slot, groupByShape });
+        await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.keep, slot, groupByShape });
       } else {
         for (const f of ['operator_details.csv', 'kernel_details.csv'])
           if (fileSrc(p, f)) files[`${slot}/${f}`] = fileSrc(p, f);
       }
     }
     const value = await ctx.request({
-      type: 'runsStats',
-      kind: 'diff',
+      type: MSG.runsStats,
+      kind: RUNS_KIND.diff,
       files,
       groupByShape,
       step: (q && q.step) || '',

@@ -1,0 +1,125 @@
+// The engine's Web Worker: streams files into the C++ engine (strata_engine.wasm) in chunks
+// and answers the UI's queries. Every message is StrataProtocol's (src/protocol/). Work that
+// reads sources or holds engine state across awaits (a load, a log's scan, run statistics, a
+// graph node's costs) runs as one job at a time in the one job queue; views, details and
+// queries are answered at once, between a load's chunks.
+'use strict';
+importScripts(
+  '../shared/protocol.js',
+  '../shared/wasm.js',
+  'strata_engine.js',
+  'sources.js',
+  'trace.js',
+  'loss.js',
+  'runs.js',
+  'graph.js',
+  'open.js',
+);
+
+const { MSG, QUERY } = StrataProtocol;
+const post = (message, transfer) => postMessage(message, transfer || []);
+
+// The one job queue: each job starts when the one before it has ended (failed or not).
+let tail = Promise.resolve();
+function job(run) {
+  const done = tail.then(run);
+  tail = done.catch(() => null);
+  return done;
+}
+
+let parts = null; // {M, sources, trace, loss, runs, graph, opener}
+const ready = createStrataEngine().then((M) => {
+  const sources = createSources();
+  const trace = createTrace(M, sources, post);
+  const loss = createLoss(M, sources, post);
+  const runs = createRuns(M, sources);
+  const graph = createGraph(M, sources, trace);
+  const opener = createOpener(M, { sources, trace, loss, graph });
+  parts = { M, sources, trace, loss, runs, graph, opener };
+  // The reader worker starts with the engine, not with the first picked file: starting a worker
+  // takes tens of ms, which a small file's whole load would otherwise wait for.
+  sources.startReadWorker();
+});
+
+let memoryDone = Promise.resolve(); // the memory chart's extra read of the current trace
+let nodeClicks = 0; // graphNode messages so far: an older node's costs stop for a newer one
+
+// An opened trace's follow-up reads, in the same job (a later load waits for them): the memory
+// instants' args, then the trace's HLO modules.
+async function afterTraceLoad() {
+  const { trace, graph } = parts;
+  memoryDone = trace.memoryScan();
+  await memoryDone;
+  const g = await graph.loadTraceModules().catch((e) => ({ modules: graph.modules(), errors: [String(e)] }));
+  post({ type: MSG.graphModules, modules: g.modules, errors: g.errors });
+}
+
+const reply = (msg, value) => post({ type: MSG.reply, id: msg.id, value });
+
+const handlers = {
+  [MSG.open]: (msg) =>
+    job(async () => {
+      const answer = await parts.opener.open(msg);
+      post(answer.message, answer.transfer);
+      if (answer.traceLoaded) await afterTraceLoad();
+    }),
+  [MSG.view]: (msg) => {
+    const out = parts.trace.view(msg.bytes);
+    if (out.byteLength) post({ type: MSG.view, bytes: out }, [out]);
+  },
+  [MSG.details]: async (msg) => {
+    const json = await parts.trace.details(msg.event);
+    if (json) post({ type: MSG.details, event: msg.event, json });
+  },
+  [MSG.find]: (msg) => reply(msg, parts.trace.find(msg.text, msg.limit)),
+  [MSG.locate]: (msg) => reply(msg, parts.trace.locate(msg)),
+  [MSG.query]: async (msg) => {
+    if (msg.kind.startsWith(QUERY.memory)) await memoryDone;
+    const json = parts.trace.query(msg.kind, msg.args);
+    if (msg.forUi) post({ type: MSG.queryResult, id: msg.id, json });
+    else reply(msg, JSON.parse(json));
+  },
+  [MSG.summary]: (msg) => reply(msg, parts.trace.summary()),
+  [MSG.lossTags]: (msg) =>
+    job(() => parts.loss.setTags(msg.lossId, msg.lossTag, msg.iterationTag))
+      .catch(() => null)
+      .then((r) => {
+        if (!r) return reply(msg, null);
+        const m = parts.loss.message(MSG.lossPoints, r, { id: msg.id });
+        post(m, [m.points]);
+      }),
+  [MSG.lossRemove]: (msg) => parts.loss.remove(msg.lossId),
+  // After any load in flight: a Kineto profile's trace is the loaded one.
+  [MSG.runsStats]: (msg) =>
+    job(() => parts.runs.stats(msg)).then(
+      (value) => reply(msg, value),
+      (err) => reply(msg, { errors: [String((err && err.message) || err)] }),
+    ),
+  [MSG.graphLayout]: (msg) => {
+    const m = parts.graph.layout(msg);
+    post(m, [m.bytes]);
+  },
+  [MSG.graphNode]: (msg) => {
+    const click = ++nodeClicks;
+    return job(() => parts.graph.node(msg, () => click !== nodeClicks)).then(post);
+  },
+  [MSG.graphOccurrences]: (msg) => reply(msg, parts.graph.occurrences(msg.name)),
+  [MSG.graphModules]: (msg) => reply(msg, parts.graph.modules()),
+  [MSG.graphSearch]: (msg) => reply(msg, parts.graph.search(msg)),
+  [MSG.graphFind]: (msg) => reply(msg, parts.graph.findInstr(msg)),
+  [MSG.graphBench]: (msg) => reply(msg, parts.graph.bench(msg)), // scripts/bench-graph
+};
+
+onmessage = (e) => {
+  const msg = e.data;
+  ready
+    .then(() => {
+      const handle = handlers[msg.type];
+      if (handle) return handle(msg);
+    })
+    .catch((err) => post({ type: MSG.workerError, id: msg.id, error: String((err && err.stack) || err) }));
+};
+ready.then(
+  () => post({ type: MSG.ready }),
+  (err) => post({ type: MSG.workerError, error: `the engine failed to start: ${err}` }),
+);
