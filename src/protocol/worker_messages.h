@@ -27,7 +27,8 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     // ---- page → engine worker ------------------------------------------------------------------
     {"open", Direction::kToWorker,
      "id; name: string (the page's name for a single source); source: URL string | Blob | "
-     "ArrayBuffer | an array of those (the worker detects what each is and how to load them)"},
+     "ArrayBuffer | an array of those. The worker asks engine_detect_format what each is: a "
+     "list of XSpace files is one multi-host trace, any other list opens file by file"},
     {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},
     {"details", Direction::kToWorker, "event: event index"},
     {"find", Direction::kToWorker, "id; text: string; limit: max matches"},
@@ -64,8 +65,10 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "name: file whose first part is shown, or null (the previous trace is back); trackList: "
      "ArrayBuffer (a kTrackList)"},
     {"loaded", Direction::kToPage,
-     "id; kind: FILE_KIND name of what was opened; summary: engine summary (REPLY_KEYS.summary); "
-     "trackList: ArrayBuffer (a kTrackList) or null; memoryAdded: a memory CSV joined the trace"},
+     "id; kind: engine_file_kind_name() of what was opened; summary: engine summary "
+     "(REPLY_KEYS.summary); trackList: ArrayBuffer (a kTrackList) or null; memoryAdded: a memory "
+     "CSV joined the trace; more: another answer to this id follows (a list opened file by file; "
+     "also on loadFailed, graphLoaded, lossLoaded)"},
     {"loadFailed", Direction::kToPage, "id; error: string; summary"},
     {"graphLoaded", Direction::kToPage,
      "id; kind; summary; graph: {name, added: modules, first: index of the first added, modules, "

@@ -46,6 +46,18 @@ test('web/shared/protocol.js names the messages of src/protocol/worker_messages.
   assert.deepEqual(Object.keys(p.QUERY), kinds('QueryKinds'), 'query kinds');
   assert.deepEqual(Object.keys(p.RUNS_KIND), kinds('RunsStatsKinds'), 'runsStats kinds');
   assert.deepEqual(Object.keys(p.EMBED), kinds('EmbedCommands'), 'embedding commands');
+  // The file kinds and compressions engine_detect_format() answers with.
+  const enumValues = (file, name) => {
+    const body = new RegExp(`enum class ${name} : uint8_t \\{([^}]*)\\}`).exec(read(file))[1];
+    return Object.fromEntries([...body.matchAll(/k(\w+) = (\d+)/g)].map((m) => [m[1].toLowerCase(), Number(m[2])]));
+  };
+  const lower = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toLowerCase(), v]));
+  assert.deepEqual(lower(p.FILE_KIND), enumValues('src/core/formats/detect_format.h', 'FileKind'), 'FILE_KIND');
+  assert.deepEqual(
+    lower(p.COMPRESSION),
+    enumValues('src/core/formats/compression/stream_decoder.h', 'Compression'),
+    'COMPRESSION',
+  );
 });
 
 test('web/shared/protocol.js lists the reply keys of src/protocol/reply_keys.h', () => {
@@ -70,7 +82,9 @@ test('no script under web/ writes a message name as a bare string', () => {
       ...text.matchAll(/\.type\.startsWith\(\s*'(\w+)'/g),
     ];
     for (const m of bare) if (names.has(m[1]) || m[0].includes('startsWith')) problems.push(`${file}: ${m[0]}`);
-    for (const [, group, name] of text.matchAll(/\b(MSG|QUERY|RUNS_KIND|EMBED|REPLY_KEYS)\.(\w+)/g)) {
+    for (const [, group, name] of text.matchAll(
+      /\b(MSG|QUERY|RUNS_KIND|EMBED|FILE_KIND|COMPRESSION|REPLY_KEYS)\.(\w+)/g,
+    )) {
       if (!Object.prototype.hasOwnProperty.call(p[group], name)) problems.push(`${file}: unknown ${group}.${name}`);
     }
   }

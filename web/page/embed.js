@@ -21,12 +21,14 @@
   let protocolOpens = 0; // protocol opens in flight: their outcome is sent as a reply
   // What "Copy link" can reopen: the URLs of the shown trace, [] for the demo, null for a local file.
   let currentUrls = params.getAll('url').filter(Boolean);
-  let requestedUrls = currentUrls; // the URLs of the load in flight (start-up: ?url= or the demo)
-  // Loads that list makes: one (a single URL, or a multi-host run's xplanes opened as one trace)
-  // or one per URL (other files open one after another).
-  const loadsOf = (urls) =>
-    urls && urls.length > 1 && !urls.every((u) => /\.xplane\.pb(\.gz|\.zst)?$/i.test(urlName(u))) ? urls.length : 1;
-  let requestedLoads = loadsOf(requestedUrls);
+  // The URLs of the open in flight (start-up: ?url= or the demo), until it has ended: one load
+  // (a single URL, a multi-host run's xplanes) or several (other files, one after another).
+  let requestedUrls = currentUrls;
+  const untilEnded = (urls, done) =>
+    Promise.resolve(done).then(() => {
+      if (requestedUrls === urls) requestedUrls = null;
+    });
+  untilEnded(requestedUrls, strata.ready);
   window.addEventListener('strata:loadfailed', (e) => {
     failure = e.detail.error;
   });
@@ -42,7 +44,6 @@
           ? requestedUrls
           : null;
     }
-    if (--requestedLoads <= 0) requestedUrls = null;
     if (protocolOpens === 0) post(lastEnd.error ? { error: lastEnd.error } : { loaded: lastEnd.summary });
   });
   function urlName(u) {
@@ -60,9 +61,11 @@
   // Wrap the API's open so that "Copy link" knows which URLs the shown trace came from.
   const openInner = strata.open;
   strata.open = function (source, opts) {
-    requestedUrls = urlsOf(source);
-    requestedLoads = loadsOf(requestedUrls);
-    return openInner.call(strata, source, opts);
+    const urls = urlsOf(source);
+    requestedUrls = urls;
+    const done = openInner.call(strata, source, opts);
+    untilEnded(urls, done);
+    return done;
   };
 
   // ---- postMessage protocol --------------------------------------------------------------------

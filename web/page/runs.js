@@ -98,7 +98,8 @@ function strataRunsInit(ctx) {
   }
 
   // Selects a run / worker / span / view and shows it. Resolves to the selection, or null.
-  function select(q) {
+  // `fromUi`: the UI made this selection itself (a selector click) and already shows it.
+  function select(q, fromUi) {
     if (!folder) return Promise.resolve(null);
     if (q && q.groupByShape !== undefined) {
       groupByShape = !!q.groupByShape;
@@ -107,7 +108,7 @@ function strataRunsInit(ctx) {
     const s = resolve(q || {});
     if (!s) return Promise.resolve(null);
     folder.sel = s;
-    uiCall((ui) => ui._ui_runs_select(s.run, s.profile, s.view));
+    if (!fromUi) uiCall((ui) => ui._ui_runs_select(s.run, s.profile, s.view));
     busy = busy.then(() => show(s)).catch((e) => status(String((e && e.message) || e)));
     return busy.then(() => selection());
   }
@@ -314,7 +315,7 @@ function strataRunsInit(ctx) {
   function fromUi(run, profile, view) {
     const r = folder.discovery.runs[run];
     if (!r || !r.profiles[profile]) return;
-    select({ run, worker: r.profiles[profile].worker, span: r.profiles[profile].span, view: VIEWS[view] });
+    select({ run, worker: r.profiles[profile].worker, span: r.profiles[profile].span, view: VIEWS[view] }, true);
   }
   function setGroupByShape(on) {
     groupByShape = !!on;

@@ -195,7 +195,7 @@
       if (ui) deliver(m);
       else uiQueue.push(m);
       const info = pick(Object.assign({}, m, { points: m.points.byteLength / 16 }), REPLY_KEYS.lossInfo);
-      if (pending.has(m.id)) {
+      if (!m.more && pending.has(m.id)) {
         const { resolve } = pending.get(m.id);
         pending.delete(m.id);
         resolve(m.type === MSG.lossLoaded ? Object.assign({}, lastSummary, { loss: info }) : info);
@@ -210,14 +210,15 @@
       // an HLO file: the Graph tab's (web/graph.js); the trace stays
       if (ui) deliver(m);
       else uiQueue.push(m);
-      if (pending.has(m.id)) {
+      if (!m.more && pending.has(m.id)) {
         const { resolve } = pending.get(m.id);
         pending.delete(m.id);
         resolve(Object.assign({}, m.summary, { graph: { name: m.graph.name, modules: m.graph.added } }));
       }
       return;
     }
-    if ((m.type === MSG.loaded || m.type === MSG.loadFailed || m.type === MSG.reply) && pending.has(m.id)) {
+    // A list opened file by file answers once per file: the last one (not `more`) resolves.
+    if ((m.type === MSG.loaded || m.type === MSG.loadFailed || m.type === MSG.reply) && !m.more && pending.has(m.id)) {
       const { resolve } = pending.get(m.id);
       pending.delete(m.id);
       resolve(m.type === MSG.reply ? m.value : m.summary);
@@ -245,29 +246,21 @@
   }
 
   // ---- opening files --------------------------------------------------------------------------
-  const isXPlane = (f) =>
-    /\.xplane\.pb(\.gz|\.zst)?$/i.test(
-      typeof f === 'string' ? new URL(f, document.baseURI).pathname : (f && f.name) || '',
-    );
-  // Picked or dropped files: several xplanes open as one trace (one per host); anything else
-  // opens file by file (training logs each join the loss view).
+  // Picked or dropped files go to the worker as one list: it decides what each is (several
+  // xplanes open as one trace, one per host; anything else file by file).
   function openFiles(files) {
     if (files.length) open(Array.from(files));
   }
 
   // opts.name names a single buffer/blob source (the embedding protocol passes the host's name).
   function open(source, opts) {
-    // Several files (an array, a FileList, a multi-file drop or pick): the xplanes of one run,
-    // opened together on one time axis; any other list opens file by file.
+    // Several files (an array, a FileList, a multi-file drop or pick): the worker's to sort out;
+    // the promise is the summary after the last of them.
     if (source && typeof source !== 'string' && typeof source.length === 'number' && !ArrayBuffer.isView(source)) {
       const list = Array.from(source);
-      // A profiler folder ([{path, url|file}], or a picked directory's files): the Runs tab.
+      // A profiler folder ([{path, url|file}], or a picked directory's files): the Runs tab,
+      // which opens the profile's files through open() one at a time.
       if (runs.isFolderList(list)) return runs.openFolder(list);
-      if (list.length > 1 && !list.every(isXPlane)) {
-        // Not one run's xplanes: each file on its own, in order (logs join the loss view, a
-        // trace replaces the trace); the promise is the last one's summary.
-        return list.reduce((prev, f) => prev.then(() => open(f)), Promise.resolve(lastSummary));
-      }
       if (list.length > 1) {
         const urls = list.map((s) => (typeof s === 'string' ? new URL(s, document.baseURI).href : s));
         const first = list[0];

@@ -52,6 +52,19 @@ const StrataProtocol = (() => {
   // worker_messages.h kRunsStatsKinds.
   const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff']);
 
+  // core/formats/detect_format.h FileKind and compression/stream_decoder.h Compression: the
+  // engine's engine_detect_format() answers kind | compression << 8.
+  const FILE_KIND = Object.freeze({
+    unknown: 0,
+    chromeJson: 1,
+    xspace: 2,
+    hloText: 3,
+    hloProto: 4,
+    ascendCsv: 5,
+    trainingLog: 6,
+  });
+  const COMPRESSION = Object.freeze({ none: 0, gzip: 1, zstd: 2 });
+
   // worker_messages.h kEmbedCommands: a host page's commands to an embedded Strata.
   const EMBED = names(['hello', 'open', 'view', 'select', 'find', 'tab', 'watchSelection']);
 
@@ -96,5 +109,17 @@ const StrataProtocol = (() => {
     return Object.fromEntries(REPLY_KEYS.summary.map((k) => [k, lists.has(k) ? [] : k === 'phases' ? {} : 0]));
   }
 
-  return Object.freeze({ TO_WORKER, TO_PAGE, MSG, QUERY, RUNS_KIND, EMBED, REPLY_KEYS, pick, emptySummary });
+  return Object.freeze({
+    TO_WORKER,
+    TO_PAGE,
+    MSG,
+    QUERY,
+    RUNS_KIND,
+    EMBED,
+    FILE_KIND,
+    COMPRESSION,
+    REPLY_KEYS,
+    pick,
+    emptySummary,
+  });
 })();

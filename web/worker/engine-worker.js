@@ -58,11 +58,12 @@ const reply = (msg, value) => post({ type: MSG.reply, id: msg.id, value });
 
 const handlers = {
   [MSG.open]: (msg) =>
-    job(async () => {
-      const answer = await parts.opener.open(msg);
-      post(answer.message, answer.transfer);
-      if (answer.traceLoaded) await afterTraceLoad();
-    }),
+    job(() =>
+      parts.opener.open(msg, async (answer) => {
+        post(answer.message, answer.transfer);
+        if (answer.traceLoaded) await afterTraceLoad();
+      }),
+    ),
   [MSG.view]: (msg) => {
     const out = parts.trace.view(msg.bytes);
     if (out.byteLength) post({ type: MSG.view, bytes: out }, [out]);

@@ -1,24 +1,24 @@
-// An `open` message's job: opens the source(s), decides from the first bytes what they are and
-// hands them to the part that loads that kind (the trace, the loss view, the graph viewer).
-// Returns the one answer to post: {message, transfer, traceLoaded}.
+// An `open` message's job: opens the source(s), asks the engine what each is (the core's one
+// detect_format, from the name and first bytes) and hands it to the part that loads that kind
+// (the trace, the loss view, the graph viewer). A list of sources whose files are all XSpace is
+// one multi-host trace; any other list opens file by file, each with its own answer (all but the
+// last marked `more`). Returns the answers to post: [{message, transfer, traceLoaded}].
 'use strict';
 /* exported createOpener */
 
 // M: the engine module; parts: {sources, trace, loss, graph}.
 function createOpener(M, { sources, trace, loss, graph }) {
-  const { MSG } = StrataProtocol;
+  const { withString, withBytes } = StrataWasm;
+  const { MSG, FILE_KIND, COMPRESSION } = StrataProtocol;
+  const DETECT_BYTES = 1 << 20; // of a head handed to the detector (it inflates at most 64 KB)
 
-  // What the head of file `name` is: {kind: 'hlo-text' | 'hlo-proto' | 'training-log' | 'trace', gzip}.
-  async function detect(name, head) {
-    if (!/\.xplane\.pb(\.gz|\.zst)?$/i.test(name)) {
-      if (/(\.hlo_proto\.pb|\.hlo\.pb|hlo_?proto[^/]*\.pb)$/i.test(name)) return { kind: 'hlo-proto' };
-      if (graph.sniffText(head)) return { kind: 'hlo-text' };
-    }
-    // A gzip-compressed log is told from a compressed trace by its inflated start.
-    const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
-    const text = gzip ? await loss.gunzipHead(head, loss.GUESS_BYTES) : null;
-    if (loss.sniff(text || head)) return { kind: 'training-log', gzip: !!text };
-    return { kind: 'trace' };
+  // {kind: FILE_KIND value, compression: COMPRESSION value, name: the kind's name}.
+  function detect(name, head) {
+    const v = withString(M, name, (pn) =>
+      withBytes(M, head.subarray(0, DETECT_BYTES), (p, n) => M._engine_detect_format(pn, p, n)),
+    );
+    const kind = v & 0xff;
+    return { kind, compression: (v >>> 8) & 0xff, name: M.UTF8ToString(M._engine_file_kind_name(kind)) };
   }
 
   async function firstChunk(opened) {
@@ -37,55 +37,105 @@ function createOpener(M, { sources, trace, loss, graph }) {
 
   const failed = (id, error) => ({ message: { type: MSG.loadFailed, id, error, summary: trace.summary() } });
 
-  // msg: {id, name, source: one source or an array of them (the xplanes of one run)}.
-  async function open(msg) {
-    const t0 = performance.now();
-    const list = Array.isArray(msg.source) ? msg.source : [msg.source];
-    const name = msg.name || 'trace';
-    let first;
+  // One source: {id, name, source} → one answer.
+  async function openOne(id, name, src, t0) {
+    let first, head;
     try {
-      first = await sources.open(list[0], name);
+      first = await sources.open(src, name);
     } catch (e) {
-      return failed(msg.id, trace.fail(name, `${e.message}`).error);
+      return failed(id, trace.fail(name, `${e.message}`).error);
     }
-    if (list.length === 1) {
-      first.name = name; // the page's name for it (e.g. from the URL)
-      let head;
+    first.name = name; // the page's name for it (e.g. from the URL)
+    try {
+      head = await firstChunk(first);
+    } catch (e) {
+      return failed(id, trace.fail(name, `reading the file failed: ${e.message || e}`).error);
+    }
+    const what = detect(name, head);
+    const plain = what.compression === COMPRESSION.none;
+    if (plain && (what.kind === FILE_KIND.hloText || what.kind === FILE_KIND.hloProto)) {
       try {
-        head = await firstChunk(first);
+        const g = await graph.importFile(name, head, first.chunks, what.kind === FILE_KIND.hloText ? 1 : 2);
+        return {
+          message: { type: MSG.graphLoaded, id, kind: what.name, summary: trace.summary(), graph: g },
+        };
       } catch (e) {
-        return failed(msg.id, trace.fail(name, `reading the file failed: ${e.message || e}`).error);
+        return failed(id, trace.fail(name, `${e.message || e}`).error);
       }
-      const what = await detect(name, head);
-      if (what.kind === 'hlo-text' || what.kind === 'hlo-proto') {
-        try {
-          const g = await graph.importFile(name, head, first.chunks, what.kind === 'hlo-text' ? 1 : 2);
-          return { message: { type: MSG.graphLoaded, id: msg.id, summary: trace.summary(), graph: g } };
-        } catch (e) {
-          return failed(msg.id, trace.fail(name, `${e.message || e}`).error);
-        }
-      }
-      if (what.kind === 'training-log') {
-        let r;
-        try {
-          r = await loss.importFile(name, first, head, what.gzip);
-        } catch (e) {
-          return failed(msg.id, trace.fail(name, `reading the log failed: ${e.message || e}`).error);
-        }
-        const m = loss.message(MSG.lossLoaded, r, { id: msg.id, summary: trace.summary() });
-        return { message: m, transfer: [m.points] };
-      }
-      withHead(first, head);
     }
-    const r = await trace.load(first, list.slice(1), t0);
+    // A gzip log is inflated as it streams (the browser's DecompressionStream knows no zstd).
+    if (what.kind === FILE_KIND.trainingLog && (plain || what.compression === COMPRESSION.gzip)) {
+      let r;
+      try {
+        r = await loss.importFile(name, first, head, !plain);
+      } catch (e) {
+        return failed(id, trace.fail(name, `reading the log failed: ${e.message || e}`).error);
+      }
+      const m = loss.message(MSG.lossLoaded, r, { id, kind: what.name, summary: trace.summary() });
+      return { message: m, transfer: [m.points] };
+    }
+    return loadTrace(id, withHead(first, head), [], what.name, t0);
+  }
+
+  async function loadTrace(id, first, rest, kind, t0) {
+    const r = await trace.load(first, rest, t0);
     const summary = trace.summary();
-    if (!r.ok) return failed(msg.id, r.error);
+    if (!r.ok) return failed(id, r.error);
     if (trace.merged()) {
       // A memory CSV added to the trace shown: the timeline is unchanged.
-      return { message: { type: MSG.loaded, id: msg.id, summary, trackList: null, memoryAdded: true } };
+      return { message: { type: MSG.loaded, id, kind, summary, trackList: null, memoryAdded: true } };
     }
     const tl = trace.trackList();
-    return { message: { type: MSG.loaded, id: msg.id, summary, trackList: tl }, transfer: [tl], traceLoaded: true };
+    return { message: { type: MSG.loaded, id, kind, summary, trackList: tl }, transfer: [tl], traceLoaded: true };
+  }
+
+  // The first bytes of a source without opening it for a load (a Blob's slice, a URL's range);
+  // empty when they cannot be read (its own load then says why).
+  async function peek(src) {
+    try {
+      if (typeof src !== 'string') {
+        const blob = src instanceof Blob ? src : new Blob([src]);
+        return new Uint8Array(await blob.slice(0, DETECT_BYTES).arrayBuffer());
+      }
+      return await sources.peekUrl(src, DETECT_BYTES);
+    } catch (e) {
+      return new Uint8Array(0);
+    }
+  }
+  // A list's file as the page names a single source: a URL's last segment (else its host), a
+  // File's name.
+  function sourceName(src) {
+    if (typeof src !== 'string') return src instanceof Blob ? src.name || 'blob' : 'buffer';
+    const url = new URL(src, self.location.href);
+    return decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
+  }
+
+  // msg: {id, name, source: one source or an array of them}. Answers with kind: the FILE_KIND
+  // name of what was opened.
+  async function open(msg, answer) {
+    const t0 = performance.now();
+    const name = msg.name || 'trace';
+    if (!Array.isArray(msg.source)) return answer(await openOne(msg.id, name, msg.source, t0));
+    const list = msg.source;
+    const kinds = [];
+    for (const src of list) kinds.push(detect(sourceName(src), await peek(src)).kind);
+    if (list.length > 1 && kinds.every((k) => k === FILE_KIND.xspace)) {
+      // The xplanes of one run, one per host: one trace on one time axis. The first file's
+      // failure to open fails the load.
+      let first;
+      try {
+        first = await sources.open(list[0], name);
+      } catch (e) {
+        return answer(failed(msg.id, trace.fail(name, `${e.message}`).error));
+      }
+      return answer(await loadTrace(msg.id, first, list.slice(1), 'xplane', t0));
+    }
+    // Anything else file by file, in order (logs join the loss view, a trace replaces the trace).
+    for (let k = 0; k < list.length; ++k) {
+      const one = await openOne(msg.id, sourceName(list[k]), list[k], performance.now());
+      if (k < list.length - 1) one.message.more = true;
+      await answer(one);
+    }
   }
 
   return { open };

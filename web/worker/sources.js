@@ -23,12 +23,16 @@ function createSources() {
     }
   }
 
-  // Bytes [off, off + len) of file `file` of the current trace. A server that ignores Range gets
-  // read through to the range and cancelled there: slower, but memory stays bounded.
+  // Bytes [off, off + len) of file `file` of the current trace.
   async function readRange(off, len, file) {
     const src = all[file] || current;
     if (src.blob) return new Uint8Array(await src.blob.slice(off, off + len).arrayBuffer());
-    const resp = await fetch(src.url, { headers: { Range: `bytes=${off}-${off + len - 1}` } });
+    return readUrlRange(src.url, off, len);
+  }
+  // Bytes [off, off + len) of a URL (fewer when it ends sooner). A server that ignores Range gets
+  // read through to the range and cancelled there: slower, but memory stays bounded.
+  async function readUrlRange(url, off, len) {
+    const resp = await fetch(url, { headers: { Range: `bytes=${off}-${off + len - 1}` } });
     if (resp.status === 206) return new Uint8Array(await resp.arrayBuffer());
     if (!resp.ok) throw new Error(`HTTP ${resp.status}`);
     const out = new Uint8Array(len);
@@ -204,6 +208,7 @@ function createSources() {
     open,
     blobChunks,
     readRange,
+    peekUrl: (url, len) => readUrlRange(url, 0, len),
     chunksOf,
     readAll,
     startReadWorker,
