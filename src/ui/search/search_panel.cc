@@ -162,12 +162,6 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
   for (const JsonLine& l : lines) {
     if (l.depth == 0) {
       if (in_matches) flush();
-      if (p->step_when_answered != 0 && p->error.empty()) {
-        int dir = p->step_when_answered;
-        p->step_when_answered = 0;
-        t->search_active = true;
-        go_to(p, t, d, dir > 0 ? 0 : -1);
-      }
       in_matches = l.key == "matches";
       in_names = l.key == "nameIds";
       if (l.key == "count") p->count = std::strtoull(l.value.c_str(), nullptr, 10);
@@ -195,13 +189,11 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
     }
   }
   if (in_matches) flush();
-  if (p->step_when_answered != 0 && p->error.empty()) {
-    int dir = p->step_when_answered;
-    p->step_when_answered = 0;
-    t->search_active = true;
-    go_to(p, t, d, dir > 0 ? 0 : -1);
-  }
   t->search_active = p->error.empty();
+  // Enter pressed while this answer was on its way: walk only now that every match is read.
+  const int dir = p->step_when_answered;
+  p->step_when_answered = 0;
+  if (dir != 0 && t->search_active) go_to(p, t, d, dir > 0 ? 0 : -1);
 }
 
 }  // namespace strata
