@@ -1,6 +1,6 @@
 // The UI application state and its frame: top bar (open, file, progress, errors), toolbar and
 // search, the timeline and the details pane. One instance lives in the UI module; web/strata.js
-// feeds it engine messages, query answers and load progress through src/ui/main.cc's exports.
+// feeds it engine messages, query answers and load progress through src/ui/exports/.
 #pragma once
 #include <map>
 #include <string>
@@ -34,6 +34,9 @@ struct FrameStats {
 
 // The top-level views, chosen by the tab buttons in the top bar (or strata.setTab).
 enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph };
+// The tabs' names in the script API ("timeline", "memory", "loss", "runs", "graph").
+const char* view_tab_name(ViewTab tab);
+bool view_tab_from_name(const char* name, ViewTab* tab);  // false for an unknown name
 
 struct App {
   ViewTab tab = ViewTab::kTimeline;

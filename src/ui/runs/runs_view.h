@@ -96,8 +96,12 @@ void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, s
               float h);
 // Formats µs for tables ("1,234.56").
 std::string runs_us(double us);
+// A colour swatch and its label, on the current line (charts' legends).
+void runs_legend(uint32_t colour, const char* label);
+// A statistic that may be missing (NaN) as 0, for bar lengths and sums.
+double runs_or_zero(double v);
 
-// The views (runs_view.cc: operator, kernel; runs_views2.cc: distributed, diff).
+// The views (runs_view.cc: operator, kernel; runs_distributed_view.cc; runs_diff_view.cc).
 void runs_operator_view(RunsView* v, float w, float h);
 void runs_kernel_view(RunsView* v, float w, float h);
 void runs_distributed_view(RunsView* v, float w, float h);
