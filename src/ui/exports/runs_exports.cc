@@ -19,10 +19,18 @@ EMSCRIPTEN_KEEPALIVE const char* ui_runs_folder(const char* paths) {
   strata::request_redraw();
   return out.c_str();
 }
+// The selection set by the script API (strata.selectRun); the same selection again, as the
+// page may send back after a selector click, is harmless.
 EMSCRIPTEN_KEEPALIVE void ui_runs_select(int run, int profile, int view) {
   strata::runs_view_select(runs(), run, profile, view);
   runs()->status.clear();
   strata::request_redraw();
+}
+// The UI's selection: runs_view_selection_json's; valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_runs_selection_json() {
+  static std::string out;
+  out = strata::runs_view_selection_json(*runs());
+  return out.c_str();
 }
 // part: "operators" | "kernels" | "distributed" | "diff"; json: engine/runs_json.h's.
 EMSCRIPTEN_KEEPALIVE void ui_runs_stats(const char* part, const char* json) {
