@@ -69,6 +69,14 @@ void app_receive(App* app, const uint8_t* data, size_t n);
 void app_details(App* app, int64_t event, const char* json);
 // The engine's answer to a panel query.
 void app_query_result(App* app, uint32_t id, const char* json);
+// A file finished opening: kind is the engine's name for it ("chrome-json", "xplane", "hlo-text",
+// "hlo-proto", "ascend-csv", "training-log"); memory_added: memory data added to the trace shown.
+// Brings the tab that shows it to the front (a trace stays behind the tab shown).
+void app_file_opened(App* app, const std::string& kind, bool memory_added);
+// The Runs selection's profile is loaded for its Trace or Memory view: that tab comes forward.
+void app_runs_profile_loaded(App* app);
+// A profiler folder was discovered: the Runs tab comes forward when it holds runs.
+void app_runs_folder_opened(App* app);
 // Selects these events on the timeline (the graph's "Show in timeline") and searches `name`.
 void app_select_events(App* app, const std::vector<uint32_t>& events, const char* name);
 

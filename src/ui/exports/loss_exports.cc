@@ -15,7 +15,7 @@ EMSCRIPTEN_KEEPALIVE void ui_loss_points(uint32_t id, const char* name, const ch
                                          const double* pairs, uint32_t n, int is_new) {
   strata::App* a = strata::ui_app();
   strata::loss_view_points(&a->loss, id, name, loss_tag, iteration_tag, bytes, mbps, pairs, n);
-  if (is_new) a->tab = strata::ViewTab::kLoss;
+  if (is_new) strata::app_file_opened(a, "training-log", false);
   strata::request_redraw();
 }
 // The log's id for a name, or 0.

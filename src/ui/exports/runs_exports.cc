@@ -16,6 +16,7 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* ui_runs_folder(const char* paths) {
   static std::string out;
   out = strata::runs_view_set_folder(runs(), paths);
+  strata::app_runs_folder_opened(strata::ui_app());
   strata::request_redraw();
   return out.c_str();
 }
@@ -24,6 +25,11 @@ EMSCRIPTEN_KEEPALIVE const char* ui_runs_folder(const char* paths) {
 EMSCRIPTEN_KEEPALIVE void ui_runs_select(int run, int profile, int view) {
   strata::runs_view_select(runs(), run, profile, view);
   runs()->status.clear();
+  strata::request_redraw();
+}
+// The files the Trace or Memory view of the selection needs are open: the UI shows that tab.
+EMSCRIPTEN_KEEPALIVE void ui_runs_profile_loaded() {
+  strata::app_runs_profile_loaded(strata::ui_app());
   strata::request_redraw();
 }
 // The UI's selection: runs_view_selection_json's; valid until the next call.

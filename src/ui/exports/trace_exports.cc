@@ -59,4 +59,12 @@ EMSCRIPTEN_KEEPALIVE void ui_query_result(uint32_t id, const char* json) {
   strata::request_redraw();
 }
 
+// A file finished opening (the engine's summary names its kind: "chrome-json", "xplane",
+// "hlo-text", "hlo-proto", "ascend-csv", "training-log"); memory_added: it was memory data added
+// to the trace shown. The UI decides which tab shows it.
+EMSCRIPTEN_KEEPALIVE void ui_file_opened(const char* kind, int memory_added) {
+  strata::app_file_opened(strata::ui_app(), kind ? kind : "", memory_added != 0);
+  strata::request_redraw();
+}
+
 }  // extern "C"
