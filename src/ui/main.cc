@@ -19,6 +19,7 @@
 #include "platform/gl/world_renderer.h"
 #include "ui/app.h"
 #include "ui/exports/ui_app.h"
+#include "ui/input/keymap.h"
 #include "ui/theme.h"
 #include "ui/timeline/colors.h"
 
@@ -161,7 +162,7 @@ int main() {
   }
   g_app = strata::ui_app_create();
   strata::loss_view_init(&g_app->loss);
-  strata::input_install(kCanvas, &g_app->keys);
+  strata::input_install(kCanvas, strata::keymap_sink(&g_app->keys));
   EM_ASM({ Module.strataHost.uiReady(); });
   emscripten_set_main_loop(frame, 0, false);
   return 0;

@@ -10,40 +10,13 @@
 
 #include "core/view/time_view.h"
 #include "platform/gl/rect_renderer.h"
+#include "ui/input/keymap.h"
 #include "ui/timeline/tiles.h"
 #include "ui/trace_data.h"
 
 namespace strata {
 
 enum class Tool : uint8_t { kSelect = 1, kPan = 2, kZoom = 3, kTiming = 4 };
-
-// One-shot commands from the keyboard (by KeyboardEvent.code, so letters are positions and
-// work on any layout) or the toolbar.
-enum class Command : uint8_t {
-  kToolSelect,
-  kToolPan,
-  kToolZoom,
-  kToolTiming,
-  kZoomToSelection,
-  kMark,
-  kReset,
-  kFocusSearch,
-  kNextResult,
-  kPrevResult,
-  kHelp,
-  kGrid,
-  kEscape,
-};
-
-// Keyboard state the platform fills and the timeline consumes each frame.
-struct NavKeys {
-  bool zoom_in = false, zoom_out = false, pan_left = false, pan_right = false;  // held
-  int zoom_in_presses = 0, zoom_out_presses = 0, pan_left_presses = 0, pan_right_presses = 0;
-  std::vector<Command> commands;
-  // Modifiers as they were when the mouse button went down: a ctrl-click whose key is released
-  // before the next frame is still a ctrl-click.
-  bool press_ctrl = false, press_shift = false;
-};
 
 struct SelectedEvent {
   uint32_t event;
