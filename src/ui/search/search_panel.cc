@@ -26,17 +26,7 @@ void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
   // Scroll its track into view (sections it is in open up).
   if (m.track < d.tracks.size()) {
     compute_layout(t, d);
-    if (t->layout.track_h[m.track] <= 0) {
-      t->hidden[m.track] = 0;
-      for (size_t q = 0; q < d.processes.size(); ++q)
-        if (m.track >= d.processes[q].first_track &&
-            m.track < d.processes[q].first_track + d.processes[q].track_count)
-          t->collapsed[q] = 0;
-      compute_layout(t, d);
-    }
-    float y = t->layout.track_y[m.track] + static_cast<float>(m.depth) * kRowH;
-    if (y < t->scroll_y || y > t->scroll_y + t->layout.h - kRowH)
-      t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
+    timeline_scroll_to_row(t, d, m.track, m.depth);
   }
 }
 }  // namespace

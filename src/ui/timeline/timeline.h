@@ -99,6 +99,9 @@ void timeline_reply_arrived(Timeline* t, TraceData* d, uint32_t request_id);
 // The tile level the current view draws at.
 int timeline_tile_level(const Timeline& t);
 bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event);
+// Scrolls a row (track, depth) into view, opening its section and showing its track if needed.
+// The layout must be current.
+void timeline_scroll_to_row(Timeline* t, const TraceData& d, uint32_t track, uint32_t depth);
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y);
 void timeline_set_view(Timeline* t, double start_rel, double end_rel);
 // Replaces the selection (one event) and brings it into view when `reveal_time`.
