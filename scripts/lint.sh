@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Style checks CI enforces (run by scripts/test.sh before the build): clang-format (the checked-in
 # .clang-format) on every C++ file, Prettier (formatting) and ESLint (lint) on our JavaScript,
-# both pinned in package-lock.json. `scripts/lint.sh --fix` rewrites what the formatters can.
+# both pinned in package-lock.json, and the include rules between layers (check-layers.sh).
+# `scripts/lint.sh --fix` rewrites what the formatters can.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -26,6 +27,8 @@ else
 fi
 echo "[lint] eslint"
 npx --no-install eslint "${js[@]}" || status=1
+# Which layer may include which (src/core, src/platform, src/ui, src/engine): nothing to fix.
+bash scripts/check-layers.sh || status=1
 if ((status)); then
   echo "[lint] FAILED: run scripts/lint.sh --fix for formatting; fix lint errors by hand" >&2
 fi

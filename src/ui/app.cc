@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "platform/browser/host.h"
 #include "platform/browser/runs_host.h"
+#include "ui/labels.h"
 #include "ui/timeline/colors.h"
 
 namespace strata {
@@ -17,19 +18,6 @@ namespace {
 constexpr float kTopBarH = 34.0f;
 constexpr float kToolBarH = 32.0f;
 App* g_app = nullptr;  // for query callbacks (one App per UI module)
-
-std::string human_bytes(double b) {
-  char buf[32];
-  if (b >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-  else if (b >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
-  else if (b >= 1e3)
-    std::snprintf(buf, sizeof buf, "%.1f KB", b / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f B", b);
-  return buf;
-}
 
 uint32_t send_query(const char* kind, const std::string& args) {
   uint32_t id = g_app->next_query_id++;
@@ -70,7 +58,8 @@ void top_bar(App* app, float w) {
     char overlay[160];
     float frac = p.total > 0 ? static_cast<float>(p.loaded / p.total) : 0.0f;
     std::snprintf(overlay, sizeof overlay, "%s  %s / %s  %.0f MB/s", p.name.c_str(),
-                  human_bytes(p.loaded).c_str(), human_bytes(p.total).c_str(), p.mb_per_s);
+                  byte_label(p.loaded, ByteUnits::kDecimal).c_str(),
+                  byte_label(p.total, ByteUnits::kDecimal).c_str(), p.mb_per_s);
     ImGui::ProgressBar(frac, ImVec2(std::min(520.0f, w * 0.5f), 0), overlay);
   } else {
     ImGui::TextUnformatted(app->file_label.c_str());

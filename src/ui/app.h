@@ -1,6 +1,6 @@
 // The UI application state and its frame: top bar (open, file, progress, errors), toolbar and
 // search, the timeline and the details pane. One instance lives in the UI module; web/strata.js
-// feeds it engine messages, query answers and load progress through src/ui/main.cc's exports.
+// feeds it engine messages, query answers and load progress through src/ui/exports/.
 #pragma once
 #include <map>
 #include <string>
@@ -34,6 +34,9 @@ struct FrameStats {
 
 // The top-level views, chosen by the tab buttons in the top bar (or strata.setTab).
 enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph };
+// The tabs' names in the script API ("timeline", "memory", "loss", "runs", "graph").
+const char* view_tab_name(ViewTab tab);
+bool view_tab_from_name(const char* name, ViewTab* tab);  // false for an unknown name
 
 struct App {
   ViewTab tab = ViewTab::kTimeline;
@@ -66,6 +69,14 @@ void app_receive(App* app, const uint8_t* data, size_t n);
 void app_details(App* app, int64_t event, const char* json);
 // The engine's answer to a panel query.
 void app_query_result(App* app, uint32_t id, const char* json);
+// A file finished opening: kind is the engine's name for it ("chrome-json", "xplane", "hlo-text",
+// "hlo-proto", "ascend-csv", "training-log"); memory_added: memory data added to the trace shown.
+// Brings the tab that shows it to the front (a trace stays behind the tab shown).
+void app_file_opened(App* app, const std::string& kind, bool memory_added);
+// The Runs selection's profile is loaded for its Trace or Memory view: that tab comes forward.
+void app_runs_profile_loaded(App* app);
+// A profiler folder was discovered: the Runs tab comes forward when it holds runs.
+void app_runs_folder_opened(App* app);
 // Selects these events on the timeline (the graph's "Show in timeline") and searches `name`.
 void app_select_events(App* app, const std::vector<uint32_t>& events, const char* name);
 

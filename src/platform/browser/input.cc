@@ -6,13 +6,12 @@
 
 #include "imgui.h"
 #include "platform/browser/redraw.h"
-#include "ui/timeline/timeline.h"
 
 namespace strata {
 
 namespace {
 
-NavKeys* g_keys = nullptr;
+InputSink g_sink;
 // Dear ImGui 1.86 samples button state once per frame, so a press and release inside one frame
 // (a quick click, or a scripted one) would be lost: a release is held back until the frame
 // after the press has been seen.
@@ -81,68 +80,6 @@ int key_index(const char* code) {
   return 0;
 }
 
-// Timeline navigation keys; returns true when `code` is one of them.
-bool nav_key(const char* code, bool down, bool repeat) {
-  bool* held = nullptr;
-  int* presses = nullptr;
-  if (!std::strcmp(code, "KeyW"))
-    held = &g_keys->zoom_in, presses = &g_keys->zoom_in_presses;
-  else if (!std::strcmp(code, "KeyS"))
-    held = &g_keys->zoom_out, presses = &g_keys->zoom_out_presses;
-  else if (!std::strcmp(code, "KeyA"))
-    held = &g_keys->pan_left, presses = &g_keys->pan_left_presses;
-  else if (!std::strcmp(code, "KeyD"))
-    held = &g_keys->pan_right, presses = &g_keys->pan_right_presses;
-  if (!held) return false;
-  if (down && !repeat && !*held) ++*presses;
-  *held = down;
-  return true;
-}
-
-// One-shot shortcuts. Letters and digits by position (code); `?` by the character it types,
-// since its position differs between layouts.
-bool command_key(const EmscriptenKeyboardEvent* e) {
-  struct Map {
-    const char* code;
-    Command cmd;
-  };
-  static const Map kMap[] = {
-      {"Digit1", Command::kToolSelect},
-      {"Numpad1", Command::kToolSelect},
-      {"Digit2", Command::kToolPan},
-      {"Numpad2", Command::kToolPan},
-      {"Digit3", Command::kToolZoom},
-      {"Numpad3", Command::kToolZoom},
-      {"Digit4", Command::kToolTiming},
-      {"Numpad4", Command::kToolTiming},
-      {"KeyF", Command::kZoomToSelection},
-      {"KeyM", Command::kMark},
-      {"Digit0", Command::kReset},
-      {"Numpad0", Command::kReset},
-      {"KeyG", Command::kGrid},
-      {"Escape", Command::kEscape},
-  };
-  if (!std::strcmp(e->key, "?")) {
-    g_keys->commands.push_back(Command::kHelp);
-    return true;
-  }
-  if (!std::strcmp(e->code, "Slash") || !std::strcmp(e->code, "NumpadDivide")) {
-    g_keys->commands.push_back(Command::kFocusSearch);
-    return true;
-  }
-  if (!std::strcmp(e->code, "Enter") || !std::strcmp(e->code, "NumpadEnter")) {
-    g_keys->commands.push_back(e->shiftKey ? Command::kPrevResult : Command::kNextResult);
-    return true;
-  }
-  for (const Map& m : kMap) {
-    if (std::strcmp(e->code, m.code) == 0) {
-      g_keys->commands.push_back(m.cmd);
-      return true;
-    }
-  }
-  return false;
-}
-
 EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   request_redraw();
   ImGuiIO& io = ImGui::GetIO();
@@ -162,10 +99,9 @@ EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
     else
       io.KeysDown[k] = false;
   }
-  if (!io.WantTextInput && !e->ctrlKey && !e->metaKey && !e->altKey) {
-    if (nav_key(e->code, down, e->repeat)) return EM_TRUE;
-    if (down && !e->repeat && command_key(e)) return EM_TRUE;
-  }
+  const RawKey raw{e->code,          e->key,          down,           e->repeat != 0,
+                   e->shiftKey != 0, e->ctrlKey != 0, e->altKey != 0, e->metaKey != 0};
+  if (g_sink.key && g_sink.key(g_sink.ctx, raw)) return EM_TRUE;
   if (down && io.WantTextInput && !e->ctrlKey && !e->metaKey && std::strlen(e->key) <= 4 &&
       static_cast<unsigned char>(e->key[0]) >= 0x20) {
     io.AddInputCharactersUTF8(e->key);
@@ -180,7 +116,7 @@ EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
   // Keys released while the page had no focus never send keyup: forget them all.
   ImGuiIO& io = ImGui::GetIO();
   std::memset(io.KeysDown, 0, sizeof io.KeysDown);
-  g_keys->zoom_in = g_keys->zoom_out = g_keys->pan_left = g_keys->pan_right = false;
+  if (g_sink.focus_lost) g_sink.focus_lost(g_sink.ctx);
   return EM_FALSE;
 }
 
@@ -194,8 +130,7 @@ EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
   io.KeyShift = e->shiftKey;
   int b = e->button == 0 ? 0 : e->button == 2 ? 1 : e->button == 1 ? 2 : -1;
   if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEDOWN) {
-    g_keys->press_ctrl = e->ctrlKey || e->metaKey;
-    g_keys->press_shift = e->shiftKey;
+    if (g_sink.pointer_down) g_sink.pointer_down(g_sink.ctx, e->ctrlKey || e->metaKey, e->shiftKey);
     io.MouseDown[b] = true;
     g_pressed_this_frame[b] = true;
     g_release_pending[b] = false;
@@ -240,8 +175,8 @@ void input_frame_done() {
   }
 }
 
-void input_install(const char* canvas, NavKeys* keys) {
-  g_keys = keys;
+void input_install(const char* canvas, InputSink sink) {
+  g_sink = sink;
   ImGuiIO& io = ImGui::GetIO();
   io.KeyMap[ImGuiKey_Tab] = kTab;
   io.KeyMap[ImGuiKey_LeftArrow] = kLeft;

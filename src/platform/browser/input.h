@@ -1,14 +1,30 @@
-// Browser input → Dear ImGui IO and the timeline's navigation keys, through Emscripten's html5
-// callbacks. Keys are read by KeyboardEvent.code (physical position), so W/A/S/D work on AZERTY
-// and other layouts as they do in chrome://tracing.
+// Browser input, through Emscripten's html5 callbacks: mouse, wheel and the keys Dear ImGui
+// reads go to ImGui's IO; every key press and release, and the moments the app's bindings
+// care about (a button going down, the page losing focus), go raw to the sink the app installs.
+// What a key means is the app's keymap's business (src/ui/input/keymap.h), not this layer's.
 #pragma once
 
 namespace strata {
 
-struct NavKeys;
+// One key event as the browser gave it.
+struct RawKey {
+  const char* code;  // KeyboardEvent.code: the key's position ("KeyW", "Slash", "Enter")
+  const char* key;   // KeyboardEvent.key: what it types on the user's layout ("w", "?")
+  bool down, repeat;
+  bool shift, ctrl, alt, meta;
+};
+
+// Where raw input goes. key returns true when the app used the key (the browser then does not
+// act on it, and it is not typed into a text box).
+struct InputSink {
+  void* ctx = nullptr;
+  bool (*key)(void* ctx, const RawKey& k) = nullptr;
+  void (*pointer_down)(void* ctx, bool ctrl, bool shift) = nullptr;  // ctrl: ctrl or meta
+  void (*focus_lost)(void* ctx) = nullptr;
+};
 
 // Installs the callbacks on `canvas_selector` (mouse, wheel) and the window (keys).
-void input_install(const char* canvas_selector, NavKeys* keys);
+void input_install(const char* canvas_selector, InputSink sink);
 // Call once at the end of every frame (applies releases held back for quick clicks).
 void input_frame_done();
 

@@ -18,7 +18,7 @@ namespace strata {
 namespace {
 
 // Tables show MiB to 2 decimals (the chart's labels to 1).
-std::string mib(double b) { return memory_bytes_text(b, 2); }
+std::string mib(double b) { return byte_label(b, ByteUnits::kBinary, 2); }
 
 bool contains_ci(const std::string& s, const char* needle) {
   if (!*needle) return true;

@@ -91,8 +91,9 @@ void header(MemoryView* m, float x, float y, float w) {
     const MemoryView::Device& d = m->devices[m->device];
     ImGui::SameLine();
     ImGui::TextDisabled("|  peak %s%s at %s  |  %d samples  |  %d allocations (%d unreleased)",
-                        memory_bytes_text(d.peak).c_str(), d.peak_reserved ? " reserved" : "",
-                        format_duration(d.peak_t).c_str(), d.samples, d.allocations, d.unreleased);
+                        byte_label(d.peak, ByteUnits::kBinary).c_str(),
+                        d.peak_reserved ? " reserved" : "", format_duration(d.peak_t).c_str(),
+                        d.samples, d.allocations, d.unreleased);
   }
   ImGui::SameLine();
   ImGui::TextColored(ImVec4(0.35f, 0.67f, 1, 1), "  allocated");
@@ -222,7 +223,7 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
     for (int i = 0; i <= 4; ++i) {
       const float gy = py0 + ph - ph * static_cast<float>(i) / 4;
       dl->AddLine(ImVec2(px0, gy), ImVec2(px0 + pw, gy), theme::kGrid);
-      const std::string label = memory_bytes_text(ymax * i / 4);
+      const std::string label = byte_label(ymax * i / 4, ByteUnits::kBinary);
       dl->AddText(ImVec2(x + 6, gy - 7), theme::kTextDim, label.c_str());
     }
     dl->PushClipRect(ImVec2(px0, py0), ImVec2(px0 + pw, py0 + ph), true);
@@ -233,7 +234,7 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
     if (peak_x >= px0 && peak_x <= px0 + pw) {
       dl->AddCircleFilled(ImVec2(peak_x, peak_y), 4.5f, kPeakColor);
       const std::string label =
-          "peak " + memory_bytes_text(dev.peak) + " at " + format_duration(dev.peak_t);
+          "peak " + byte_label(dev.peak, ByteUnits::kBinary) + " at " + format_duration(dev.peak_t);
       const float lw = ImGui::CalcTextSize(label.c_str()).x;
       dl->AddText(ImVec2(std::min(peak_x + 7, px0 + pw - lw - 4), std::max(peak_y - 18, py0 + 2)),
                   kPeakColor, label.c_str());
@@ -251,9 +252,10 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
         const double f = (m->hover_t - m->reply_t0) / (m->reply_t1 - m->reply_t0);
         const auto i = static_cast<long>(f * static_cast<double>(l.amax.size()));
         if (i >= 0 && i < static_cast<long>(l.amax.size())) {
-          if (!std::isnan(l.amax[i])) text += "  allocated " + memory_bytes_text(l.amax[i]);
+          if (!std::isnan(l.amax[i]))
+            text += "  allocated " + byte_label(l.amax[i], ByteUnits::kBinary);
           if (i < static_cast<long>(l.rmax.size()) && !std::isnan(l.rmax[i]))
-            text += "  reserved " + memory_bytes_text(l.rmax[i]);
+            text += "  reserved " + byte_label(l.rmax[i], ByteUnits::kBinary);
         }
       }
       dl->AddText(
@@ -272,20 +274,6 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
   ImGui::End();
   (void)d;
   memory_tables_draw(m, x, y + kHeaderH + chart_h, w, h - kHeaderH - chart_h, send);
-}
-
-std::string memory_bytes_text(double b, int mib_decimals) {
-  char buf[32];
-  const double a = std::fabs(b);
-  if (a >= 1024.0 * 1024 * 1024)
-    std::snprintf(buf, sizeof buf, "%.2f GiB", b / (1024.0 * 1024 * 1024));
-  else if (a >= 1024.0 * 1024)
-    std::snprintf(buf, sizeof buf, "%.*f MiB", mib_decimals, b / (1024.0 * 1024));
-  else if (a >= 1024.0)
-    std::snprintf(buf, sizeof buf, "%.1f KiB", b / 1024.0);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f B", b);
-  return buf;
 }
 
 }  // namespace strata

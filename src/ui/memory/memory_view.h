@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/labels.h"
 #include "ui/timeline/timeline.h"
 #include "ui/trace_data.h"
 
@@ -80,8 +81,6 @@ struct MemoryView {
 };
 
 // A new trace: forget everything.
-// "1.23 GiB", "512.0 KiB": binary units, as allocators count; MiB to `mib_decimals` places.
-std::string memory_bytes_text(double b, int mib_decimals = 1);
 void memory_view_reset(MemoryView* m);
 // Draws the tab in [x, y, w, h]; pans/zooms t->view (shared with the timeline).
 void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* keys, float x,

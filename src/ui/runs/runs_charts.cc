@@ -1,4 +1,4 @@
-// The Runs tab's pies (draw-list arcs, as the plugin's top-N pies) and number formatting.
+// The Runs tab's pies (draw-list arcs, as the plugin's top-N pies), legends and number formatting.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +11,16 @@ namespace strata {
 namespace {
 constexpr float kPi = 3.14159265358979f;
 }  // namespace
+
+void runs_legend(uint32_t colour, const char* label) {
+  ImGui::ColorButton(label, ImGui::ColorConvertU32ToFloat4(colour), ImGuiColorEditFlags_NoTooltip,
+                     ImVec2(10, 10));
+  ImGui::SameLine();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+}
+
+double runs_or_zero(double v) { return std::isnan(v) ? 0 : v; }
 
 std::string runs_us(double us) {
   if (std::isnan(us)) return "-";

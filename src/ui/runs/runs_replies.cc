@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
 #include "ui/runs/runs_view.h"
 
@@ -148,6 +149,9 @@ std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl) {
 
 void runs_view_select(RunsView* v, int run, int profile, int view) {
   if (run < 0 || run >= static_cast<int>(v->discovery.runs.size())) return;
+  const size_t profiles = v->discovery.runs[static_cast<size_t>(run)].profiles.size();
+  if (profile < 0 || static_cast<size_t>(profile) >= profiles) return;
+  if (view < 0 || view >= kRunViewCount) return;
   if (run != v->run || profile != v->profile) {
     v->has_ops = v->has_kernels = v->has_cards = false;
     v->stacks_of = -1;
@@ -266,6 +270,35 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
     if (k[0] == "errors" && l.depth == 1 && v->status.empty()) v->status = l.value;
   });
+}
+
+std::string runs_view_selection_json(const RunsView& v) {
+  if (v.discovery.runs.empty()) return "null";
+  std::string out = "{\"run\":" + std::to_string(v.run) +
+                    ",\"profile\":" + std::to_string(v.profile) +
+                    ",\"view\":" + std::to_string(v.view) + ",\"viewName\":";
+  json_append_string(&out, run_view_name(static_cast<RunView>(v.view)));
+  out += std::string(",\"groupByShape\":") + (v.group_by_shape ? "true" : "false");
+  // The compared pair as {run, profile}, from the flat (run-major) indices the Diff view keeps.
+  auto side = [&](int flat) {
+    int n = 0;
+    for (size_t r = 0; r < v.discovery.runs.size(); ++r) {
+      const int size = static_cast<int>(v.discovery.runs[r].profiles.size());
+      if (flat >= n && flat < n + size)
+        return "{\"run\":" + std::to_string(r) + ",\"profile\":" + std::to_string(flat - n) + "}";
+      n += size;
+    }
+    return std::string("null");
+  };
+  out += ",\"diff\":";
+  if (v.diff_a >= 0 && v.diff_b >= 0) {
+    out += "{\"a\":" + side(v.diff_a) + ",\"b\":" + side(v.diff_b) + ",\"step\":";
+    json_append_string(&out, v.step);
+    out += "}";
+  } else {
+    out += "null";
+  }
+  return out + "}";
 }
 
 }  // namespace strata

@@ -43,6 +43,13 @@ void cell_us(double us) {
   ImGui::TextUnformatted(runs_us(us).c_str());
 }
 
+// A selector click: the UI's selection changes at once, then the page fetches what it shows.
+void pick(RunsView* v, int run, int profile, int view) {
+  runs_view_select(v, run, profile, view);
+  v->status.clear();
+  host_runs_select(v->run, v->profile, v->view);
+}
+
 void selectors(RunsView* v, float x, float y, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(kSideW, h));
@@ -66,7 +73,7 @@ void selectors(RunsView* v, float x, float y, float h) {
   if (ImGui::BeginCombo("##run", run.name.c_str())) {
     for (size_t i = 0; i < runs.size(); ++i)
       if (ImGui::Selectable(runs[i].name.c_str(), static_cast<int>(i) == v->run))
-        host_runs_select(static_cast<int>(i), 0, v->view);
+        pick(v, static_cast<int>(i), 0, v->view);
     ImGui::EndCombo();
   }
   ImGui::TextDisabled("Views");
@@ -75,7 +82,7 @@ void selectors(RunsView* v, float x, float y, float h) {
         v->discovery, run, static_cast<size_t>(v->profile), static_cast<RunView>(i));
     if (!a.enabled) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(0.5f, 0.5f, 0.5f, 1));
     if (ImGui::Selectable(run_view_name(static_cast<RunView>(i)), v->view == i))
-      host_runs_select(v->run, v->profile, i);
+      pick(v, v->run, v->profile, i);
     if (!a.enabled) {
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", a.note.c_str());
@@ -87,7 +94,7 @@ void selectors(RunsView* v, float x, float y, float h) {
     for (const std::string& w : run.workers)
       if (ImGui::Selectable(w.c_str(), w == prof.worker)) {
         const std::vector<std::string> spans = run_worker_spans(run, w);
-        host_runs_select(v->run, run_find_profile(run, w, spans.front()), v->view);
+        pick(v, v->run, run_find_profile(run, w, spans.front()), v->view);
       }
     ImGui::EndCombo();
   }
@@ -96,7 +103,7 @@ void selectors(RunsView* v, float x, float y, float h) {
   if (ImGui::BeginCombo("##span", prof.span.empty() ? "(none)" : prof.span.c_str())) {
     for (const std::string& s : run_worker_spans(run, prof.worker))
       if (ImGui::Selectable(s.empty() ? "(none)" : s.c_str(), s == prof.span))
-        host_runs_select(v->run, run_find_profile(run, prof.worker, s), v->view);
+        pick(v, v->run, run_find_profile(run, prof.worker, s), v->view);
     ImGui::EndCombo();
   }
   ImGui::Separator();

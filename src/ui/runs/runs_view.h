@@ -1,8 +1,8 @@
 // The Runs tab (issue 9; the seed's TensorBoard NPU plugin views): Runs / Views / Workers /
 // Spans selectors over a profiler folder, and the Operator, Kernel, Distributed and Diff views
 // of the selected profile. Discovery is core/runs/run_discovery (run here, on the paths);
-// web/runs.js keeps the selection, reads the files and sends each view's statistics as JSON
-// (engine/runs_json.h), read into the plain vectors below. Trace and Memory switch tabs.
+// The UI keeps the selection; web/runs.js reads the files the shown view needs and sends each
+// view's statistics as JSON (engine/runs_json.h), read into the plain vectors below.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -81,7 +81,12 @@ struct RunsView {
 
 // New folder: the relative paths (one per line); returns run_discovery_json.
 std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl);
+// The selection (the UI owns it: selector clicks change it at once; the page is told what to
+// fetch). Out-of-range indices leave it as it is; the same selection again changes nothing.
 void runs_view_select(RunsView* v, int run, int profile, int view);
+// {run, profile, view, viewName, groupByShape, diff: {a: {run, profile}, b, step} | null}, or
+// null before a folder with runs.
+std::string runs_view_selection_json(const RunsView& v);
 // part: "operators" | "kernels" | "distributed" | "diff".
 void runs_view_stats(RunsView* v, const std::string& part, const char* json);
 void runs_view_frame(RunsView* v, float x, float y, float w, float h);
@@ -96,8 +101,12 @@ void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, s
               float h);
 // Formats µs for tables ("1,234.56").
 std::string runs_us(double us);
+// A colour swatch and its label, on the current line (charts' legends).
+void runs_legend(uint32_t colour, const char* label);
+// A statistic that may be missing (NaN) as 0, for bar lengths and sums.
+double runs_or_zero(double v);
 
-// The views (runs_view.cc: operator, kernel; runs_views2.cc: distributed, diff).
+// The views (runs_view.cc: operator, kernel; runs_distributed_view.cc; runs_diff_view.cc).
 void runs_operator_view(RunsView* v, float w, float h);
 void runs_kernel_view(RunsView* v, float w, float h);
 void runs_distributed_view(RunsView* v, float w, float h);

@@ -26,17 +26,7 @@ void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
   // Scroll its track into view (sections it is in open up).
   if (m.track < d.tracks.size()) {
     compute_layout(t, d);
-    if (t->layout.track_h[m.track] <= 0) {
-      t->hidden[m.track] = 0;
-      for (size_t q = 0; q < d.processes.size(); ++q)
-        if (m.track >= d.processes[q].first_track &&
-            m.track < d.processes[q].first_track + d.processes[q].track_count)
-          t->collapsed[q] = 0;
-      compute_layout(t, d);
-    }
-    float y = t->layout.track_y[m.track] + static_cast<float>(m.depth) * kRowH;
-    if (y < t->scroll_y || y > t->scroll_y + t->layout.h - kRowH)
-      t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
+    timeline_scroll_to_row(t, d, m.track, m.depth);
   }
 }
 }  // namespace
@@ -162,12 +152,6 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
   for (const JsonLine& l : lines) {
     if (l.depth == 0) {
       if (in_matches) flush();
-      if (p->step_when_answered != 0 && p->error.empty()) {
-        int dir = p->step_when_answered;
-        p->step_when_answered = 0;
-        t->search_active = true;
-        go_to(p, t, d, dir > 0 ? 0 : -1);
-      }
       in_matches = l.key == "matches";
       in_names = l.key == "nameIds";
       if (l.key == "count") p->count = std::strtoull(l.value.c_str(), nullptr, 10);
@@ -195,13 +179,11 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
     }
   }
   if (in_matches) flush();
-  if (p->step_when_answered != 0 && p->error.empty()) {
-    int dir = p->step_when_answered;
-    p->step_when_answered = 0;
-    t->search_active = true;
-    go_to(p, t, d, dir > 0 ? 0 : -1);
-  }
   t->search_active = p->error.empty();
+  // Enter pressed while this answer was on its way: walk only now that every match is read.
+  const int dir = p->step_when_answered;
+  p->step_when_answered = 0;
+  if (dir != 0 && t->search_active) go_to(p, t, d, dir > 0 ? 0 : -1);
 }
 
 }  // namespace strata

@@ -551,22 +551,22 @@ bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event) {
     found = s;
     return have = true;
   });
-  if (have) {
-    const proto::SliceEntry& s = found;
-    if (t->layout.track_h[s.track] <= 0) {  // in a collapsed section or hidden: show it
-      t->hidden[s.track] = 0;
-      for (size_t p = 0; p < d.processes.size(); ++p)
-        if (s.track >= d.processes[p].first_track &&
-            s.track < d.processes[p].first_track + d.processes[p].track_count)
-          t->collapsed[p] = 0;
-      compute_layout(t, d);
-    }
-    float y = t->layout.track_y[s.track] + static_cast<float>(s.depth) * kRowH;
-    float top = t->scroll_y, bottom = t->scroll_y + t->layout.h - kRowH;
-    if (y < top || y > bottom) t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
-    return true;
+  if (have) timeline_scroll_to_row(t, d, found.track, found.depth);
+  return have;
+}
+
+void timeline_scroll_to_row(Timeline* t, const TraceData& d, uint32_t track, uint32_t depth) {
+  if (t->layout.track_h[track] <= 0) {  // in a collapsed section or hidden: show it
+    t->hidden[track] = 0;
+    for (size_t p = 0; p < d.processes.size(); ++p)
+      if (track >= d.processes[p].first_track &&
+          track < d.processes[p].first_track + d.processes[p].track_count)
+        t->collapsed[p] = 0;
+    compute_layout(t, d);
   }
-  return false;
+  float y = t->layout.track_y[track] + static_cast<float>(depth) * kRowH;
+  float top = t->scroll_y, bottom = t->scroll_y + t->layout.h - kRowH;
+  if (y < top || y > bottom) t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
 }
 
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y) {

@@ -10,40 +10,13 @@
 
 #include "core/view/time_view.h"
 #include "platform/gl/rect_renderer.h"
+#include "ui/input/keymap.h"
 #include "ui/timeline/tiles.h"
 #include "ui/trace_data.h"
 
 namespace strata {
 
 enum class Tool : uint8_t { kSelect = 1, kPan = 2, kZoom = 3, kTiming = 4 };
-
-// One-shot commands from the keyboard (by KeyboardEvent.code, so letters are positions and
-// work on any layout) or the toolbar.
-enum class Command : uint8_t {
-  kToolSelect,
-  kToolPan,
-  kToolZoom,
-  kToolTiming,
-  kZoomToSelection,
-  kMark,
-  kReset,
-  kFocusSearch,
-  kNextResult,
-  kPrevResult,
-  kHelp,
-  kGrid,
-  kEscape,
-};
-
-// Keyboard state the platform fills and the timeline consumes each frame.
-struct NavKeys {
-  bool zoom_in = false, zoom_out = false, pan_left = false, pan_right = false;  // held
-  int zoom_in_presses = 0, zoom_out_presses = 0, pan_left_presses = 0, pan_right_presses = 0;
-  std::vector<Command> commands;
-  // Modifiers as they were when the mouse button went down: a ctrl-click whose key is released
-  // before the next frame is still a ctrl-click.
-  bool press_ctrl = false, press_shift = false;
-};
 
 struct SelectedEvent {
   uint32_t event;
@@ -126,6 +99,9 @@ void timeline_reply_arrived(Timeline* t, TraceData* d, uint32_t request_id);
 // The tile level the current view draws at.
 int timeline_tile_level(const Timeline& t);
 bool timeline_reveal(Timeline* t, const TraceData& d, uint32_t event);
+// Scrolls a row (track, depth) into view, opening its section and showing its track if needed.
+// The layout must be current.
+void timeline_scroll_to_row(Timeline* t, const TraceData& d, uint32_t track, uint32_t depth);
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y);
 void timeline_set_view(Timeline* t, double start_rel, double end_rel);
 // Replaces the selection (one event) and brings it into view when `reveal_time`.

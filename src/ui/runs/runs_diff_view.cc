@@ -1,6 +1,5 @@
-// The Runs tab's Distributed view (per card: compute / overlap / communication / free bars,
-// communication split, communication operators) and Diff view (two profiles: per step, time
-// by operator type with the cumulative difference; the operator comparison table).
+// The Runs tab's Diff view: two profiles compared, per step time by operator type with the
+// cumulative difference, and the operator comparison table.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -13,22 +12,8 @@
 namespace strata {
 namespace {
 
-const ImU32 kCompute = IM_COL32(66, 133, 244, 255);
-const ImU32 kOverlap = IM_COL32(251, 188, 4, 255);
-const ImU32 kComm = IM_COL32(234, 67, 53, 255);
-const ImU32 kFree = IM_COL32(150, 150, 150, 255);
 const ImU32 kA = IM_COL32(66, 133, 244, 255);
 const ImU32 kB = IM_COL32(52, 168, 83, 255);
-
-void legend(ImU32 col, const char* label) {
-  ImGui::ColorButton(label, ImGui::ColorConvertU32ToFloat4(col), ImGuiColorEditFlags_NoTooltip,
-                     ImVec2(10, 10));
-  ImGui::SameLine();
-  ImGui::TextUnformatted(label);
-  ImGui::SameLine();
-}
-
-double nz(double v) { return std::isnan(v) ? 0 : v; }
 
 // The profile at a flat (run-major) index, as "run / worker span".
 std::string profile_label(const RunDiscovery& d, int flat, int* run, int* profile) {
@@ -71,112 +56,6 @@ bool profile_combo(const char* id, const RunDiscovery& d, int* flat) {
 }
 
 }  // namespace
-
-void runs_distributed_view(RunsView* v, float w, float h) {
-  if (!v->has_cards) {
-    ImGui::TextDisabled("Reading step_trace_time...");
-    return;
-  }
-  if (v->cards.empty()) {
-    ImGui::TextDisabled("No distributed rows.");
-    return;
-  }
-  ImGui::TextUnformatted("Computation / Communication Overview (us)");
-  legend(kCompute, "Computation");
-  legend(kOverlap, "Overlapping");
-  legend(kComm, "Communication");
-  legend(kFree, "Free");
-  ImGui::NewLine();
-  double max_total = 0;
-  for (const RunsView::Card& c : v->cards)
-    max_total =
-        std::max(max_total, nz(c.compute) + nz(c.communication) - nz(c.overlap) + nz(c.free));
-  const float label_w = 110, bar_h = 18, bar_w = std::max(50.0f, w - label_w - 20);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (const RunsView::Card& c : v->cards) {
-    ImGui::Text("Card %d%s%s", c.card, c.step.empty() ? "" : " step ", c.step.c_str());
-    ImGui::SameLine(label_w);
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    // Compute only, overlap, communication only, free: they add up to the step's span.
-    const double parts[] = {nz(c.compute) - nz(c.overlap), nz(c.overlap),
-                            nz(c.communication) - nz(c.overlap), nz(c.free)};
-    const ImU32 cols[] = {kCompute, kOverlap, kComm, kFree};
-    const char* names[] = {"Computation", "Overlapping", "Communication", "Free"};
-    float x = p.x;
-    for (int i = 0; i < 4; ++i) {
-      const float bw =
-          max_total > 0 ? static_cast<float>(std::max(0.0, parts[i]) / max_total) * bar_w : 0;
-      dl->AddRectFilled(ImVec2(x, p.y), ImVec2(x + bw, p.y + bar_h), cols[i]);
-      if (ImGui::IsMouseHoveringRect(ImVec2(x, p.y), ImVec2(x + bw, p.y + bar_h)))
-        ImGui::SetTooltip("Card %d\n%s: %s us", c.card, names[i], runs_us(parts[i]).c_str());
-      x += bw;
-    }
-    ImGui::Dummy(ImVec2(bar_w, bar_h));
-  }
-  ImGui::Separator();
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                                ImGuiTableFlags_Resizable | ImGuiTableFlags_ScrollY;
-  ImGui::TextUnformatted("Communication per card (us)");
-  if (ImGui::BeginTable("##cards", 9, flags, ImVec2(0, std::min(200.0f, h * 0.3f)))) {
-    ImGui::TableSetupScrollFreeze(0, 1);
-    const char* heads[] = {"Card", "Step",     "Computation", "Communication",  "Overlapping",
-                           "Free", "Transfer", "Wait",        "Synchronization"};
-    for (const char* hd : heads) ImGui::TableSetupColumn(hd);
-    ImGui::TableHeadersRow();
-    for (const RunsView::Card& c : v->cards) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::Text("%d", c.card);
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(c.step.c_str());
-      for (double val :
-           {c.compute, c.communication, c.overlap, c.free, c.transfer, c.wait, c.sync}) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(runs_us(val).c_str());
-      }
-    }
-    ImGui::EndTable();
-  }
-  ImGui::TextUnformatted("Communication operators of card");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(120);
-  v->comm_card = std::clamp(v->comm_card, 0, static_cast<int>(v->cards.size()) - 1);
-  char label[32];
-  std::snprintf(label, sizeof label, "%d", v->cards[static_cast<size_t>(v->comm_card)].card);
-  if (ImGui::BeginCombo("##commcard", label)) {
-    for (size_t i = 0; i < v->cards.size(); ++i) {
-      std::snprintf(label, sizeof label, "%d##%zu", v->cards[i].card, i);
-      if (ImGui::Selectable(label, static_cast<int>(i) == v->comm_card))
-        v->comm_card = static_cast<int>(i);
-    }
-    ImGui::EndCombo();
-  }
-  const RunsView::Card& c = v->cards[static_cast<size_t>(v->comm_card)];
-  if (c.ops.empty()) {
-    ImGui::TextDisabled("no communication operators (communication.json)");
-    return;
-  }
-  if (ImGui::BeginTable("##commops", 6, flags)) {
-    ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
-    for (const char* hd :
-         {"Calls", "Elapse (us)", "Transit (us)", "Wait (us)", "Synchronization (us)"})
-      ImGui::TableSetupColumn(hd);
-    ImGui::TableHeadersRow();
-    for (const RunsView::CommOp& o : c.ops) {
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(o.name.c_str());
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f", o.calls);
-      for (double val : {o.elapse, o.transit, o.wait, o.sync}) {
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(runs_us(val).c_str());
-      }
-    }
-    ImGui::EndTable();
-  }
-}
 
 void runs_diff_view(RunsView* v, float w, float h) {
   int a = v->diff_a, b = v->diff_b;
@@ -221,9 +100,9 @@ void runs_diff_view(RunsView* v, float w, float h) {
   // the difference (line). Clicking a type picks it (highlighted; its row is named below).
   const float chart_h = std::min(260.0f, h * 0.4f);
   ImGui::TextUnformatted("Execution time by operator type (us)");
-  legend(kA, "Baseline");
-  legend(kB, "Experiment");
-  legend(IM_COL32(234, 67, 53, 255), "Accumulated difference");
+  runs_legend(kA, "Baseline");
+  runs_legend(kB, "Experiment");
+  runs_legend(IM_COL32(234, 67, 53, 255), "Accumulated difference");
   ImGui::NewLine();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   const float cw = std::max(100.0f, w - 20);
@@ -237,9 +116,9 @@ void runs_diff_view(RunsView* v, float w, float h) {
   double hi = 0, clo = 0, chi = 0;
   for (size_t i = 0; i < n; ++i) {
     const RunsView::StepRow& r = v->step_rows[i];
-    hi = std::max({hi, nz(r.a), nz(r.b)});
-    clo = std::min(clo, nz(r.cumulative));
-    chi = std::max(chi, nz(r.cumulative));
+    hi = std::max({hi, runs_or_zero(r.a), runs_or_zero(r.b)});
+    clo = std::min(clo, runs_or_zero(r.cumulative));
+    chi = std::max(chi, runs_or_zero(r.cumulative));
   }
   if (hi <= 0) hi = 1;
   if (chi - clo <= 0) chi = clo + 1;
@@ -263,9 +142,11 @@ void runs_diff_view(RunsView* v, float w, float h) {
     if (static_cast<int>(i) == v->diff_pick)
       dl->AddRectFilled(ImVec2(x, o.y), ImVec2(x + slot, o.y + chart_h), theme::kDragFill);
     const float bw = std::max(1.0f, slot * 0.35f);
-    dl->AddRectFilled(ImVec2(x + slot * 0.1f, ypos(nz(r.a))), ImVec2(x + slot * 0.1f + bw, y0), kA);
-    dl->AddRectFilled(ImVec2(x + slot * 0.5f, ypos(nz(r.b))), ImVec2(x + slot * 0.5f + bw, y0), kB);
-    const ImVec2 pt(x + slot * 0.5f, ycum(nz(r.cumulative)));
+    dl->AddRectFilled(ImVec2(x + slot * 0.1f, ypos(runs_or_zero(r.a))),
+                      ImVec2(x + slot * 0.1f + bw, y0), kA);
+    dl->AddRectFilled(ImVec2(x + slot * 0.5f, ypos(runs_or_zero(r.b))),
+                      ImVec2(x + slot * 0.5f + bw, y0), kB);
+    const ImVec2 pt(x + slot * 0.5f, ycum(runs_or_zero(r.cumulative)));
     if (i) dl->AddLine(prev, pt, IM_COL32(234, 67, 53, 255), 2);
     dl->AddCircleFilled(pt, 3, IM_COL32(234, 67, 53, 255));
     prev = pt;

@@ -1,0 +1,57 @@
+// ui_state_json: the UI state scripts and tests read (strata.state()).
+#include <emscripten/emscripten.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "imgui.h"
+#include "ui/exports/ui_app.h"
+
+extern "C" {
+
+// Tool, toggles, marks, timing interval, collapsed sections, hidden tracks (ns absolute as
+// doubles), search state. Valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
+  static std::string out;
+  const strata::App* a = strata::ui_app();
+  const strata::Timeline& t = a->timeline;
+  const double o = static_cast<double>(a->data.origin_ns);
+  static const char* kTools[] = {"", "select", "pan", "zoom", "timing"};
+  char buf[160];
+  out = std::string("{\"tool\":\"") + kTools[static_cast<int>(t.tool)] + "\"";
+  out += std::string(",\"tab\":\"") + (a->tab == strata::ViewTab::kMemory ? "memory" : "timeline") +
+         "\"";
+  out += std::string(",\"grid\":") + (t.show_grid ? "true" : "false");
+  out += std::string(",\"help\":") + (t.show_help ? "true" : "false");
+  out += std::string(",\"flows\":") + (t.show_flows ? "true" : "false");
+  out += ",\"marks\":[";
+  for (size_t i = 0; i < t.marks.size(); ++i) {
+    std::snprintf(buf, sizeof buf, "%s[%.17g,%.17g]", i ? "," : "", o + t.marks[i].first,
+                  o + t.marks[i].second);
+    out += buf;
+  }
+  out += "],\"timing\":";
+  if (t.has_timing) {
+    std::snprintf(buf, sizeof buf, "[%.17g,%.17g]", o + std::min(t.timing_t0, t.timing_t1),
+                  o + std::max(t.timing_t0, t.timing_t1));
+    out += buf;
+  } else {
+    out += "null";
+  }
+  int collapsed = 0, hidden = 0;
+  for (uint8_t c : t.collapsed) collapsed += c;
+  for (uint8_t h : t.hidden) hidden += h;
+  std::snprintf(
+      buf, sizeof buf,
+      ",\"collapsedSections\":%d,\"hiddenTracks\":%d,\"searchActive\":%s,\"searchPending\":%s,"
+      "\"searchCount\":%llu,\"typing\":%s,\"scrollY\":%.1f}",
+      collapsed, hidden, t.search_active ? "true" : "false",
+      a->search.pending_id != 0 ? "true" : "false",
+      static_cast<unsigned long long>(a->search.count),
+      ImGui::GetIO().WantTextInput ? "true" : "false", t.scroll_y);
+  out += buf;
+  return out.c_str();
+}
+
+}  // extern "C"

@@ -1,0 +1,87 @@
+// Exports for the script API's view: the visible range, tabs, whether drawing has settled,
+// frame and tile statistics, and where an event is on screen.
+#include <emscripten/emscripten.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "platform/browser/redraw.h"
+#include "ui/exports/ui_app.h"
+
+namespace {
+// Screen position (CSS px in the canvas) of the last located event; x < 0 when not visible.
+float g_locate_x = -1, g_locate_y = -1;
+}  // namespace
+
+extern "C" {
+
+// View as absolute ns (doubles: exact to ~256 ns at epoch-scale timestamps).
+EMSCRIPTEN_KEEPALIVE double ui_view_start_ns() {
+  const strata::App* a = strata::ui_app();
+  return static_cast<double>(a->data.origin_ns) + a->timeline.view.start;
+}
+EMSCRIPTEN_KEEPALIVE double ui_view_end_ns() {
+  const strata::App* a = strata::ui_app();
+  return static_cast<double>(a->data.origin_ns) + a->timeline.view.end;
+}
+EMSCRIPTEN_KEEPALIVE void ui_set_view_ns(double start_ns, double end_ns) {
+  strata::App* a = strata::ui_app();
+  double origin = static_cast<double>(a->data.origin_ns);
+  strata::timeline_set_view(&a->timeline, start_ns - origin, end_ns - origin);
+  strata::request_redraw();
+}
+EMSCRIPTEN_KEEPALIVE int ui_settled() {
+  const strata::App* a = strata::ui_app();
+  return a->data.loaded && strata::timeline_settled(a->timeline, a->data) ? 1 : 0;
+}
+
+// Frame CPU time statistics over the last frames drawn (up to FrameStats::kRing):
+// ui_frame_stats(p) writes frames, median ms, p99 ms to p[0..2]. `reset` starts a new window.
+EMSCRIPTEN_KEEPALIVE void ui_frame_stats(double* out, int reset) {
+  strata::FrameStats& fs = strata::ui_app()->frame_stats;
+  uint64_t n = std::min<uint64_t>(fs.frames, strata::FrameStats::kRing);
+  std::vector<float> v(fs.ms, fs.ms + n);
+  std::sort(v.begin(), v.end());
+  out[0] = static_cast<double>(fs.frames);
+  out[1] = n ? v[n / 2] : 0;
+  out[2] = n ? v[std::min<uint64_t>(n - 1, (n * 99) / 100)] : 0;
+  if (reset) fs.frames = 0;
+}
+
+// Tile cache statistics for strata.tileStats(): writes tiles, bytes, hits, misses, requests,
+// pending (in flight), evictions, the view's tile level and the byte budget to p[0..8].
+EMSCRIPTEN_KEEPALIVE void ui_tile_stats(double* out) {
+  const strata::Timeline& t = strata::ui_app()->timeline;
+  const strata::TileCache& c = t.tiles;
+  const double v[9] = {
+      static_cast<double>(c.tiles.size()), static_cast<double>(c.bytes),
+      static_cast<double>(c.hits),         static_cast<double>(c.misses),
+      static_cast<double>(c.requests),     static_cast<double>(c.in_flight.size()),
+      static_cast<double>(c.evictions),    static_cast<double>(strata::timeline_tile_level(t)),
+      static_cast<double>(c.budget_bytes)};
+  std::copy(v, v + 9, out);
+}
+
+EMSCRIPTEN_KEEPALIVE int ui_reveal(uint32_t event) {
+  strata::request_redraw();
+  strata::App* a = strata::ui_app();
+  return strata::timeline_reveal(&a->timeline, a->data, event) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE int ui_locate(uint32_t event) {
+  g_locate_x = g_locate_y = -1;
+  const strata::App* a = strata::ui_app();
+  return strata::timeline_locate(a->timeline, a->data, event, &g_locate_x, &g_locate_y) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE float ui_locate_x() { return g_locate_x; }
+EMSCRIPTEN_KEEPALIVE float ui_locate_y() { return g_locate_y; }
+
+// 'timeline' | 'memory' | 'loss' | 'runs' | 'graph'; returns 0 for an unknown tab.
+EMSCRIPTEN_KEEPALIVE int ui_set_tab(const char* name) {
+  if (!strata::view_tab_from_name(name, &strata::ui_app()->tab)) return 0;
+  strata::request_redraw();
+  return 1;
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_tab() { return strata::view_tab_name(strata::ui_app()->tab); }
+
+}  // extern "C"
