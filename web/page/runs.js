@@ -3,11 +3,11 @@
 // (src/core/runs/run_discovery, the plugin's naming rules); this file keeps the selection,
 // reads only the files the shown view needs, asks the engine worker for their statistics
 // (web/worker/runs.js) and hands the JSON to the UI. Trace and Memory open the profile's trace
-// (and memory CSVs) like any file and switch to the Timeline / Memory tab.
+// (and memory CSVs) like any file; the UI then shows the Timeline / Memory tab.
 'use strict';
 /* exported strataRunsInit, strataDroppedFolder */
 
-// ctx (from strata.js): {ui(), request(msg), withString(s, fn), open(source), setTab(name),
+// ctx (from strata.js): {ui(), request(msg), withString(s, fn), open(source), frames(),
 // summary()}.
 function strataRunsInit(ctx) {
   const { MSG, RUNS_KIND } = StrataProtocol;
@@ -58,7 +58,7 @@ function strataRunsInit(ctx) {
       status('No profiler runs in this folder (no *_ascend_pt/ASCEND_PROFILER_OUTPUT or *.pt.trace.json files)');
       return Object.assign({}, ctx.summary(), { runs: [] });
     }
-    await ctx.setTab('runs');
+    await ctx.frames(); // ui_runs_folder brought the Runs tab forward
     await select({});
     return Object.assign({}, ctx.summary(), { runs: runsBrief() });
   }
@@ -131,7 +131,8 @@ function strataRunsInit(ctx) {
     status('');
     if (view === 'Trace' || view === 'Memory') {
       await loadTrace(s, view === 'Memory');
-      await ctx.setTab(view === 'Trace' ? 'timeline' : 'memory');
+      uiCall((ui) => ui._ui_runs_profile_loaded()); // the UI shows the Timeline or Memory tab
+      await ctx.frames();
       return;
     }
     if (view === 'Diff') {

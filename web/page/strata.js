@@ -122,17 +122,15 @@
       case MSG.loaded:
         progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
         ui._ui_set_progress(0, 0, 0, 0, 0, 0);
+        // The UI decides which tab shows what was opened (an Ascend memory CSV added to the
+        // trace shown leaves the timeline as it is).
         if (m.memoryAdded) {
-          // an Ascend memory CSV added to the trace shown
-          ui._ui_memory_reload();
-          withString('memory', (p) => ui._ui_set_tab(p));
+          withString(m.kind || '', (p) => ui._ui_file_opened(p, 1));
           break;
         }
         toUi(m.trackList);
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
-        // A memory CSV opened on its own has nothing for the timeline: show its chart.
-        if (m.summary.files.length && m.summary.files[0].format === 'ascend-csv')
-          withString('memory', (p) => ui._ui_set_tab(p));
+        withString(m.kind || '', (p) => ui._ui_file_opened(p, 0));
         if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
         else withString('', (p) => ui._ui_show_error(p));
         break;
@@ -522,7 +520,7 @@
     request,
     withString,
     open,
-    setTab: api.setTab,
+    frames: api.frame,
     summary: () => lastSummary,
   });
   window.strata = api;
