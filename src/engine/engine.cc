@@ -6,8 +6,8 @@
 #include <new>
 
 #include "core/base/json_writer.h"
-#include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/compression/decompressing_importer.h"
+#include "core/formats/detect_format.h"
 #include "core/formats/format_sniffer.h"
 #include "core/formats/xplane/xplane_details.h"
 #include "core/query/find.h"
@@ -18,6 +18,10 @@
 #include "protocol/view_messages.h"
 
 namespace strata {
+
+namespace {
+constexpr size_t kMaxCsvBytes = size_t{1} << 30;
+}  // namespace
 
 Engine::Engine() : store_(std::make_unique<TraceStore>()) {}
 Engine::~Engine() = default;
@@ -31,8 +35,8 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
       make_decompressing_importer(loading_.get(), make_format_sniffing_importer(loading_.get()));
   loading_name_ = name;
   loading_total_ = total_bytes;
-  csv_load_ = last_load_merged_ = false;
-  csv_text_.clear();
+  last_load_merged_ = false;
+  csv_.reset();
   loaded_bytes_ = file_start_ = 0;
   preview_fed_ = 0;
   preview_store_.reset();
@@ -90,11 +94,13 @@ uint8_t* Engine::load_buffer(size_t n) {
 void Engine::load_commit(size_t n) {
   if (!importer_ || n > scratch_.size()) return;
   // An Ascend memory CSV (told by its header) goes to the memory chart, not the importers.
-  if (loaded_bytes_ == 0 && !csv_load_)
-    csv_load_ = ascend_csv_kind(std::string_view(reinterpret_cast<const char*>(scratch_.data()),
-                                                 n)) != AscendCsvKind::kOther;
-  if (csv_load_) {
-    csv_text_.append(reinterpret_cast<const char*>(scratch_.data()), n);
+  // The engine goes by content only: names route files before they reach it.
+  if (loaded_bytes_ == 0 && !csv_ &&
+      detect_format({}, scratch_.data(), n).kind == FileKind::kAscendCsv)
+    csv_ = std::make_unique<WholeText>(kMaxCsvBytes,
+                                       "an Ascend memory CSV larger than 1 GiB is too big to open");
+  if (csv_) {
+    csv_->feed(scratch_.data(), n);
     loaded_bytes_ += n;
     return;
   }
@@ -115,6 +121,7 @@ void Engine::load_fail(std::string_view message) {
   session_errors_.push_back(last_error_);
   loading_name_.clear();
   importer_.reset();
+  csv_.reset();
   loading_.reset();
   preview_importer_.reset();
   preview_store_.reset();
@@ -151,7 +158,7 @@ bool Engine::load_next_file(std::string_view name, uint64_t bytes) {
 
 bool Engine::load_end() {
   if (!importer_) return false;  // already failed
-  if (csv_load_) return csv_load_end();
+  if (csv_) return csv_load_end();
   // finish() and the pyramid are the load's peak of memory, and wasm memory never shrinks:
   // free first what they do not need. The load buffer is read no more; a first-part preview
   // on show (previous_ is set then) is replaced by the full store below, or load_fail brings
@@ -498,11 +505,7 @@ bool Engine::file_compressed(uint32_t file) const {
   return file < files.size() && files[file].compression != "none";
 }
 
-static Compression compression_of(const SourceFile& f) {
-  if (f.compression == "gzip") return Compression::kGzip;
-  if (f.compression == "zstd") return Compression::kZstd;
-  return Compression::kPlain;
-}
+static Compression compression_of(const SourceFile& f) { return compression_named(f.compression); }
 
 std::string_view Engine::cached_record(uint32_t event) const {
   uint64_t off = 0;

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/formats/compression/whole_text.h"
 #include "core/formats/importer.h"
 #include "core/memory/memory_data.h"
 #include "core/pyramid/pyramid.h"
@@ -16,6 +17,8 @@
 #include "engine/record_extractor.h"
 
 namespace strata {
+
+struct HloProtoSpan;
 
 class Engine {
  public:
@@ -73,6 +76,12 @@ class Engine {
   // locators count the files' bytes one after the other). Rewrites *offset to be in that file.
   uint32_t source_file(uint64_t* offset) const;
   bool file_compressed(uint32_t file) const;
+  // Starts file `file` of the trace in a scan over records (its compression, its stream range).
+  void scan_file(MemoryScan* scan, uint32_t file) const;
+  // The loaded xplane's HloProto spans in file `file`, offsets within that file (engine_hlo.cc).
+  std::vector<HloProtoSpan> file_hlo_spans(uint32_t file) const;
+  // [{programId, module, file, offset, length, compressed}]: every span, offsets in its file.
+  std::string hlo_protos_json() const;
   // Compressed sources: the record when the last extraction's window holds it, else empty.
   std::string_view cached_record(uint32_t event) const;
   // Starts re-reading the source for `event`; then feed the file from its start in chunks to
@@ -117,8 +126,8 @@ class Engine {
   MemoryData memory_;
   MemoryScan memory_scan_;
   bool memory_scan_pending_ = false;
-  std::string csv_text_;  // an Ascend memory CSV being loaded (small files: held whole)
-  bool csv_load_ = false, last_load_merged_ = false;
+  std::unique_ptr<WholeText> csv_;  // an Ascend memory CSV being loaded (small: held whole)
+  bool last_load_merged_ = false;
   void memory_reset();  // counters → series; lists the [memory] records to read
   bool csv_load_end();
 

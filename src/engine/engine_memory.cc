@@ -26,10 +26,6 @@ bool mentions_memory(std::string_view s) {
   return l.find("mem") != std::string::npos;
 }
 
-Compression compression_named(const std::string& c) {
-  return c == "gzip" ? Compression::kGzip : c == "zstd" ? Compression::kZstd : Compression::kPlain;
-}
-
 // The few top-level args of a query.
 struct QueryArgs {
   std::vector<JsonLine> lines;
@@ -110,13 +106,7 @@ uint32_t Engine::memory_scan_begin() {
   return static_cast<uint32_t>(memory_scan_.size());
 }
 
-void Engine::memory_scan_file(uint32_t i) {
-  const std::vector<SourceFile>& files = store_->files;
-  const uint64_t base = i < files.size() ? files[i].stream_base : 0;
-  const uint64_t end = i + 1 < files.size() ? files[i + 1].stream_base : UINT64_MAX;
-  memory_scan_.begin_file(compression_named(i < files.size() ? files[i].compression : "none"), base,
-                          end);
-}
+void Engine::memory_scan_file(uint32_t i) { scan_file(&memory_scan_, i); }
 
 void Engine::memory_scan_end() {
   if (!memory_scan_pending_) return;
@@ -155,9 +145,13 @@ void Engine::memory_scan_end() {
 bool Engine::csv_load_end() {
   MemoryData m;
   std::string err;
-  const bool ok = parse_ascend_memory_csv(csv_text_, &m, &err);
-  std::string().swap(csv_text_);
-  csv_load_ = false;
+  bool ok = csv_->finish();
+  if (ok)
+    ok = parse_ascend_memory_csv(csv_->text(), &m, &err);
+  else
+    err = csv_->error();
+  if (!csv_->warning().empty()) m.warnings.push_back(csv_->warning());
+  csv_.reset();
   importer_.reset();
   if (!ok) {
     load_fail(err);

@@ -42,8 +42,8 @@ TEST(Compression, SniffsMagicBytes) {
                 js[] = {'{', '"', 't', 'r'};
   EXPECT_EQ(sniff_compression(gz, 4), Compression::kGzip);
   EXPECT_EQ(sniff_compression(zs, 4), Compression::kZstd);
-  EXPECT_EQ(sniff_compression(js, 4), Compression::kPlain);
-  EXPECT_EQ(sniff_compression(zs, 3), Compression::kPlain);
+  EXPECT_EQ(sniff_compression(js, 4), Compression::kNone);
+  EXPECT_EQ(sniff_compression(zs, 3), Compression::kNone);
 }
 
 TEST(Compression, PlainInputPassesThrough) {

@@ -58,7 +58,7 @@ struct Streamed {
   std::vector<StreamedHlo> modules;
   std::vector<std::string> errors;
   size_t fed = 0;  // input bytes fed until the stream said it was done
-  Compression compression = Compression::kPlain;
+  Compression compression = Compression::kNone;
   uint64_t peak = 0;
 };
 
@@ -103,7 +103,7 @@ TEST(GraphXplaneStream, CompressedCopiesGiveThePlainFilesModules) {
       const std::string* bytes;
       const char* name;
       Compression c;
-    } copies[] = {{&plain, "x.xplane.pb", Compression::kPlain},
+    } copies[] = {{&plain, "x.xplane.pb", Compression::kNone},
                   {&gz, "x.xplane.pb.gz", Compression::kGzip},
                   {&zst, "x.xplane.pb.zst", Compression::kZstd}};
     for (const auto& copy : copies) {
@@ -125,7 +125,7 @@ TEST(GraphXplaneStream, CompressedCopiesGiveThePlainFilesModules) {
         EXPECT_LE(got.peak, largest);
         // The pass stops once the last module has passed: on a plain file in small chunks,
         // right after its last byte.
-        if (copy.c == Compression::kPlain && chunk == 4099) {
+        if (copy.c == Compression::kNone && chunk == 4099) {
           EXPECT_LT(got.fed, std::min<uint64_t>(plain.size(), last_end + chunk + 1));
         }
       }

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/formats/chrome_json/chrome_json_importer.h"
+#include "core/formats/detect_format.h"
 #include "core/formats/xplane/xplane_importer.h"
 #include "core/store/trace_store.h"
 
@@ -63,10 +64,10 @@ class SniffingImporter final : public Importer {
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) ++i;
     if (i == n && !at_end && n < kMaxSniff) return false;
-    const bool json = i < n && (p[i] == '{' || p[i] == '[');
-    const uint8_t b0 = n ? p[0] : 0;
-    const bool xspace = !json && (b0 == 0x0A || b0 == 0x12 || b0 == 0x1A || b0 == 0x22);
-    if (!store_->files.empty()) store_->files[0].format = xspace ? "xplane" : "chrome-json";
+    // Anything that is not an XSpace goes to the JSON importer, whose error says what it expected.
+    const bool xspace = trace_kind(p, n) == FileKind::kXSpace;
+    const FileKind kind = xspace ? FileKind::kXSpace : FileKind::kChromeJson;
+    if (!store_->files.empty()) store_->files[0].format = file_kind_name(kind);
     inner_ = xspace ? make_xplane_importer(store_) : make_chrome_json_importer(store_);
     return true;
   }

@@ -16,7 +16,7 @@ void XplaneHloStream::begin(std::vector<HloProtoSpan> spans) {
   parsed_.assign(spans_.size(), 0);
   errors_.clear();
   decoder_.reset();
-  compression_ = Compression::kPlain;
+  compression_ = Compression::kNone;
   head_.clear();
   sniffed_ = false;
   buf_.clear();

@@ -48,7 +48,7 @@ class XplaneHloStream {
   std::vector<uint8_t> parsed_;  // per span: 1 when it parsed into modules_
   std::vector<std::string> errors_;
   std::unique_ptr<StreamDecoder> decoder_;
-  Compression compression_ = Compression::kPlain;
+  Compression compression_ = Compression::kNone;
   std::string head_;  // the first bytes, until there are enough to tell the compression
   bool sniffed_ = false;
   std::string buf_;   // the bytes of span next_ gathered so far

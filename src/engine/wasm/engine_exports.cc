@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
+#include "core/formats/detect_format.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "engine/engine.h"
 
@@ -51,6 +52,19 @@ EMSCRIPTEN_KEEPALIVE int engine_load_end() { return engine().load_end() ? 1 : 0;
 EMSCRIPTEN_KEEPALIVE void engine_load_fail(const char* message) { engine().load_fail(message); }
 EMSCRIPTEN_KEEPALIVE const char* engine_last_error() { return engine().last_error().c_str(); }
 EMSCRIPTEN_KEEPALIVE uint32_t engine_generation() { return engine().generation(); }
+
+// What a file is, from its name and first bytes (core/formats/detect_format.h): the FileKind in
+// the low byte, the Compression in the next (kind | compression << 8).
+EMSCRIPTEN_KEEPALIVE uint32_t engine_detect_format(const char* name, const uint8_t* head,
+                                                   uint32_t n) {
+  const strata::DetectedFormat f = strata::detect_format(name ? name : "", head, n);
+  return static_cast<uint32_t>(f.kind) | (static_cast<uint32_t>(f.compression) << 8);
+}
+// "chrome-json", "xplane", "hlo-text", "hlo-proto", "ascend-csv", "training-log" or "unknown".
+EMSCRIPTEN_KEEPALIVE const char* engine_file_kind_name(uint32_t kind) {
+  return strata::file_kind_name(kind <= 0xFF ? static_cast<strata::FileKind>(kind)
+                                             : strata::FileKind::kUnknown);
+}
 
 EMSCRIPTEN_KEEPALIVE const char* engine_summary() { return keep(engine().summary_json()); }
 EMSCRIPTEN_KEEPALIVE const char* engine_find(const char* text, uint32_t limit) {
@@ -123,20 +137,5 @@ int main() { return 0; }
 // The current xplane's HloProto spans for web/graph-worker.js: [{programId, module, file,
 // offset, length, compressed}] with offsets inside that file (decompressed when compressed).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* engine_hlo_protos_json() {
-  std::string o = "[";
-  const strata::TraceStore* s = engine().store();
-  if (s && s->xspace) {
-    for (const strata::HloProtoSpan& h : s->xspace->hlo_protos) {
-      uint64_t off = h.src_offset;
-      const uint32_t file = engine().source_file(&off);
-      if (o.size() > 1) o += ',';
-      o += "{\"programId\":" + std::to_string(h.program_id) + ",\"module\":";
-      strata::json_append_string(&o, h.module);
-      o += ",\"file\":" + std::to_string(file) + ",\"offset\":" + std::to_string(off) +
-           ",\"length\":" + std::to_string(h.src_len) +
-           ",\"compressed\":" + (engine().file_compressed(file) ? "true" : "false") + "}";
-    }
-  }
-  o += "]";
-  return keep(std::move(o));
+  return keep(engine().hlo_protos_json());
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
+#include "core/formats/detect_format.h"
 #include "core/formats/hlo/hlo_module.h"
 #include "core/formats/hlo/hlo_proto_parser.h"
 #include "core/formats/hlo/hlo_text_parser.h"
@@ -54,7 +55,7 @@ bool valid(uint32_t module) { return module < g_modules.size(); }
 strata::Compression compression_named(const std::string& c) {
   return c == "gzip"   ? strata::Compression::kGzip
          : c == "zstd" ? strata::Compression::kZstd
-                       : strata::Compression::kPlain;
+                       : strata::Compression::kNone;
 }
 
 // The HloProto spans of file `file` of the current trace, offsets within that file.
@@ -83,9 +84,11 @@ void add_cost_record(uint32_t event, std::string_view record) {
 
 extern "C" {
 
-// 1 when the first bytes are HLO text.
+// 1 when the first bytes are plain HLO text (engine_detect_format answers for every kind).
 EMSCRIPTEN_KEEPALIVE int graph_sniff_text(const char* p, uint32_t n) {
-  return strata::hlo::looks_like_hlo_text(std::string_view(p, n)) ? 1 : 0;
+  const strata::DetectedFormat f =
+      strata::detect_format({}, reinterpret_cast<const uint8_t*>(p), n);
+  return f.kind == strata::FileKind::kHloText && f.compression == strata::Compression::kNone;
 }
 
 EMSCRIPTEN_KEEPALIVE uint8_t* graph_buffer(uint32_t n) {

@@ -9,10 +9,9 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
-#include "core/formats/ascend_csv/ascend_memory.h"
+#include "core/formats/detect_format.h"
 #include "core/formats/loss_log/default_tags.h"
 #include "core/formats/loss_log/log_scanner.h"
-#include "core/formats/loss_log/text_sniff.h"
 
 namespace {
 std::unique_ptr<strata::LossScanner> g_scan;
@@ -23,12 +22,15 @@ std::string g_json;
 
 extern "C" {
 
-// A text log, unless it is one of the Ascend memory CSVs (text too), which the engine reads.
+// A plain text log, unless it is one of the Ascend memory CSVs (text too), which the engine
+// reads. HLO text is text too: the page asks the graph viewer first. (engine_detect_format
+// answers for every kind at once.)
 EMSCRIPTEN_KEEPALIVE int loss_sniff(const uint8_t* p, uint32_t n) {
-  if (strata::ascend_csv_kind(std::string_view(reinterpret_cast<const char*>(p), n)) !=
-      strata::AscendCsvKind::kOther)
-    return 0;
-  return strata::looks_like_text_log(p, n) ? 1 : 0;
+  const strata::DetectedFormat f = strata::detect_format({}, p, n);
+  return f.compression == strata::Compression::kNone &&
+                 (f.kind == strata::FileKind::kTrainingLog || f.kind == strata::FileKind::kHloText)
+             ? 1
+             : 0;
 }
 
 // {"lossTag": ..., "iterationTag": ...} guessed from the file's first bytes.

@@ -194,7 +194,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t runs_records_begin() {
   const std::string c = s.files.empty() ? "none" : s.files[0].compression;
   g_records.begin(c == "gzip"   ? strata::Compression::kGzip
                   : c == "zstd" ? strata::Compression::kZstd
-                                : strata::Compression::kPlain,
+                                : strata::Compression::kNone,
                   std::move(wants));
   g_record_of.clear();
   return static_cast<uint32_t>(g_records.size());
@@ -207,7 +207,7 @@ EMSCRIPTEN_KEEPALIVE int runs_records_commit(uint32_t n) {
 }
 // Forget the records (a new trace was loaded without a pass).
 EMSCRIPTEN_KEEPALIVE void runs_records_clear() {
-  g_records.begin(strata::Compression::kPlain, {});
+  g_records.begin(strata::Compression::kNone, {});
   g_record_of.clear();
 }
 

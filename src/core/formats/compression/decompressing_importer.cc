@@ -48,7 +48,7 @@ class DecompressingImporter final : public Importer {
     error_.clear();
     sniffed_ = reported_ = false;
     decoded_ = 0;
-    kind_ = Compression::kPlain;
+    kind_ = Compression::kNone;
     return inner_->next_file();
   }
 
@@ -96,7 +96,7 @@ class DecompressingImporter final : public Importer {
   std::unique_ptr<StreamDecoder> decoder_;
   std::string error_;  // the decoder's, once it is released
   std::vector<uint8_t> head_;
-  Compression kind_ = Compression::kPlain;
+  Compression kind_ = Compression::kNone;
   bool sniffed_ = false, reported_ = false;
   uint64_t decoded_ = 0;
 };

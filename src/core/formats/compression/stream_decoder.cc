@@ -120,7 +120,13 @@ Compression sniff_compression(const uint8_t* p, size_t n) {
   if (n >= 2 && p[0] == 0x1F && p[1] == 0x8B) return Compression::kGzip;
   if (n >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD)
     return Compression::kZstd;
-  return Compression::kPlain;
+  return Compression::kNone;
+}
+
+Compression compression_named(std::string_view name) {
+  return name == "gzip"   ? Compression::kGzip
+         : name == "zstd" ? Compression::kZstd
+                          : Compression::kNone;
 }
 
 const char* compression_name(Compression c) {

@@ -7,14 +7,21 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace strata {
 
-enum class Compression : uint8_t { kPlain = 0, kGzip = 1, kZstd = 2 };
+// GCC's -Wshadow takes a scoped enumerator for a shadow of strata::kNone (the id sentinel).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+enum class Compression : uint8_t { kNone = 0, kGzip = 1, kZstd = 2 };
+#pragma GCC diagnostic pop
 
-// Needs the first 4 bytes of a file (fewer: kPlain).
+// Needs the first 4 bytes of a file (fewer: kNone).
 Compression sniff_compression(const uint8_t* p, size_t n);
 const char* compression_name(Compression c);  // "none", "gzip", "zstd"
+// The inverse of compression_name (SourceFile::compression); anything else is kNone.
+Compression compression_named(std::string_view name);
 
 using ByteSink = std::function<void(const uint8_t* data, size_t n)>;
 
@@ -31,7 +38,7 @@ class StreamDecoder {
   virtual uint64_t consumed() const = 0;
 };
 
-// Null for kPlain.
+// Null for kNone.
 std::unique_ptr<StreamDecoder> make_stream_decoder(Compression c);
 
 }  // namespace strata
