@@ -8,15 +8,12 @@
 
 // M: the engine module; sources: createSources(); trace: createTrace().
 function createGraph(M, sources, trace) {
-  const { withString, withBytes, withArray, feedChunks } = StrataWasm;
+  const { withString, withArray, feedChunks } = StrataWasm;
   const { MSG, REPLY_KEYS, pick } = StrataProtocol;
   const MAX_BYTES = 1 << 30;
   const FEED = 1 << 20; // compressed bytes per commit: a pass stops soon after the last module
 
   const modules = () => JSON.parse(M.UTF8ToString(M._graph_modules_json()));
-
-  // Only for the format guess until the core decides: HLO text by its start.
-  const sniffText = (head) => withBytes(M, head.subarray(0, 64 << 10), (p, n) => M._graph_sniff_text(p, n) === 1);
 
   // Parses whole bytes as modules of `name` (kind 1: HLO text, 2: HloProto); returns {added, error}.
   function addBytes(kind, name, bytes, fromTrace, programId) {
@@ -220,5 +217,5 @@ function createGraph(M, sources, trace) {
       ? M._graph_bench_generated(msg.nodes)
       : JSON.parse(M.UTF8ToString(M._graph_bench_module(msg.module, msg.expandAll ? 1 : 0)));
 
-  return { importFile, loadTraceModules, node, occurrences, layout, modules, search, findInstr, bench, sniffText };
+  return { importFile, loadTraceModules, node, occurrences, layout, modules, search, findInstr, bench };
 }

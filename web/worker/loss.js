@@ -204,9 +204,5 @@ function createLoss(M, sources, post) {
     setTags,
     message,
     remove: (id) => files.delete(id),
-    gunzipHead,
-    // Only for the format guess until the core decides: a text head the scanner reads as a log.
-    sniff: (head) => withBytes(M, head.subarray(0, 64 << 10), (p, n) => M._loss_sniff(p, n) === 1),
-    GUESS_BYTES,
   };
 }
