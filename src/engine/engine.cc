@@ -10,6 +10,7 @@
 #include "core/formats/detect_format.h"
 #include "core/formats/format_sniffer.h"
 #include "core/formats/xplane/xplane_details.h"
+#include "core/query/event_json.h"
 #include "core/query/find.h"
 #include "core/query/flows.h"
 #include "core/query/hierarchy.h"
@@ -205,16 +206,6 @@ void Engine::index_display_order() {
     display_tracks_.insert(display_tracks_.end(), p.tracks.begin(), p.tracks.end());
   store_to_display_.assign(s.tracks.size(), 0);
   for (uint32_t i = 0; i < display_tracks_.size(); ++i) store_to_display_[display_tracks_[i]] = i;
-}
-
-void append_id_json(std::string* out, const std::string& key) {
-  bool numeric = !key.empty() && key.size() < 19;
-  for (size_t i = 0; i < key.size() && numeric; ++i)
-    numeric = (key[i] >= '0' && key[i] <= '9') || (i == 0 && key[i] == '-' && key.size() > 1);
-  if (numeric)
-    out->append(key);
-  else
-    json_append_string(out, key);
 }
 
 std::string Engine::summary_json() const {
@@ -460,20 +451,11 @@ std::string Engine::find_json(std::string_view text, size_t limit) const {
   FindResult r = find_events(s, text, limit);
   std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
   for (size_t i = 0; i < r.events.size(); ++i) {
-    uint32_t e = r.events[i];
-    const Track& t = s.tracks[s.events.track[e]];
     if (i) o += ',';
-    o += "{\"name\":";
-    json_append_string(&o, s.strings.get(s.events.name[e]));
-    o += ",\"tsNs\":";
-    json_append_int(&o, s.events.start[e]);
-    o += ",\"durNs\":";
-    json_append_int(&o, s.events.dur[e]);
-    o += ",\"pid\":";
-    append_id_json(&o, s.processes[t.process].key);
-    o += ",\"tid\":";
-    append_id_json(&o, t.key);
-    o += ",\"event\":" + std::to_string(e) + "}";
+    append_event_json(&o, s, r.events[i],
+                      {EventField::kName, EventField::kTsNs, EventField::kDurNs, EventField::kPid,
+                       EventField::kTid, EventField::kEvent},
+                      {});
   }
   o += "]}";
   return o;
@@ -527,27 +509,14 @@ void Engine::extract_begin(uint32_t event) {
 std::string Engine::details_json(uint32_t event, std::string_view record) const {
   const TraceStore& s = *store_;
   if (event >= s.events.size()) return "null";
-  const Track& t = s.tracks[s.events.track[event]];
-  const Process& p = s.processes[t.process];
-  std::string o = "{\"event\":" + std::to_string(event) + ",\"name\":";
-  json_append_string(&o, s.strings.get(s.events.name[event]));
-  o += ",\"cat\":";
-  json_append_string(&o, s.strings.get(s.events.cat[event]));
-  o += ",\"phase\":";
-  json_append_string(&o, std::string(1, s.events.phase[event]));
-  o += ",\"startNs\":";
-  json_append_int(&o, s.events.start[event]);
-  o += ",\"durNs\":";
-  json_append_int(&o, s.events.dur[event]);
-  o += ",\"depth\":" + std::to_string(s.events.depth[event]);
-  o += ",\"pid\":";
-  append_id_json(&o, p.key);
-  o += ",\"tid\":";
-  append_id_json(&o, t.key);
-  o += ",\"process\":";
-  json_append_string(&o, s.strings.get(p.name));
-  o += ",\"thread\":";
-  json_append_string(&o, s.strings.get(t.name));
+  const EventJsonContext ctx{0, &store_to_display_};
+  std::string o = "{";
+  append_event_fields(
+      &o, s, event,
+      {EventField::kEvent, EventField::kName, EventField::kCat, EventField::kPhase,
+       EventField::kStartNs, EventField::kDurNs, EventField::kDepth, EventField::kPid,
+       EventField::kTid, EventField::kProcess, EventField::kThread},
+      ctx);
   // Self time and the stack around the event (parent, children), for the details pane.
   if (s.events.phase[event] != 'i') {
     o += ",\"selfNs\":";
@@ -555,13 +524,16 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
   }
   // `placed`: also the display track it is drawn on (events elsewhere: flows, launches).
   auto related = [&](uint32_t e, bool placed = false) {
-    std::string r = "{\"event\":" + std::to_string(e) + ",\"name\":";
-    json_append_string(&r, s.strings.get(s.events.name[e]));
-    r += ",\"startNs\":";
-    json_append_int(&r, s.events.start[e]);
-    r += ",\"durNs\":";
-    json_append_int(&r, s.events.dur[e]);
-    if (placed) r += ",\"track\":" + std::to_string(store_to_display_[s.events.track[e]]);
+    std::string r = "{";
+    if (placed)
+      append_event_fields(&r, s, e,
+                          {EventField::kEvent, EventField::kName, EventField::kStartNs,
+                           EventField::kDurNs, EventField::kTrack},
+                          ctx);
+    else
+      append_event_fields(
+          &r, s, e,
+          {EventField::kEvent, EventField::kName, EventField::kStartNs, EventField::kDurNs}, ctx);
     return r + "}";
   };
   uint32_t parent = parent_of(s, event);
@@ -572,7 +544,8 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
   for (size_t i = 0; i < kids.size(); ++i) o += (i ? "," : "") + related(kids[i]);
   o += "]";
   // Flow neighbours (arrows in and out), with where they are drawn.
-  o += ",\"track\":" + std::to_string(store_to_display_[s.events.track[event]]);
+  o += ',';
+  append_event_fields(&o, s, event, {EventField::kTrack}, ctx);
   o += ",\"flows\":[";
   std::vector<FlowNeighbour> nb = flows_of(s, event);
   for (size_t i = 0; i < nb.size() && i < 100; ++i) {

@@ -158,6 +158,5 @@ class Engine {
 };
 
 // JSON value of a pid/tid key: the number when the key is numeric, else the string.
-void append_id_json(std::string* out, const std::string& key);
 
 }  // namespace strata

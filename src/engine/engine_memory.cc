@@ -7,9 +7,9 @@
 #include <cstdlib>
 
 #include "core/base/json_writer.h"
-#include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/json/json_flat.h"
 #include "core/formats/xplane/xplane_details.h"
+#include "core/memory/ascend_memory.h"
 #include "core/memory/kineto_memory.h"
 #include "core/memory/memory_query.h"
 #include "core/memory/xplane_memory.h"

@@ -6,6 +6,7 @@
 
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
+#include "core/query/event_json.h"
 #include "core/query/find.h"
 #include "core/query/selection.h"
 #include "engine/engine.h"
@@ -90,16 +91,11 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     FindResult r = find_matching(s, match, limit);
     std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
     for (size_t i = 0; i < r.events.size(); ++i) {
-      uint32_t e = r.events[i];
       if (i) o += ',';
-      o += "{\"event\":" + std::to_string(e) + ",\"name\":";
-      json_append_string(&o, s.strings.get(s.events.name[e]));
-      o += ",\"start\":";
-      json_append_number(&o, static_cast<double>(s.events.start[e] - origin));
-      o += ",\"end\":";
-      json_append_number(&o, static_cast<double>(s.events.start[e] + s.events.dur[e] - origin));
-      o += ",\"track\":" + std::to_string(store_to_display_[s.events.track[e]]);
-      o += ",\"depth\":" + std::to_string(s.events.depth[e]) + "}";
+      append_event_json(&o, s, r.events[i],
+                        {EventField::kEvent, EventField::kName, EventField::kStart,
+                         EventField::kEnd, EventField::kTrack, EventField::kDepth},
+                        {origin, &store_to_display_});
     }
     o += "],\"nameIds\":[";
     bool first = true;
@@ -138,24 +134,12 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     }
     std::string o = "{\"count\":" + std::to_string(count) + ",\"events\":[";
     for (size_t i = 0; i < events.size(); ++i) {
-      uint32_t e = events[i];
       if (i) o += ',';
-      const Track& tr = s.tracks[s.events.track[e]];
-      o += "{\"event\":" + std::to_string(e) + ",\"start\":";
-      json_append_number(&o, static_cast<double>(s.events.start[e] - origin));
-      o += ",\"end\":";
-      json_append_number(&o, static_cast<double>(s.events.start[e] + s.events.dur[e] - origin));
-      o += ",\"name\":";
-      json_append_string(&o, s.strings.get(s.events.name[e]));
-      o += ",\"tsNs\":";
-      json_append_int(&o, s.events.start[e]);
-      o += ",\"durNs\":";
-      json_append_int(&o, s.events.dur[e]);
-      o += ",\"pid\":";
-      append_id_json(&o, s.processes[tr.process].key);
-      o += ",\"tid\":";
-      append_id_json(&o, tr.key);
-      o += '}';
+      append_event_json(
+          &o, s, events[i],
+          {EventField::kEvent, EventField::kStart, EventField::kEnd, EventField::kName,
+           EventField::kTsNs, EventField::kDurNs, EventField::kPid, EventField::kTid},
+          {origin, nullptr});
     }
     o += "],\"summary\":[";
     std::vector<SummaryRow> rows = summarize(s, events);

@@ -11,7 +11,7 @@
 #include <regex>
 #include <string>
 
-#include "core/formats/ascend_csv/ascend_memory.h"
+#include "core/formats/ascend_csv/ascend_csv_kind.h"
 #include "core/formats/hlo/hlo_text_parser.h"
 #include "core/formats/loss_log/text_sniff.h"
 #include "import_test_util.h"

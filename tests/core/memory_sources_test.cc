@@ -9,8 +9,8 @@
 #include <map>
 #include <sstream>
 
-#include "core/formats/ascend_csv/ascend_memory.h"
 #include "core/formats/ascend_csv/csv_reader.h"
+#include "core/memory/ascend_memory.h"
 #include "core/memory/memory_query.h"
 #include "engine/engine.h"
 #include "import_test_util.h"

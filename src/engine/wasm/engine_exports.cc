@@ -29,9 +29,8 @@ const char* keep(std::string s) {
 }
 }  // namespace
 
-// The loaded trace, for the Runs tab's statistics of a Kineto profile (runs_exports.cc).
-const strata::TraceStore* engine_current_store() { return engine().store(); }
-// The engine itself, for the graph viewer's trace costs (graph_exports.cc: occurrences' details).
+// The engine itself, for the graph viewer's and the Runs tab's sessions (graph_exports.cc,
+// runs_exports.cc), which read its current trace.
 const strata::Engine& engine_current() { return engine(); }
 
 extern "C" {

@@ -5,11 +5,10 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <utility>
 
-#include "core/formats/compression/stream_decoder.h"
+#include "core/formats/compression/inflating_feed.h"
 
 namespace strata {
 
@@ -18,30 +17,26 @@ class WholeText {
   // `cap` is in inflated bytes; `too_big` is the error once the text would pass it.
   WholeText(size_t cap, std::string too_big) : cap_(cap), too_big_message_(std::move(too_big)) {}
 
-  void feed(const uint8_t* data, size_t n);
+  void feed(const uint8_t* data, size_t n) { in_.feed(data, n, sink()); }
   // End of input. False when the text is unusable (too big, or the stream is corrupt before
-  // any byte came out); error() says why. A stream cut short keeps what inflated and sets
-  // warning().
+  // any byte came out); error() says why. A stream cut short or broken keeps what inflated and
+  // sets warning().
   bool finish();
 
   const std::string& text() const { return text_; }
   std::string take_text() { return std::move(text_); }
   const std::string& error() const { return error_; }
   const std::string& warning() const { return warning_; }
-  Compression compression() const { return compression_; }
+  Compression compression() const { return in_.compression(); }
 
  private:
-  void start();
-  void append(const uint8_t* data, size_t n);
+  ByteSink sink();
 
   size_t cap_;
   std::string too_big_message_;
   std::string text_, error_, warning_;
-  uint8_t head_[4] = {};
-  size_t head_n_ = 0;
-  bool started_ = false, too_big_ = false;
-  Compression compression_ = Compression::kNone;
-  std::unique_ptr<StreamDecoder> decoder_;
+  bool too_big_ = false;
+  InflatingFeed in_;
 };
 
 }  // namespace strata

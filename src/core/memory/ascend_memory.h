@@ -11,13 +11,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/formats/ascend_csv/ascend_csv_kind.h"
 #include "core/memory/memory_data.h"
 
 namespace strata {
-
-enum class AscendCsvKind : uint8_t { kOther, kMemoryRecord, kModuleMem, kOperatorMemory };
-// From the first line of a file.
-AscendCsvKind ascend_csv_kind(std::string_view first_line);
 
 // Parses one of the three files into `out` (appending; call memory_finish after). False with a
 // message when the text is not one of them; malformed rows are skipped and counted in

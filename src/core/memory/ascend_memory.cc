@@ -1,4 +1,4 @@
-#include "core/formats/ascend_csv/ascend_memory.h"
+#include "core/memory/ascend_memory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,22 +13,6 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kKiB = 1024.0;
 
-bool has(const CsvTable& t, std::initializer_list<const char*> names) {
-  for (const char* n : names)
-    if (t.column(n) < 0) return false;
-  return true;
-}
-
-AscendCsvKind kind_of(const CsvTable& t) {
-  if (has(t, {"Name", "Size(KB)", "Allocation Time(us)", "Release Time(us)"}))
-    return AscendCsvKind::kOperatorMemory;
-  if (has(t, {"Component", "Timestamp(us)", "Total Allocated(MB)", "Total Reserved(MB)"}))
-    return AscendCsvKind::kMemoryRecord;
-  if (has(t, {"Component", "Timestamp(us)", "Total Reserved(MB)"}))
-    return AscendCsvKind::kModuleMem;
-  return AscendCsvKind::kOther;
-}
-
 double mb_or_nan(const std::string& cell) {
   double v = 0;
   return csv_parse_number(cell, &v) ? v * kMiB : std::nan("");
@@ -36,19 +20,10 @@ double mb_or_nan(const std::string& cell) {
 
 }  // namespace
 
-AscendCsvKind ascend_csv_kind(std::string_view first_line) {
-  CsvTable t;
-  std::string err;
-  const size_t nl = first_line.find('\n');
-  if (!csv_parse(first_line.substr(0, std::min<size_t>(nl, 4096)), &t, &err))
-    return AscendCsvKind::kOther;
-  return kind_of(t);
-}
-
 bool parse_ascend_memory_csv(std::string_view text, MemoryData* out, std::string* error) {
   CsvTable t;
   if (!csv_parse(text, &t, error)) return false;
-  const AscendCsvKind kind = kind_of(t);
+  const AscendCsvKind kind = ascend_csv_table_kind(t);
   if (kind == AscendCsvKind::kOther) {
     *error =
         "not an Ascend memory CSV (expected the header of memory_record.csv, npu_module_mem.csv or "

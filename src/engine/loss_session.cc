@@ -1,0 +1,55 @@
+#include "engine/loss_session.h"
+
+#include <algorithm>
+
+#include "core/base/json_writer.h"
+#include "core/formats/loss_log/default_tags.h"
+
+namespace strata {
+
+std::string LossSession::guess_tags_json(std::string_view head) {
+  const LossTags t = guess_loss_tags(head);
+  std::string o = "{\"lossTag\":";
+  json_append_string(&o, t.loss);
+  o += ",\"iterationTag\":";
+  json_append_string(&o, t.iteration);
+  return o + "}";
+}
+
+void LossSession::scan_begin(LossTags tags) {
+  scan_ = std::make_unique<LossScanner>(std::move(tags));
+  in_ = InflatingFeed();
+}
+
+uint8_t* LossSession::buffer(size_t n) {
+  if (buf_.size() < n) buf_.resize(n);
+  return buf_.data();
+}
+
+void LossSession::scan_commit(size_t n) {
+  if (!scan_) return;
+  in_.feed(buf_.data(), std::min(n, buf_.size()),
+           [this](const uint8_t* p, size_t k) { scan_->feed(p, k); });
+}
+
+size_t LossSession::scan_end() {
+  points_.clear();
+  if (!scan_) return 0;
+  in_.finish([this](const uint8_t* p, size_t k) { scan_->feed(p, k); });
+  scan_->finish();
+  const LossSeries s = scan_->take_points();
+  scan_.reset();
+  points_.resize(s.size() * 2);
+  for (size_t i = 0; i < s.size(); ++i) {
+    points_[2 * i] = static_cast<double>(s.iteration[i]);
+    points_[2 * i + 1] = s.loss[i];
+  }
+  return s.size();
+}
+
+void LossSession::release() {
+  std::vector<uint8_t>().swap(buf_);
+  std::vector<double>().swap(points_);
+}
+
+}  // namespace strata

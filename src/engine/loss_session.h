@@ -1,0 +1,39 @@
+// The loss view's scans in the engine worker: one streaming scan of a training log at a time
+// (the worker runs loads one after another). The log's bytes may be plain, gzip or zstd (told by
+// their magic bytes, inflated as they come), so a compressed log streams like a plain one. A log
+// never touches the Engine or its TraceStore. engine/wasm/loss_exports.cc forwards here.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/formats/compression/inflating_feed.h"
+#include "core/formats/loss_log/log_scanner.h"
+
+namespace strata {
+
+class LossSession {
+ public:
+  // {"lossTag": ..., "iterationTag": ...} guessed from a log's first (plain) bytes.
+  static std::string guess_tags_json(std::string_view head);
+
+  void scan_begin(LossTags tags);
+  uint8_t* buffer(size_t n);  // where the caller writes the next chunk
+  void scan_commit(size_t n);
+  // Ends the scan; returns the number of points, as [iteration, loss] doubles at points().
+  size_t scan_end();
+  const double* points() const { return points_.data(); }
+  // Frees the chunk buffer and points between scans (a 4 MB buffer per log would add up).
+  void release();
+
+ private:
+  std::unique_ptr<LossScanner> scan_;
+  InflatingFeed in_;
+  std::vector<uint8_t> buf_;
+  std::vector<double> points_;
+};
+
+}  // namespace strata
