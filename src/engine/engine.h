@@ -1,6 +1,6 @@
 // The engine: one per Web Worker. Owns the loaded trace, streams new files into a fresh store,
 // and answers the UI's binary queries and the script API's JSON ones. No browser dependency:
-// native tests drive it exactly as engine-worker.js does through src/engine/wasm/.
+// native tests drive it exactly as the engine worker (web/worker/) does through src/engine/wasm/.
 #pragma once
 #include <cstdint>
 #include <memory>

@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
                  argv[0]);
     return 2;
   }
-  size_t chunk = 256u << 10;  // web/engine-worker.js commits 256 KB at a time
+  size_t chunk = 256u << 10;  // web/worker/engine-worker.js commits 256 KB at a time
   bool digest = false;
   const char* warm_up = nullptr;
   bool preview = true;

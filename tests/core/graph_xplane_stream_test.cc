@@ -62,7 +62,7 @@ struct Streamed {
   uint64_t peak = 0;
 };
 
-// Feeds `bytes` in chunks of `chunk` until the stream is done, as graph-worker.js does.
+// Feeds `bytes` in chunks of `chunk` until the stream is done, as the worker's graph part does.
 Streamed stream(const std::string& bytes, std::vector<HloProtoSpan> spans, size_t chunk) {
   XplaneHloStream s;
   s.begin(std::move(spans));

@@ -67,7 +67,7 @@ std::map<std::string, Want> expected(const pb::XSpace& space) {
 }
 
 // Streams one file's bytes through the engine's memory scan in 64 KB pieces, as
-// engine-worker.js does, until the scan says it has what it needs.
+// the engine worker does, until the scan says it has what it needs.
 void feed_memory_scan(Engine* e, const std::string& bytes) {
   for (size_t off = 0; off < bytes.size(); off += 65536) {
     const size_t n = std::min<size_t>(65536, bytes.size() - off);
@@ -145,7 +145,7 @@ TEST(XplaneMemory, EveryHostOfAMultiHostLoadIsRead) {
   ASSERT_TRUE(e.load_end());
   ASSERT_GT(e.memory_scan_begin(), 0u);
   ASSERT_EQ(e.memory_scan_file_count(), 2u);
-  for (size_t i = 0; i < files.size(); ++i) {  // as engine-worker.js does
+  for (size_t i = 0; i < files.size(); ++i) {  // as the engine worker (web/worker/) does
     if (i > 0) e.memory_scan_file(static_cast<uint32_t>(i));
     const std::string& bytes = files[i].second;
     feed_memory_scan(&e, bytes);

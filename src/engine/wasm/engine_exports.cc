@@ -1,4 +1,4 @@
-// C exports of the engine for web/engine-worker.js. Thin: every call forwards to Engine.
+// C exports of the engine for web/worker/engine-worker.js. Thin: every call forwards to Engine.
 // Results that outlive the call (bytes, JSON) stay in `g_out` until the next call that
 // returns one; JS copies them out at once (HEAPU8.slice), so one slot is enough.
 #include <emscripten/emscripten.h>
@@ -133,7 +133,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t engine_out_size() { return static_cast<uint32_t>(g
 int main() { return 0; }
 
 // ---- graph viewer seam -------------------------------------------------------------------
-// The current xplane's HloProto spans for web/graph-worker.js: [{programId, module, file,
+// The current xplane's HloProto spans for web/worker/graph.js: [{programId, module, file,
 // offset, length, compressed}] with offsets inside that file (decompressed when compressed).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* engine_hlo_protos_json() {
   return keep(engine().hlo_protos_json());

@@ -1,4 +1,4 @@
-// C exports of the graph viewer for web/graph-worker.js: each forwards to the GraphSession
+// C exports of the graph viewer for web/worker/graph.js: each forwards to the GraphSession
 // (engine/graph_session.h), which holds the modules and the passes. Results that outlive the
 // call (JSON, the layout message) stay here until the next call that returns one.
 #include <emscripten/emscripten.h>

@@ -1,4 +1,4 @@
-// C exports for the loss view's logs (web/loss-worker.js): each forwards to the LossSession
+// C exports for the loss view's logs (web/worker/loss.js): each forwards to the LossSession
 // (engine/loss_session.h). The worker keeps each log's File/Blob and streams it again when its
 // tags change; loss_scan_commit takes its bytes plain, gzip or zstd.
 #include <emscripten/emscripten.h>

@@ -1,4 +1,4 @@
-// C exports for the Runs tab (web/runs-worker.js, inside the engine worker): each forwards to
+// C exports for the Runs tab (web/worker/runs.js, inside the engine worker): each forwards to
 // the RunsSession (engine/runs_session.h). The JSON a call returns stays here until the next.
 #include <emscripten/emscripten.h>
 

@@ -1,4 +1,4 @@
-// Calls from the UI module out to the page's JavaScript (web/strata.js installs
+// Calls from the UI module out to the page's JavaScript (web/page/strata.js installs
 // Module.strataHost before main() runs).
 #pragma once
 #include <cstddef>

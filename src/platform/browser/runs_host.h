@@ -1,4 +1,4 @@
-// Calls from the Runs tab (src/ui/runs) out to web/runs.js (through Module.strataHost).
+// Calls from the Runs tab (src/ui/runs) out to web/page/runs.js (through Module.strataHost).
 #pragma once
 #include <cstdint>
 

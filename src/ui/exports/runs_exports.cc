@@ -1,4 +1,4 @@
-// Exports for the Runs tab (web/runs.js calls these).
+// Exports for the Runs tab (web/page/runs.js calls these).
 #include <emscripten/emscripten.h>
 
 #include <string>

@@ -1,4 +1,4 @@
-// The Graph tab's calls out to the page (web/graph.js): one entry, `kind` + JSON arguments.
+// The Graph tab's calls out to the page (web/page/graph.js): one entry, `kind` + JSON arguments.
 #pragma once
 
 namespace strata {

@@ -3,7 +3,7 @@
 // (chart + full table of every iteration of the checked files, NA where a file has none) and,
 // with two or more files checked, the comparison board (first/second file, Normal / Absolute /
 // Relative, chart + table, mean and max). Smoothing (EMA) and a log-scale axis apply to the
-// charts; a cursor line is shared by every chart. Points come from the worker (loss-worker.js);
+// charts; a cursor line is shared by every chart. Points come from the worker (web/worker/loss.js);
 // the comparison math is core/loss.
 #pragma once
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Reading web/runs.js's messages into RunsView: the folder's paths (discovery runs here) and
+// Reading web/page/runs.js's messages into RunsView: the folder's paths (discovery runs here) and
 // each view's statistics (engine/runs_json.h's JSON, flattened by core/formats/json).
 #include <cmath>
 #include <cstdlib>

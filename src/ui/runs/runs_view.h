@@ -1,7 +1,7 @@
 // The Runs tab (issue 9; the seed's TensorBoard NPU plugin views): Runs / Views / Workers /
 // Spans selectors over a profiler folder, and the Operator, Kernel, Distributed and Diff views
 // of the selected profile. Discovery is core/runs/run_discovery (run here, on the paths);
-// The UI keeps the selection; web/runs.js reads the files the shown view needs and sends each
+// The UI keeps the selection; web/page/runs.js reads the files the shown view needs and sends each
 // view's statistics as JSON (engine/runs_json.h), read into the plain vectors below.
 #pragma once
 #include <cstdint>
