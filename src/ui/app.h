@@ -1,6 +1,7 @@
 // The UI application state and its frame: top bar (open, file, progress, errors), toolbar and
-// search, the timeline and the details pane. One instance lives in the UI module; web/page/strata.js
-// feeds it engine messages, query answers and load progress through src/ui/exports/.
+// search, the timeline and the details pane. One instance lives in the UI module;
+// web/page/strata.js feeds it engine messages, query answers and load progress through
+// src/ui/exports/.
 #pragma once
 #include <map>
 #include <string>

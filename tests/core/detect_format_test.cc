@@ -166,11 +166,11 @@ TEST(DetectFormat, KindNames) {
 }
 
 // ---- the routing before detect_format, step by step ----------------------------------------
-// The page's routing before detect_format (the engine worker's load): graphKind (names, then graph_sniff_text on the raw first
-// 64 KB), then a gzip head inflated (up to 1 MB) and loss_sniff on its first 64 KB (an Ascend
-// CSV is not a log); else the engine: an Ascend CSV by the header of its raw first 256 KB
-// commit, then the sniffer's JSON / XSpace choice on the decompressed bytes; a file neither
-// took fails in the JSON importer (unknown here).
+// The page's routing before detect_format (the engine worker's load): graphKind (names, then
+// graph_sniff_text on the raw first 64 KB), then a gzip head inflated (up to 1 MB) and loss_sniff
+// on its first 64 KB (an Ascend CSV is not a log); else the engine: an Ascend CSV by the header of
+// its raw first 256 KB commit, then the sniffer's JSON / XSpace choice on the decompressed bytes; a
+// file neither took fails in the JSON importer (unknown here).
 FileKind routed_before(const std::string& name, const std::string& file) {
   const std::string_view raw(file);
   const std::regex xplane(R"(\.xplane\.pb(\.gz|\.zst)?$)", std::regex::icase);

@@ -1,6 +1,7 @@
-// The graph viewer's session as the worker's graph part (web/worker/graph.js) drives it through engine/wasm/graph_exports.cc:
-// HLO files added whole or fed in chunks, the modules list, layout, details, search and find,
-// an xplane's HloProtos by the one-pass stream, and the trace costs of an op.
+// The graph viewer's session as the worker's graph part (web/worker/graph.js) drives it through
+// engine/wasm/graph_exports.cc: HLO files added whole or fed in chunks, the modules list, layout,
+// details, search and find, an xplane's HloProtos by the one-pass stream, and the trace costs of an
+// op.
 #include "engine/graph_session.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// The Runs tab's session as the worker's runs part (web/worker/runs.js) drives it through engine/wasm/runs_exports.cc:
-// Ascend files put by name, a Kineto trace's statistics with and without the records pass, and
-// a Diff of two kept sides.
+// The Runs tab's session as the worker's runs part (web/worker/runs.js) drives it through
+// engine/wasm/runs_exports.cc: Ascend files put by name, a Kineto trace's statistics with and
+// without the records pass, and a Diff of two kept sides.
 #include "engine/runs_session.h"
 
 #include <gtest/gtest.h>

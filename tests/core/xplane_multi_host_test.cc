@@ -36,7 +36,8 @@ std::string host_space(int64_t t0, const std::string& kernel) {
   return serialize(space);
 }
 
-// Feeds each file through the Engine as the engine worker (web/worker/) does (load_next_file between them).
+// Feeds each file through the Engine as the engine worker (web/worker/) does (load_next_file
+// between them).
 bool load_files(Engine* e, const std::vector<std::pair<std::string, std::string>>& files,
                 size_t chunk = 97) {
   e->load_begin(files[0].first, files[0].second.size());

@@ -114,7 +114,8 @@ inline std::string serialize(const pb::XSpace& space) {
   return out;
 }
 
-// Loads `bytes` through the Engine in chunks of `chunk` bytes, as the engine worker (web/worker/) does.
+// Loads `bytes` through the Engine in chunks of `chunk` bytes, as the engine worker (web/worker/)
+// does.
 inline bool engine_load(Engine* e, const std::string& bytes, size_t chunk = 1 << 16,
                         const std::string& name = "t.xplane.pb") {
   e->load_begin(name, bytes.size());

@@ -39,7 +39,8 @@ EMSCRIPTEN_KEEPALIVE void ui_graph_hops(int hops) { strata::graph_view_set_hops(
 EMSCRIPTEN_KEEPALIVE void ui_graph_timeline_stats(double count, double total_ns) {
   strata::graph_view_timeline_stats(graph(), static_cast<int64_t>(count), total_ns);
 }
-// FLOPs and bytes of the selected node's occurrences (the worker's graph part, core/graph/op_costs.h).
+// FLOPs and bytes of the selected node's occurrences (the worker's graph part,
+// core/graph/op_costs.h).
 EMSCRIPTEN_KEEPALIVE void ui_graph_trace_costs(const char* json) {
   strata::graph_view_trace_costs(graph(), json);
 }
