@@ -1,7 +1,7 @@
 // Profiler folders (issue 9): a dropped or picked directory, or strata.open([{path, url|file}]),
 // becomes the Runs tab. The UI module finds the runs, workers and spans in the paths
-// (src/core/runs/run_discovery, the plugin's naming rules); this file keeps the selection,
-// reads only the files the shown view needs, asks the engine worker for their statistics
+// (src/core/runs/run_discovery, the plugin's naming rules) and owns the selection; this file
+// follows it, reads only the files the shown view needs, asks the engine worker for their statistics
 // (web/worker/runs.js) and hands the JSON to the UI. Trace and Memory open the profile's trace
 // (and memory CSVs) like any file; the UI then shows the Timeline / Memory tab.
 'use strict';
@@ -12,9 +12,8 @@
 function strataRunsInit(ctx) {
   const { MSG, RUNS_KIND } = StrataProtocol;
   const VIEWS = ['Operator', 'Kernel', 'Trace', 'Memory', 'Distributed', 'Diff'];
-  let folder = null; // {entries:[{path, src}], discovery, sel:{run, profile, view}, stats, diff}
+  let folder = null; // {entries:[{path, src}], discovery, stats, diff}
   let loadedKey = ''; // the profile whose trace the engine holds
-  let groupByShape = false;
   let busy = Promise.resolve();
 
   const normPath = (p) =>
@@ -41,6 +40,17 @@ function strataRunsInit(ctx) {
     const ui = ctx.ui();
     return ui ? fn(ui) : null;
   }
+  // The selection (run, profile, view, operator grouping) lives in the UI; this reads it.
+  function uiSelection() {
+    const json = uiCall((ui) => ui.UTF8ToString(ui._ui_runs_selection_json()));
+    const s = json ? JSON.parse(json) : null;
+    return s || { run: 0, profile: 0, view: 0, groupByShape: false };
+  }
+  function sel() {
+    const s = uiSelection();
+    return { run: s.run, profile: s.profile, view: s.view };
+  }
+  const grouped = () => !!uiSelection().groupByShape;
   function status(text) {
     uiCall((ui) => ctx.withString(text, (p) => ui._ui_runs_status(p)));
   }
@@ -52,7 +62,7 @@ function strataRunsInit(ctx) {
       ctx.withString(entries.map((e) => e.path).join('\n'), (p) => ui.UTF8ToString(ui._ui_runs_folder(p))),
     );
     const discovery = json ? JSON.parse(json) : { root: '', runs: [] };
-    folder = { entries, discovery, sel: { run: 0, profile: 0, view: 0 }, stats: {}, diff: null };
+    folder = { entries, discovery, stats: {}, diff: null };
     loadedKey = '';
     if (!discovery.runs.length) {
       status('No profiler runs in this folder (no *_ascend_pt/ASCEND_PROFILER_OUTPUT or *.pt.trace.json files)');
@@ -79,11 +89,12 @@ function strataRunsInit(ctx) {
   // current one, or the first) into indices. Null when something is unknown.
   function resolve(q) {
     const runs = folder.discovery.runs;
-    let run = folder.sel.run;
+    const now = sel();
+    let run = now.run;
     if (q.run !== undefined) run = typeof q.run === 'number' ? q.run : runs.findIndex((r) => r.name === q.run);
     if (!(run >= 0 && run < runs.length)) return null;
     const r = runs[run];
-    const cur = run === folder.sel.run ? r.profiles[folder.sel.profile] : null;
+    const cur = run === now.run ? r.profiles[now.profile] : null;
     const worker = q.worker !== undefined ? String(q.worker) : cur ? cur.worker : r.profiles[0].worker;
     const spans = r.profiles.filter((p) => p.worker === worker).map((p) => p.span);
     if (!spans.length) return null;
@@ -91,30 +102,29 @@ function strataRunsInit(ctx) {
     if (q.span === undefined && !spans.includes(span)) span = spans[0];
     const profile = r.profiles.findIndex((p) => p.worker === worker && p.span === span);
     if (profile < 0) return null;
-    let view = folder.sel.view;
+    let view = now.view;
     if (q.view !== undefined) view = VIEWS.findIndex((v) => v.toLowerCase() === String(q.view).toLowerCase());
     if (view < 0) return null;
     return { run, profile, view };
   }
 
   // Selects a run / worker / span / view and shows it. Resolves to the selection, or null.
-  // `fromUi`: the UI made this selection itself (a selector click) and already shows it.
-  function select(q, fromUi) {
+  // The script API's selection: set in the UI, then shown.
+  function select(q) {
     if (!folder) return Promise.resolve(null);
-    if (q && q.groupByShape !== undefined) {
-      groupByShape = !!q.groupByShape;
-      uiCall((ui) => ui._ui_runs_group_by_shape(groupByShape ? 1 : 0));
-    }
+    if (q && q.groupByShape !== undefined) uiCall((ui) => ui._ui_runs_group_by_shape(q.groupByShape ? 1 : 0));
     const s = resolve(q || {});
     if (!s) return Promise.resolve(null);
-    folder.sel = s;
-    if (!fromUi) uiCall((ui) => ui._ui_runs_select(s.run, s.profile, s.view));
+    uiCall((ui) => ui._ui_runs_select(s.run, s.profile, s.view));
+    return queueShow(s);
+  }
+  function queueShow(s) {
     busy = busy.then(() => show(s)).catch((e) => status(String((e && e.message) || e)));
     return busy.then(() => selection());
   }
   function selection() {
     if (!folder || !folder.discovery.runs.length) return null;
-    const s = folder.sel,
+    const s = sel(),
       r = folder.discovery.runs[s.run],
       p = profileOf(s);
     return { run: r.name, worker: p.worker, span: p.span, view: VIEWS[s.view] };
@@ -166,7 +176,7 @@ function strataRunsInit(ctx) {
 
   // One part (operators | kernels | distributed) of a profile's statistics, cached.
   async function compute(s, part) {
-    const k = `${key(s)}/${part}/${groupByShape ? 1 : 0}`;
+    const k = `${key(s)}/${part}/${grouped() ? 1 : 0}`;
     if (folder.stats[k]) return folder.stats[k];
     const run = folder.discovery.runs[s.run],
       p = profileOf(s);
@@ -184,7 +194,7 @@ function strataRunsInit(ctx) {
             type: MSG.runsStats,
             kind: RUNS_KIND.trace,
             card: cardOf(run, q),
-            groupByShape,
+            groupByShape: grouped(),
           });
           rows.push(...(r.distributed || []));
           errors.push(...(r.errors || []));
@@ -192,10 +202,15 @@ function strataRunsInit(ctx) {
         value = { distributed: rows, errors };
       } else {
         await loadTrace(s);
-        value = await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.trace, card: cardOf(run, p), groupByShape });
+        value = await ctx.request({
+          type: MSG.runsStats,
+          kind: RUNS_KIND.trace,
+          card: cardOf(run, p),
+          groupByShape: grouped(),
+        });
         // One pass gives both tables: keep the other one too.
         const other = part === 'operators' ? 'kernels' : 'operators';
-        folder.stats[`${key(s)}/${other}/${groupByShape ? 1 : 0}`] = value;
+        folder.stats[`${key(s)}/${other}/${grouped() ? 1 : 0}`] = value;
       }
     } else {
       const files = {};
@@ -215,14 +230,14 @@ function strataRunsInit(ctx) {
         }
       }
       for (const f of Object.keys(files)) if (!files[f]) delete files[f];
-      value = await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.ascend, files, groupByShape, cards });
+      value = await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.ascend, files, groupByShape: grouped(), cards });
     }
     folder.stats[k] = value;
     return value;
   }
 
   function sendPart(s, part) {
-    const v = folder.stats[`${key(s)}/${part}/${groupByShape ? 1 : 0}`];
+    const v = folder.stats[`${key(s)}/${part}/${grouped() ? 1 : 0}`];
     if (!v) return;
     if (v.errors && v.errors.length) status(v.errors[0]);
     uiCall((ui) => ctx.withString(part, (a) => ctx.withString(JSON.stringify(v), (b) => ui._ui_runs_stats(a, b))));
@@ -233,7 +248,8 @@ function strataRunsInit(ctx) {
   async function diff(q) {
     const all = [];
     folder.discovery.runs.forEach((r, ri) => r.profiles.forEach((p, pi) => all.push({ run: ri, profile: pi })));
-    const at = all.findIndex((x) => x.run === folder.sel.run && x.profile === folder.sel.profile);
+    const now = sel();
+    const at = all.findIndex((x) => x.run === now.run && x.profile === now.profile);
     const a = q && q.a ? q.a : all[at];
     const b = q && q.b ? q.b : all[(at + 1) % all.length];
     const known = (x) => x && folder.discovery.runs[x.run] && folder.discovery.runs[x.run].profiles[x.profile];
@@ -249,7 +265,7 @@ function strataRunsInit(ctx) {
       const p = profileOf(side);
       if (p.kind === 'kineto') {
         await loadTrace(side);
-        await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.keep, slot, groupByShape });
+        await ctx.request({ type: MSG.runsStats, kind: RUNS_KIND.keep, slot, groupByShape: grouped() });
       } else {
         for (const f of ['operator_details.csv', 'kernel_details.csv'])
           if (fileSrc(p, f)) files[`${slot}/${f}`] = fileSrc(p, f);
@@ -259,7 +275,7 @@ function strataRunsInit(ctx) {
       type: MSG.runsStats,
       kind: RUNS_KIND.diff,
       files,
-      groupByShape,
+      groupByShape: grouped(),
       step: (q && q.step) || '',
     });
     value.a = a;
@@ -280,7 +296,7 @@ function strataRunsInit(ctx) {
     if (!folder || !folder.discovery.runs.length)
       return { runs: [], selection: null, operators: [], kernels: [], distributed: [] };
     await busy;
-    const s = folder.sel,
+    const s = sel(),
       p = profileOf(s);
     const out = {
       runs: runsBrief(),
@@ -313,14 +329,12 @@ function strataRunsInit(ctx) {
   }
 
   // From the UI (host calls): a selector changed, the operator grouping, a diff pair or step.
-  function fromUi(run, profile, view) {
-    const r = folder.discovery.runs[run];
-    if (!r || !r.profiles[profile]) return;
-    select({ run, worker: r.profiles[profile].worker, span: r.profiles[profile].span, view: VIEWS[view] }, true);
+  // The UI has already changed its selection or grouping: fetch what it now shows.
+  function fromUi() {
+    if (folder && folder.discovery.runs.length) queueShow(sel());
   }
-  function setGroupByShape(on) {
-    groupByShape = !!on;
-    if (folder) select({});
+  function setGroupByShape() {
+    if (folder && folder.discovery.runs.length) queueShow(sel());
   }
   // A diff after whatever is in flight; a failure is reported, and later requests still run.
   function queueDiff(q) {
