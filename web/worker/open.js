@@ -53,7 +53,8 @@ function createOpener(M, { sources, trace, loss, graph }) {
     }
     const what = detect(name, head);
     const plain = what.compression === COMPRESSION.none;
-    if (plain && (what.kind === FILE_KIND.hloText || what.kind === FILE_KIND.hloProto)) {
+    // An HLO file, plain, gzip or zstd, is inflated by the engine as it streams.
+    if (what.kind === FILE_KIND.hloText || what.kind === FILE_KIND.hloProto) {
       try {
         const g = await graph.importFile(name, head, first.chunks, what.kind === FILE_KIND.hloText ? 1 : 2);
         return {
