@@ -7,8 +7,32 @@
 
 namespace strata {
 
+namespace {
+
+// The first bytes (at most `max`) compressed `head` inflates to; a head cut mid-stream gives
+// what came before the cut.
+std::string inflated_head(std::string_view head, size_t max) {
+  std::string text;
+  const ByteSink keep = [&](const uint8_t* p, size_t k) {
+    if (text.size() < max)
+      text.append(reinterpret_cast<const char*>(p), std::min(k, max - text.size()));
+  };
+  InflatingFeed in;
+  in.feed(reinterpret_cast<const uint8_t*>(head.data()), head.size(), keep);
+  in.finish(keep);
+  return text;
+}
+
+}  // namespace
+
 std::string LossSession::guess_tags_json(std::string_view head) {
-  const LossTags t = guess_loss_tags(head);
+  // A compressed head is guessed from its text, at most as many bytes as the worker hands
+  // over of a plain one.
+  constexpr size_t kGuessBytes = 1 << 20;
+  const auto* p = reinterpret_cast<const uint8_t*>(head.data());
+  const bool plain = sniff_compression(p, head.size()) == Compression::kNone;
+  const std::string text = plain ? std::string() : inflated_head(head, kGuessBytes);
+  const LossTags t = guess_loss_tags(plain ? head : std::string_view(text));
   std::string o = "{\"lossTag\":";
   json_append_string(&o, t.loss);
   o += ",\"iterationTag\":";

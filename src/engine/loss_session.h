@@ -17,7 +17,7 @@ namespace strata {
 
 class LossSession {
  public:
-  // {"lossTag": ..., "iterationTag": ...} guessed from a log's first (plain) bytes.
+  // {"lossTag": ..., "iterationTag": ...} guessed from a log's first bytes (plain, gzip or zstd).
   static std::string guess_tags_json(std::string_view head);
 
   void scan_begin(LossTags tags);

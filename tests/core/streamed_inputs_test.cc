@@ -185,5 +185,20 @@ TEST(StreamedInputs, TrainingLogScansPlainGzipAndZstd) {
   EXPECT_NE(LossSession::guess_tags_json(log).find("\"lossTag\":"), std::string::npos);
 }
 
+// The worker hands the tag guess a log's raw first bytes: a compressed head guesses what its
+// plain text does, also when it is cut mid-stream.
+TEST(StreamedInputs, TagsGuessedFromACompressedHead) {
+  std::string log;
+  for (int i = 1; i <= 30000; ++i)  // several zstd blocks: half the file inflates to some
+    log += "step: " + std::to_string(i) + " | train_loss: " + std::to_string(5.0 / i) + "\n";
+  const std::string plain = LossSession::guess_tags_json(log);
+  EXPECT_NE(plain.find("\"train_loss:\""), std::string::npos) << plain;
+  for (const std::string& bytes : copies(log)) {
+    EXPECT_EQ(LossSession::guess_tags_json(bytes), plain);
+    EXPECT_EQ(LossSession::guess_tags_json(std::string_view(bytes).substr(0, bytes.size() / 2)),
+              plain);
+  }
+}
+
 }  // namespace
 }  // namespace strata

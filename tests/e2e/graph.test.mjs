@@ -196,6 +196,30 @@ describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) 
     assertNoOverlaps(g);
     env.session.assertNoErrors();
   });
+
+  // A compressed HLO text file is inflated by the engine as it streams: the plain file's modules.
+  const textModule = (m) => ({ name: m.name, instructions: m.instructions, computations: m.computations.length });
+  const hloCopies = [['gzip', 'kernel_reuse.hlo.gz', (b) => zlib.gzipSync(b)]];
+  if (hasZstd())
+    hloCopies.push(['zstd', 'kernel_reuse.hlo.zst', (b) => execFileSync('zstd', ['-q', '-c'], { input: b })]);
+  for (const [kind, name, make] of hloCopies) {
+    test(`a ${kind} HLO text file opens in the Graph tab with the plain file's modules`, async () => {
+      const plain = (await call(() => window.strata.graphModules())).filter((m) => m.source === 'kernel_reuse.hlo');
+      assert.equal(plain.length, 5, JSON.stringify(plain.map((m) => m.source)));
+      await call(() => window.strata.setTab('timeline'));
+      const s = await env.session.openBytes(make(fs.readFileSync(dataPath(KERNEL_REUSE))), name);
+      assert.equal(s.graph.name, name);
+      assert.equal(s.graph.modules, 5);
+      assert.equal(await call(() => window.strata.tab()), 'graph');
+      const mine = (await call(() => window.strata.graphModules())).filter((m) => m.source === name);
+      assert.deepEqual(mine.map(textModule), plain.map(textModule));
+      await call(() => window.strata.graphSettled());
+      const g = await call(() => window.strata.graph());
+      assert.equal(g.module, mine[0].name);
+      assert.ok(g.nodeCount > 0);
+      env.session.assertNoErrors();
+    });
+  }
 });
 
 // The xplane's HloProtos become modules (read after the trace loads): waits for `n`.

@@ -6,6 +6,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
 import { dataPath, dataUrl, hasData, setupStrata } from './lib.mjs';
 
 const MOE_KERNEL =
@@ -154,6 +155,27 @@ describe('loss view', () => {
     assert.deepEqual(
       (await call(() => window.strata.loss())).files.find((x) => x.name === 'big-run.log.gz').points,
       extract(text, 'tokens/s:', 'step:'),
+    );
+    session.assertNoErrors();
+  });
+
+  test("a zstd-compressed log joins the loss view with its plain copy's points", async () => {
+    const { session } = env;
+    const zst = execFileSync('zstd', ['-q', '-c'], { input: Buffer.from(logA()) });
+    const r = await session.openBytes(zst, 'run-a.log.zst');
+    assert.equal(r.loss.name, 'run-a.log.zst');
+    const files = (await call(() => window.strata.loss())).files;
+    const plain = files.find((x) => x.name === 'run-a.log'),
+      f = files.find((x) => x.name === 'run-a.log.zst');
+    assert.deepEqual([f.lossTag, f.iterationTag], [plain.lossTag, plain.iterationTag]);
+    assert.ok(f.points.length > 0);
+    assert.deepEqual(f.points, plain.points);
+    // Re-extraction inflates the kept compressed file again.
+    const again = await call(() => window.strata.setLossTags('run-a.log.zst', 'lr:', 'step:'));
+    assert.equal(again.points, 51);
+    assert.deepEqual(
+      (await call(() => window.strata.loss())).files.find((x) => x.name === 'run-a.log.zst').points,
+      extract(logA(), 'lr:', 'step:'),
     );
     session.assertNoErrors();
   });

@@ -10,12 +10,12 @@
 function createGraph(M, sources, trace) {
   const { withString, withArray, feedChunks } = StrataWasm;
   const { MSG, REPLY_KEYS, pick } = StrataProtocol;
-  const MAX_BYTES = 1 << 30;
   const FEED = 1 << 20; // compressed bytes per commit: a pass stops soon after the last module
 
   const modules = () => JSON.parse(M.UTF8ToString(M._graph_modules_json()));
 
-  // Parses whole bytes as modules of `name` (kind 1: HLO text, 2: HloProto); returns {added, error}.
+  // Parses whole bytes (an xplane's HloProto, read by its span) as modules of `name` (kind 1: HLO
+  // text, 2: HloProto); returns {added, error}.
   function addBytes(kind, name, bytes, fromTrace, programId) {
     const p = M._graph_buffer(bytes.length) >>> 0;
     M.HEAPU8.set(bytes, p);
@@ -24,26 +24,37 @@ function createGraph(M, sources, trace) {
     return { added: Math.max(added, 0), error: added < 0 ? error : error || null };
   }
 
-  // An HLO file opened like a trace: read whole (HLO dumps are MBs, not GBs), then parsed.
-  // `head` is its first chunk, `chunks` the rest.
+  // An HLO file opened like a trace (plain, gzip or zstd): fed to the engine in chunks, which
+  // inflates them as they come and parses the modules once the last one is in (at most 1 GiB
+  // inflated). `head` is its first chunk, `chunks` the rest.
   async function importFile(name, head, chunks, kind) {
-    const parts = [head];
-    let total = head.length;
-    for await (const bytes of chunks) {
-      total += bytes.length;
-      if (total > MAX_BYTES) throw new Error(`${name}: larger than 1 GiB, too big for the graph viewer`);
-      parts.push(bytes);
+    withString(M, name, (n) => M._graph_import_begin(kind, n));
+    try {
+      const all = (async function* () {
+        if (head.length) yield head;
+        yield* chunks;
+      })();
+      await feedChunks(
+        M,
+        all,
+        (n) => M._graph_buffer(n),
+        (n) => {
+          M._graph_import_commit(n);
+          return 0;
+        },
+        { piece: FEED },
+      );
+    } catch (e) {
+      // A read error: what came is not parsed (an empty import in its place frees it).
+      withString(M, name, (n) => M._graph_import_begin(kind, n));
+      M._graph_import_end();
+      throw e;
     }
-    const all = new Uint8Array(total);
-    let at = 0;
-    for (const b of parts) {
-      all.set(b, at);
-      at += b.length;
-    }
-    const r = addBytes(kind, name, all, false, 0);
-    if (!r.added) throw new Error(`${name}: not a readable HLO module: ${r.error}`);
+    const added = M._graph_import_end();
+    const error = M.UTF8ToString(M._graph_error());
+    if (added <= 0) throw new Error(`${name}: not a readable HLO module: ${error}`);
     const list = modules();
-    return { name, added: r.added, first: list.length - r.added, modules: list, error: r.error };
+    return { name, added, first: list.length - added, modules: list, error: error || null };
   }
 
   // After a trace loaded: its xplane's HloProtos become the trace's modules. A plain file's are

@@ -1,7 +1,7 @@
-// The loss view's side of the engine worker: a plain-text log opened like a trace is kept here
-// as a File/Blob, never whole in wasm memory, and streamed through the engine's loss scanner
-// (src/engine/wasm/loss_exports.cc) on import and again each time its tags change. The loaded
-// trace is not touched.
+// The loss view's side of the engine worker: a text log opened like a trace (plain, gzip or zstd)
+// is kept here as the File/Blob it came as, never whole in wasm memory, and its raw bytes are
+// streamed through the engine's loss scanner (src/engine/wasm/loss_exports.cc), which inflates
+// them, on import and again each time its tags change. The loaded trace is not touched.
 'use strict';
 /* exported createLoss */
 
@@ -9,10 +9,9 @@
 function createLoss(M, sources, post) {
   const { withStrings, withBytes, feedChunks } = StrataWasm;
   const { MSG } = StrataProtocol;
-  const GUESS_BYTES = 1 << 20; // default tags are guessed from the first 1 MB
-  const GUNZIP_PIECE_BYTES = 8 << 20; // inflated bytes handed on at a time
+  const GUESS_BYTES = 1 << 20; // default tags are guessed from the file's first 1 MB
   const PROGRESS_EVERY_MS = 250;
-  const files = new Map(); // id -> {id, name, blob, gzip, lossTag, iterationTag}
+  const files = new Map(); // id -> {id, name, blob, lossTag, iterationTag}
   let nextId = 1;
 
   const guessTags = (head) =>
@@ -24,94 +23,22 @@ function createLoss(M, sources, post) {
     for (let k = 2; ; ++k) if (!taken.has(`${name} (${k})`)) return `${name} (${k})`;
   }
 
-  // ---- gzip-compressed logs (`train.log.gz`) ------------------------------------------------
-  // Kept compressed as the File/Blob it came as, and inflated as it streams, by the browser's
-  // DecompressionStream in this worker: the text never sits whole in memory either.
-
-  // Inflated chunks of a gzip Blob, gathered into pieces of GUNZIP_PIECE_BYTES (the stream
-  // hands out 64 KB). `read.compressed` counts the compressed bytes consumed, for progress.
-  function gunzipChunks(blob, read) {
-    return (async function* () {
-      const counted = blob.stream().pipeThrough(
-        new TransformStream({
-          transform(chunk, ctl) {
-            read.compressed += chunk.length;
-            ctl.enqueue(chunk);
-          },
-        }),
-      );
-      const reader = counted.pipeThrough(new DecompressionStream('gzip')).getReader();
-      let parts = [],
-        size = 0;
-      const gather = () => {
-        const out = concat(parts, size);
-        parts = [];
-        size = 0;
-        return out;
-      };
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parts.push(value);
-          size += value.length;
-          if (size >= GUNZIP_PIECE_BYTES) yield gather();
-        }
-        if (size) yield gather();
-      } finally {
-        reader.cancel().catch(() => {});
-      }
-    })();
-  }
-
-  // The first inflated bytes (at most `max`) of gzip bytes `head`, or null when they do not inflate.
-  async function gunzipHead(head, max) {
-    const reader = new Blob([head]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
-    const parts = [];
-    let size = 0;
-    try {
-      while (size < max) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        parts.push(value);
-        size += value.length;
-      }
-    } catch (e) {
-      if (!size) return null; // not gzip; a head cut mid-stream still gave its first bytes
-    } finally {
-      reader.cancel().catch(() => {});
-    }
-    return concat(parts, size);
-  }
-
-  // The byte arrays `parts` (`size` bytes in all) as one.
-  function concat(parts, size) {
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const b of parts) {
-      out.set(b, at);
-      at += b.length;
-    }
-    return out;
-  }
-
   // Streams the file through the scanner: {points: Float64Array [it, loss, ...], ms, mbps}.
   async function scan(file, onProgress) {
     const t0 = performance.now();
     withStrings(M, [file.lossTag, file.iterationTag], (l, i) => M._loss_scan_begin(l, i));
-    const read = { compressed: 0 };
-    const chunks = file.gzip ? gunzipChunks(file.blob, read) : sources.blobChunks(file.blob); // both read ahead
+    const chunks = sources.blobChunks(file.blob); // reads ahead
     let lastPost = 0,
-      text = 0;
+      read = 0;
     // Counts each chunk and reports progress once the scanner has taken it.
     const counted = (async function* () {
       for await (const bytes of chunks) {
         yield bytes;
-        text += bytes.length;
+        read += bytes.length;
         const now = performance.now();
         if (onProgress && now - lastPost > PROGRESS_EVERY_MS) {
           lastPost = now;
-          onProgress(file.gzip ? read.compressed : text, now - t0);
+          onProgress(read, now - t0);
         }
       }
     })();
@@ -134,8 +61,7 @@ function createLoss(M, sources, post) {
     const points = M.HEAPF64.slice(a, a + 2 * count);
     M._loss_scan_release();
     const ms = performance.now() - t0;
-    file.textBytes = text; // inflated, for a gzip log
-    return { points, ms, mbps: text / 1e6 / Math.max(ms / 1000, 1e-6) };
+    return { points, ms, mbps: read / 1e6 / Math.max(ms / 1000, 1e-6) };
   }
 
   // A lossLoaded / lossPoints message (its points transferred).
@@ -158,21 +84,20 @@ function createLoss(M, sources, post) {
 
   // A log opened like a trace: `opened` is sources.open()'s, `head` its first chunk (already
   // taken from opened.chunks). A URL's bytes are kept as a Blob (the browser may page it to disk).
-  // A gzip log is kept compressed; its inflated start guesses the tags.
-  async function importFile(name, opened, head, gzip) {
+  // A gzip or zstd log is kept compressed: the engine inflates it on every scan, and its start
+  // to guess the tags.
+  async function importFile(name, opened, head) {
     let blob = opened.source.blob;
     if (!blob) {
       const parts = [head];
       for await (const c of opened.chunks) parts.push(c);
       blob = new Blob(parts);
     }
-    const text = gzip ? (await gunzipHead(head, GUESS_BYTES)) || head : head;
-    const tags = guessTags(text);
+    const tags = guessTags(head);
     const file = {
       id: nextId++,
       name: uniqueName(name),
       blob,
-      gzip,
       lossTag: tags.lossTag,
       iterationTag: tags.iterationTag,
     };

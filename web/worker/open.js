@@ -9,7 +9,7 @@
 // M: the engine module; parts: {sources, trace, loss, graph}.
 function createOpener(M, { sources, trace, loss, graph }) {
   const { withString, withBytes } = StrataWasm;
-  const { MSG, FILE_KIND, COMPRESSION } = StrataProtocol;
+  const { MSG, FILE_KIND } = StrataProtocol;
   const DETECT_BYTES = 1 << 20; // of a head handed to the detector (it inflates at most 64 KB)
 
   // {kind: FILE_KIND value, compression: COMPRESSION value, name: the kind's name}.
@@ -52,8 +52,8 @@ function createOpener(M, { sources, trace, loss, graph }) {
       return failed(id, trace.fail(name, `reading the file failed: ${e.message || e}`).error);
     }
     const what = detect(name, head);
-    const plain = what.compression === COMPRESSION.none;
-    if (plain && (what.kind === FILE_KIND.hloText || what.kind === FILE_KIND.hloProto)) {
+    // HLO files and logs, plain, gzip or zstd, are inflated by the engine as they stream.
+    if (what.kind === FILE_KIND.hloText || what.kind === FILE_KIND.hloProto) {
       try {
         const g = await graph.importFile(name, head, first.chunks, what.kind === FILE_KIND.hloText ? 1 : 2);
         return {
@@ -63,11 +63,10 @@ function createOpener(M, { sources, trace, loss, graph }) {
         return failed(id, trace.fail(name, `${e.message || e}`).error);
       }
     }
-    // A gzip log is inflated as it streams (the browser's DecompressionStream knows no zstd).
-    if (what.kind === FILE_KIND.trainingLog && (plain || what.compression === COMPRESSION.gzip)) {
+    if (what.kind === FILE_KIND.trainingLog) {
       let r;
       try {
-        r = await loss.importFile(name, first, head, !plain);
+        r = await loss.importFile(name, first, head);
       } catch (e) {
         return failed(id, trace.fail(name, `reading the log failed: ${e.message || e}`).error);
       }

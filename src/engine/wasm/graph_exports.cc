@@ -5,7 +5,6 @@
 
 #include <string>
 
-#include "core/formats/detect_format.h"
 #include "engine/engine.h"
 #include "engine/graph_session.h"
 
@@ -25,13 +24,6 @@ const char* keep(std::string s) {
 }  // namespace
 
 extern "C" {
-
-// 1 when the first bytes are plain HLO text (engine_detect_format answers for every kind).
-EMSCRIPTEN_KEEPALIVE int graph_sniff_text(const char* p, uint32_t n) {
-  const strata::DetectedFormat f =
-      strata::detect_format({}, reinterpret_cast<const uint8_t*>(p), n);
-  return f.kind == strata::FileKind::kHloText && f.compression == strata::Compression::kNone;
-}
 
 EMSCRIPTEN_KEEPALIVE uint8_t* graph_buffer(uint32_t n) { return graph().buffer(n); }
 

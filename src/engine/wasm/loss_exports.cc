@@ -5,7 +5,6 @@
 
 #include <string>
 
-#include "core/formats/detect_format.h"
 #include "engine/loss_session.h"
 
 namespace {
@@ -15,15 +14,7 @@ std::string g_json;
 
 extern "C" {
 
-// A plain text log, unless it is one of the Ascend memory CSVs (text too), which the engine
-// reads. HLO text is text too: the page asks the graph viewer first. (engine_detect_format
-// answers for every kind at once.)
-EMSCRIPTEN_KEEPALIVE int loss_sniff(const uint8_t* p, uint32_t n) {
-  const strata::DetectedFormat f = strata::detect_format({}, p, n);
-  return f.compression == strata::Compression::kNone &&
-         (f.kind == strata::FileKind::kTrainingLog || f.kind == strata::FileKind::kHloText);
-}
-
+// Default tags from a log's first bytes (plain, gzip or zstd).
 EMSCRIPTEN_KEEPALIVE const char* loss_guess_tags(const char* head, uint32_t n) {
   g_json = strata::LossSession::guess_tags_json(std::string_view(head, n));
   return g_json.c_str();
