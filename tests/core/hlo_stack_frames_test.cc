@@ -277,5 +277,49 @@ TEST(HloStackFramesRealFiles, EveryTextDumpParsesAndFramesResolve) {
   if (files == 0) GTEST_SKIP() << "no HLO text in ../shared/data/hlo";
 }
 
+// Real JAX protos carry a stack frame index: every instruction's frame resolves to the file,
+// line and function the generated classes read from the same bytes.
+TEST(HloStackFramesRealFiles, ProtoFramesEqualTheGeneratedClassesDecode) {
+  size_t files = 0, resolved = 0;
+  for (const char* rel : {"hlo/tracelens/jax_conv_minimal/jit__normal(11).hlo_proto.pb",
+                          "hlo/tracelens/jax_conv_minimal/jit__threefry_split(5).hlo_proto.pb",
+                          "hlo/tracelens/jax_conv_minimal/jit_forward_3d_conv(15).hlo_proto.pb"}) {
+    std::string bytes;
+    if (!testing::read_shared(rel, &bytes)) continue;
+    ++files;
+    SCOPED_TRACE(rel);
+    xla::HloProto want;
+    ASSERT_TRUE(want.ParseFromString(bytes));
+    const xla::StackFrameIndexProto& index = want.hlo_module().stack_frame_index();
+    HloModule m;
+    std::string error;
+    ASSERT_TRUE(
+        parse_hlo_proto(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &m, &error))
+        << error;
+    ASSERT_EQ(m.frame_count(), static_cast<uint32_t>(index.stack_frames_size()));
+    for (const auto& c : want.hlo_module().computations()) {
+      for (const auto& wi : c.instructions()) {
+        const uint32_t i = m.find(wi.name());
+        ASSERT_NE(i, kNone) << wi.name();
+        const int id = wi.metadata().stack_frame_id();
+        if (id <= 0 || id > index.stack_frames_size()) {
+          EXPECT_EQ(m.stack_frame[i], kNone);
+          continue;
+        }
+        ASSERT_EQ(m.stack_frame[i], static_cast<uint32_t>(id - 1));
+        const auto& loc = index.file_locations(index.stack_frames(id - 1).file_location_id() - 1);
+        EXPECT_EQ(m.str(m.source_function[i]), index.function_names(loc.function_name_id() - 1));
+        if (wi.metadata().source_file().empty()) {
+          EXPECT_EQ(m.str(m.source_file[i]), index.file_names(loc.file_name_id() - 1));
+          EXPECT_EQ(m.source_line[i], loc.line());
+        }
+        ++resolved;
+      }
+    }
+  }
+  if (files == 0) GTEST_SKIP() << "no JAX HloProtos in ../shared/data/hlo/tracelens";
+  EXPECT_GT(resolved, 0u);
+}
+
 }  // namespace
 }  // namespace strata::hlo
