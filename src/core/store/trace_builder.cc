@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/store/blocks.h"
+#include "core/store/counter_units.h"
 
 namespace strata {
 
@@ -279,9 +280,15 @@ void TraceBuilder::add_counter(uint32_t counter_track, StrId series_name, TimeNs
     CounterSeries cs;
     cs.track = counter_track;
     cs.name = series_name;
+    CounterUnit unit = counter_unit_of_name(store_->strings.get(series_name));
+    if (!unit.bytes && counter_track < store_->tracks.size())
+      unit = counter_unit_of_name(store_->tracks[counter_track].key);
+    cs.in_bytes = unit.bytes;
+    cs.scale = unit.scale;
     store_->series.push_back(cs);
     series_index_.emplace(key, series);
   }
+  value *= store_->series[series].scale;
   if (sample_series_.size() == sample_series_.capacity()) {
     size_t cap = next_capacity(sample_series_.size());
     sample_series_.reserve(cap);

@@ -92,6 +92,11 @@ struct CounterSeries {
   StrId name = 0;             // arg key ("value", "Total Allocated", ...)
   uint32_t first_sample = 0;  // [first_sample, first_sample + sample_count) in samples
   uint32_t sample_count = 0;
+  // Set when the series name (or else its track's name) gives a byte unit, "Allocated (MB)"
+  // (core/store/counter_units.h): the samples are stored in bytes, the written values times
+  // `scale`.
+  bool in_bytes = false;
+  double scale = 1;
 };
 
 // Counter samples, grouped by series and sorted by time within a series.

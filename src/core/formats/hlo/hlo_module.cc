@@ -260,6 +260,7 @@ bool finish_module(HloModule* m, std::string* error) {
   for (uint32_t i = 0; i < n; ++i) m->by_name.emplace(m->strings.get(m->name[i]), i);
   m->comp_by_name.clear();
   for (uint32_t i = 0; i < c; ++i) m->comp_by_name.emplace(m->strings.get(m->comp_name[i]), i);
+  resolve_stack_frames(m);
   return true;
 }
 

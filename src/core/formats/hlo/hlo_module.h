@@ -116,6 +116,27 @@ struct HloModule {
   std::vector<StrId> custom_call_target;
   std::vector<StrId> backend_config;  // raw text (JSON or proto text), 0 when none
   std::vector<StrId> attrs;  // other attributes as printed ("dimensions={1}, ..."), for details
+  // metadata stack_frame_id as a frame index (below); kNone when none. The parsers may leave it
+  // empty: finish_module sizes it.
+  std::vector<uint32_t> stack_frame;
+  // The innermost frame's function (set by finish_module); 0 when the instruction has no frame.
+  std::vector<StrId> source_function;
+
+  // ---- source locations (index l) and stack frames (index f) ----
+  // XLA's stack frame index: the FileNames, FunctionNames, FileLocations and StackFrames
+  // sections of the text, HloModuleProto.stack_frame_index in a proto. XLA numbers every table
+  // from 1 (0 meaning none); here indices are 0-based and kNone means none. finish_module
+  // replaces an out-of-range reference by kNone, and fills an instruction's source_file and
+  // source_line from its innermost frame when its metadata has none of its own.
+  std::vector<StrId> file_names, function_names;
+  std::vector<uint32_t> location_file, location_function;  // into file_names, function_names
+  std::vector<int32_t> location_line, location_end_line, location_column, location_end_column;
+  std::vector<uint32_t> frame_location;  // into location_*
+  std::vector<uint32_t> frame_parent;    // the calling frame; kNone for the outermost
+
+  // Set when the text ended or broke before the module did (what was read is kept), or the
+  // module names no ENTRY: what the viewer should say about it; empty otherwise.
+  std::string note;
 
   // instruction name → index (names are unique within an XLA module).
   std::unordered_map<std::string_view, uint32_t> by_name;
@@ -140,6 +161,13 @@ struct HloModule {
   std::span<const int64_t> dims_of(uint32_t i) const {
     return {dims.data() + dims_begin[i], dims.data() + dims_begin[i + 1]};
   }
+  uint32_t frame_count() const { return static_cast<uint32_t>(frame_location.size()); }
+  // The frames of instruction i's stack, innermost first (empty without a frame); a chain that
+  // loops stops before repeating a frame.
+  std::vector<uint32_t> stack_of(uint32_t i) const;
+  // "file:line" of frame f's location ("" when it has no file), and its function name.
+  std::string frame_source(uint32_t f) const;
+  std::string_view frame_function(uint32_t f) const;
   std::span<const uint32_t> callers_of(uint32_t c) const {
     return {comp_callers.data() + comp_caller_begin[c],
             comp_callers.data() + comp_caller_begin[c + 1]};
@@ -162,7 +190,9 @@ bool parse_shape_text(std::string_view text, ParsedShape* out);
 int32_t memory_space_of_layout(std::string_view layout);
 
 // Derives users, computation callers and the name maps once the columns are filled; checks the
-// CSR arrays and indices (false with a message when inconsistent).
+// CSR arrays and indices (false with a message when inconsistent); resolves the stack frames.
 bool finish_module(HloModule* m, std::string* error);
+// The stack-frame part of finish_module (hlo_stack_frames.cc).
+void resolve_stack_frames(HloModule* m);
 
 }  // namespace strata::hlo

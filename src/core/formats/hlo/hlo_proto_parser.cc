@@ -62,6 +62,8 @@ class ProtoParser {
       } else if (f.number == 6 && f.type == wire::kVarint) {
         entry_id = static_cast<int64_t>(f.value);
         has_entry_id = true;
+      } else if (f.number == 17 && f.type == wire::kLen) {
+        if (!stack_frame_index(f.data, f.size)) return false;
       }
     }
     if (st != Status::kEnd) return wire_error(r, "HloModuleProto");
@@ -76,6 +78,47 @@ class ProtoParser {
   bool fail_at(const uint8_t* at, const std::string& why) {
     *error_ = "byte " + std::to_string(at - base_) + ": " + why;
     return false;
+  }
+
+  // StackFrameIndexProto: file_names (1), function_names (2), file_locations (3: file_name_id 1,
+  // function_name_id 2, line 3, column 4, end_line 5, end_column 6), stack_frames (4:
+  // file_location_id 1, parent_frame_id 2). Every id is 1-based, 0 meaning none.
+  bool stack_frame_index(const uint8_t* p, size_t n) {
+    HloModule& m = *m_;
+    auto index = [](uint64_t id) {
+      return id > 0 && id <= UINT32_MAX ? static_cast<uint32_t>(id - 1) : kNone;
+    };
+    Reader r(p, n);
+    Field f;
+    Status st;
+    while ((st = r.next(&f)) == Status::kOk) {
+      if (f.type != wire::kLen) continue;
+      if (f.number == 1 || f.number == 2) {
+        (f.number == 1 ? m.file_names : m.function_names).push_back(m.strings.intern(f.text()));
+        continue;
+      }
+      if (f.number != 3 && f.number != 4) continue;
+      uint64_t v[7] = {};
+      Reader e(f.data, f.size);
+      Field g;
+      Status est;
+      while ((est = e.next(&g)) == Status::kOk)
+        if (g.type == wire::kVarint && g.number >= 1 && g.number <= 6) v[g.number] = g.value;
+      if (est != Status::kEnd) return wire_error(e, "StackFrameIndexProto");
+      if (f.number == 3) {
+        m.location_file.push_back(index(v[1]));
+        m.location_function.push_back(index(v[2]));
+        m.location_line.push_back(static_cast<int32_t>(v[3]));
+        m.location_column.push_back(static_cast<int32_t>(v[4]));
+        m.location_end_line.push_back(static_cast<int32_t>(v[5]));
+        m.location_end_column.push_back(static_cast<int32_t>(v[6]));
+      } else {
+        m.frame_location.push_back(index(v[1]));
+        m.frame_parent.push_back(index(v[2]));
+      }
+    }
+    if (st != Status::kEnd) return wire_error(r, "StackFrameIndexProto");
+    return true;
   }
 
   bool computation(const uint8_t* p, size_t n) {
@@ -132,6 +175,7 @@ class ProtoParser {
     int64_t id = -1, param = 0, tuple_index = -1;
     StrId op_type = 0, op_name = 0, source_file = 0;
     int32_t source_line = 0;
+    uint32_t frame = kNone;
     dims_.clear();
     while ((st = r.next(&f)) == Status::kOk) {
       const bool len = f.type == wire::kLen, var = f.type == wire::kVarint;
@@ -146,7 +190,8 @@ class ProtoParser {
           if (len) shape = f.data, shape_len = f.size;
           break;
         case 7:
-          if (len && !metadata(f, &op_type, &op_name, &source_file, &source_line)) return false;
+          if (len && !metadata(f, &op_type, &op_name, &source_file, &source_line, &frame))
+            return false;
           break;
         case 9:
           if (var) param = static_cast<int64_t>(f.value);
@@ -203,6 +248,7 @@ class ProtoParser {
     m.op_name.push_back(op_name);
     m.source_file.push_back(source_file);
     m.source_line.push_back(source_line);
+    m.stack_frame.push_back(frame);
     m.custom_call_target.push_back(target.empty() ? 0 : m.strings.intern(target));
     m.backend_config.push_back(config.empty() ? 0 : m.strings.intern(config));
     text_.clear();
@@ -219,9 +265,10 @@ class ProtoParser {
     return true;
   }
 
-  // OpMetadata: op_type (1), op_name (2), source_file (3), source_line (4).
+  // OpMetadata: op_type (1), op_name (2), source_file (3), source_line (4), stack_frame_id (15,
+  // 1-based).
   bool metadata(const Field& mf, StrId* op_type, StrId* op_name, StrId* source_file,
-                int32_t* source_line) {
+                int32_t* source_line, uint32_t* frame) {
     Reader r(mf.data, mf.size);
     Field f;
     Status st;
@@ -231,6 +278,9 @@ class ProtoParser {
         *(f.number == 1 ? op_type : f.number == 2 ? op_name : source_file) = s;
       } else if (f.number == 4 && f.type == wire::kVarint) {
         *source_line = static_cast<int32_t>(f.value);
+      } else if (f.number == 15 && f.type == wire::kVarint) {
+        const int32_t id = static_cast<int32_t>(f.value);
+        *frame = id > 0 ? static_cast<uint32_t>(id - 1) : kNone;
       }
     }
     if (st != Status::kEnd) return wire_error(r, "OpMetadata");

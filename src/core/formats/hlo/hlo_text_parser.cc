@@ -9,6 +9,8 @@
 #include <charconv>
 #include <unordered_map>
 
+#include "core/formats/hlo/hlo_text_sections.h"
+
 namespace strata::hlo {
 namespace {
 
@@ -62,6 +64,78 @@ class TextParser {
 
   bool incomplete() const { return m_ != nullptr; }
 
+  // After a failure inside a module: keeps what was read before the failure (the computations
+  // closed, the open one up to its last instruction whose operands are all defined) as a whole
+  // module, with the error in `note`. False when nothing worth opening was read.
+  bool salvage() {
+    HloModule& m = *m_;
+    uint32_t n = complete_instrs_;
+    if (m.comp_name.size() > closed_comps_) {
+      const uint32_t c = closed_comps_, first = m.comp_first[c];
+      m.operand_begin.resize(first + 1);
+      m.operands.resize(m.operand_begin.back());
+      std::unordered_map<std::string_view, uint32_t> defined;
+      uint32_t end = first;
+      for (; end < n; ++end) {
+        bool resolved = defined.emplace(m.str(m.name[end]), end).second;
+        for (uint32_t k = operand_ends_[end]; resolved && k < operand_ends_[end + 1]; ++k) {
+          auto it = defined.find(pending_operands_[k]);
+          resolved = it != defined.end() && it->second < end;
+          if (resolved) m.operands.push_back(it->second);
+        }
+        if (!resolved) {
+          m.operands.resize(m.operand_begin.back());
+          break;
+        }
+        m.operand_begin.push_back(static_cast<uint32_t>(m.operands.size()));
+      }
+      n = end;
+      if (n == first) {
+        for (auto* v : {&m.comp_first, &m.comp_count, &m.comp_root}) v->resize(c);
+        m.comp_name.resize(c);
+        m.comp_is_fusion.resize(c);
+      } else {
+        m.comp_count[c] = n - first;
+        if (m.comp_root[c] == kNone || m.comp_root[c] >= n) m.comp_root[c] = n - 1;
+      }
+    }
+    if (m.comp_name.empty()) return false;
+    for (auto* v : {&m.name, &m.opcode, &m.shape, &m.layout, &m.fusion_kind, &m.op_type, &m.op_name,
+                    &m.source_file, &m.custom_call_target, &m.backend_config, &m.attrs})
+      v->resize(n);
+    for (auto* v : {&m.computation, &m.stack_frame}) v->resize(n);
+    m.dtype.resize(n);
+    m.memory_space.resize(n);
+    m.parameter_number.resize(n);
+    m.source_line.resize(n);
+    m.dims_begin.resize(n + 1);
+    m.dims.resize(m.dims_begin.back());
+    called_ends_.resize(n + 1);
+    std::unordered_map<std::string_view, uint32_t> comps;
+    for (uint32_t c = 0; c < m.comp_name.size(); ++c) comps.emplace(m.str(m.comp_name[c]), c);
+    m.called.clear();
+    m.called_begin.assign(1, 0);
+    const StrId fusion = m.strings.find("fusion");
+    for (uint32_t i = 0; i < n; ++i) {
+      for (uint32_t k = called_ends_[i]; k < called_ends_[i + 1]; ++k) {
+        auto it = comps.find(pending_called_[k]);
+        if (it == comps.end()) continue;  // not read (yet): the call has no callee
+        m.called.push_back(it->second);
+        if (m.opcode[i] == fusion) m.comp_is_fusion[it->second] = 1;
+      }
+      m.called_begin.push_back(static_cast<uint32_t>(m.called.size()));
+    }
+    if (m.entry >= m.comp_name.size()) m.entry = static_cast<uint32_t>(m.comp_name.size() - 1);
+    std::string why;
+    if (!finish_module(&m, &why)) return false;
+    m.note = *error_ + ". Shown: what was read before it (" + std::to_string(m.comp_name.size()) +
+             (m.comp_name.size() == 1 ? " computation, " : " computations, ") + std::to_string(n) +
+             (n == 1 ? " instruction)" : " instructions)");
+    *error_ = m.note;
+    m_ = nullptr;
+    return true;
+  }
+
   bool run() {
     for (;;) {
       skip_blank();
@@ -69,6 +143,7 @@ class TextParser {
       if (starts("HloModule") && (pos_ + 9 >= s_.size() || !is_name_char(s_[pos_ + 9]))) {
         if (!end_module()) return false;
         if (!module_header()) return false;
+        if (!sections()) return false;
         continue;
       }
       if (!m_) return fail(pos_, "expected 'HloModule' before the first computation");
@@ -170,6 +245,17 @@ class TextParser {
     return true;
   }
 
+  // XLA's FileNames, FunctionNames, FileLocations and StackFrames, between the header and the
+  // first computation.
+  bool sections() {
+    skip_blank();
+    if (!at_stack_frame_section(s_, pos_)) return true;
+    size_t fail_at = pos_;
+    std::string why;
+    if (!parse_stack_frame_sections(s_, &pos_, m_, &fail_at, &why)) return fail(fail_at, why);
+    return true;
+  }
+
   bool computation() {
     const size_t start = pos_;
     size_t nl = s_.find('\n', pos_);
@@ -203,7 +289,9 @@ class TextParser {
     for (;;) {
       skip_blank();
       if (pos_ >= s_.size())
-        return fail(start, "computation '" + std::string(name) + "' is not closed by '}'");
+        return fail(pos_, "computation '" + std::string(name) + "' (from line " +
+                              std::to_string(line_of(start)) +
+                              ") is not closed by '}': the text ends here");
       if (s_[pos_] == '}') {
         ++pos_;
         break;
@@ -221,7 +309,9 @@ class TextParser {
     m_->comp_count[c] = static_cast<uint32_t>(m_->name.size()) - m_->comp_first[c];
     // XLA: without a ROOT mark the last instruction is the root.
     if (m_->comp_root[c] == kNone) m_->comp_root[c] = last;
-    return resolve_operands(c);
+    if (!resolve_operands(c)) return false;
+    closed_comps_ = c + 1;
+    return true;
   }
 
   // Operand names refer to instructions of the same computation (XLA scopes names per
@@ -263,6 +353,7 @@ class TextParser {
       v->reserve(lines);
     for (auto* v : {&m.dims_begin, &m.computation, &m.operand_begin, &m.called_begin})
       v->reserve(lines + 1);
+    m.stack_frame.reserve(lines);
     m.dtype.reserve(lines);
     m.memory_space.reserve(lines);
     m.parameter_number.reserve(lines);
@@ -342,6 +433,7 @@ class TextParser {
     m.computation.push_back(comp);
     StrId fusion_kind = 0, op_type = 0, op_name = 0, source_file = 0, target = 0, config = 0;
     int32_t source_line = 0, param = -1;
+    uint32_t frame = kNone;
     std::string& attrs = attrs_;
     attrs.clear();
 
@@ -416,7 +508,7 @@ class TextParser {
       } else if (key == "kind") {
         fusion_kind = m.strings.intern(value);
       } else if (key == "metadata") {
-        metadata(value, &op_type, &op_name, &source_file, &source_line);
+        metadata(value, &op_type, &op_name, &source_file, &source_line, &frame);
       } else if (key == "custom_call_target") {
         target = m.strings.intern(unquote(value, &buf_));
       } else if (key == "backend_config") {
@@ -436,6 +528,8 @@ class TextParser {
     m.custom_call_target.push_back(target);
     m.backend_config.push_back(config);
     m.attrs.push_back(attrs.empty() ? 0 : m.strings.intern(attrs));
+    m.stack_frame.push_back(frame);
+    complete_instrs_ = static_cast<uint32_t>(m.name.size());
     return true;
   }
 
@@ -466,9 +560,9 @@ class TextParser {
     return args.size();
   }
 
-  // `{op_type="..." op_name="..." source_file="..." source_line=12 ...}`
+  // `{op_type="..." op_name="..." source_file="..." source_line=12 stack_frame_id=3 ...}`
   void metadata(std::string_view v, StrId* op_type, StrId* op_name, StrId* source_file,
-                int32_t* source_line) {
+                int32_t* source_line, uint32_t* frame) {
     if (v.size() < 2 || v.front() != '{') return;
     v = v.substr(1, v.size() - 2);
     size_t at = 0;
@@ -507,6 +601,10 @@ class TextParser {
         int64_t n = 0;
         std::from_chars(val.data(), val.data() + val.size(), n);
         *source_line = static_cast<int32_t>(std::clamp<int64_t>(n, INT32_MIN, INT32_MAX));
+      } else if (key == "stack_frame_id") {
+        int64_t n = 0;
+        std::from_chars(val.data(), val.data() + val.size(), n);
+        *frame = frame_index_of_id(n);
       }
     }
   }
@@ -536,9 +634,13 @@ class TextParser {
       }
       m.called_begin.push_back(static_cast<uint32_t>(m.called.size()));
     }
-    // XLA: without ENTRY, the last computation is the entry.
-    if (m.entry == kNone && !m.comp_name.empty())
+    // XLA: without ENTRY, the last computation is the entry. A dump always marks it, so say
+    // so: the text may have been cut before its ENTRY.
+    if (m.entry == kNone && !m.comp_name.empty()) {
       m.entry = static_cast<uint32_t>(m.comp_name.size() - 1);
+      m.note = "no ENTRY computation: the last one, '" + std::string(m.str(m.comp_name.back())) +
+               "' (line " + std::to_string(line_of(comp_line_.back())) + "), is taken as the entry";
+    }
     std::string why;
     if (!finish_module(&m, &why)) return fail(pos_, why);
     m_ = nullptr;
@@ -549,6 +651,7 @@ class TextParser {
     called_ends_.clear();
     instr_pos_.clear();
     comp_line_.clear();
+    complete_instrs_ = closed_comps_ = 0;
     return true;
   }
 
@@ -562,6 +665,8 @@ class TextParser {
   std::vector<std::string_view> pending_operands_, pending_called_;
   std::vector<uint32_t> operand_ends_, called_ends_;
   std::vector<size_t> instr_pos_, comp_line_;
+  uint32_t complete_instrs_ = 0;  // instructions whose every column is filled
+  uint32_t closed_comps_ = 0;     // computations closed with their operands resolved
 };
 
 }  // namespace
@@ -570,8 +675,8 @@ bool parse_hlo_text(std::string_view text, std::vector<HloModule>* out, std::str
   const size_t before = out->size();
   TextParser p(text, out, error);
   if (p.run()) return true;
-  // The module being read when the error came is incomplete: drop it.
-  if (p.incomplete() && out->size() > before) out->pop_back();
+  // The module being read when the error came opens with what was read, unless that is nothing.
+  if (p.incomplete() && out->size() > before && !p.salvage()) out->pop_back();
   return false;
 }
 
