@@ -11,6 +11,7 @@
 
 #include "core/formats/hlo/hlo_proto_parser.h"
 #include "core/formats/hlo/hlo_text_parser.h"
+#include "core/graph/graph_message.h"
 #include "hlo.pb.h"
 #include "import_test_util.h"
 
@@ -110,6 +111,15 @@ TEST(HloStackFrames, ModernDumpResolvesFramesToFileLineAndFunction) {
   EXPECT_EQ(m.stack_frame[m.find("x")], kNone);
   EXPECT_TRUE(m.stack_of(m.find("x")).empty());
   EXPECT_TRUE(m.note.empty()) << m.note;
+
+  // The node details carry the function and the chain.
+  const std::string details = strata::graph::instruction_details_json(m, fusion);
+  EXPECT_NE(details.find("\"sourceFunction\":\"diamond\""), std::string::npos) << details;
+  EXPECT_NE(
+      details.find(
+          "\"stack\":[\"diamond (/home/u/caf\xc3\xa9.py:45)\",\"main (/home/u/diamond.py:71)\""),
+      std::string::npos)
+      << details;
 }
 
 TEST(HloStackFrames, EmptySectionsParse) {

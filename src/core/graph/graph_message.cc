@@ -232,6 +232,19 @@ std::string instruction_details_json(const hlo::HloModule& m, uint32_t i) {
   std::string source(m.str(m.source_file[i]));
   if (!source.empty() && m.source_line[i] > 0) source += ":" + std::to_string(m.source_line[i]);
   field("source", source);
+  // XLA's stack frame index: the function of the innermost frame, and the calls that led to it
+  // (innermost first), each "function (file:line)".
+  field("sourceFunction", m.str(m.source_function[i]));
+  const std::vector<uint32_t> chain = m.stack_of(i);
+  if (!chain.empty()) {
+    o += ",\"stack\":[";
+    for (size_t k = 0; k < chain.size(); ++k) {
+      if (k) o += ',';
+      json_append_string(
+          &o, std::string(m.frame_function(chain[k])) + " (" + m.frame_source(chain[k]) + ")");
+    }
+    o += ']';
+  }
   field("customCallTarget", m.custom_call_target[i] ? m.str(m.custom_call_target[i]) : "");
   field("attrs", m.attrs[i] ? m.str(m.attrs[i]) : "");
   o += '}';
