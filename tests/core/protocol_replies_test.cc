@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstring>
 #include <set>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "core/formats/json/json_flat.h"
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
+#include "xplane_test_util.h"
 
 namespace strata::protocol {
 namespace {
@@ -22,11 +22,7 @@ const char* kTrace = R"({"traceEvents":[
 ]})";
 
 void load(Engine* e) {
-  const std::string bytes = kTrace;
-  e->load_begin("t.json", bytes.size());
-  std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  e->load_commit(bytes.size());
-  ASSERT_TRUE(e->load_end()) << e->last_error();
+  ASSERT_TRUE(testing::engine_load(e, kTrace, 1 << 16, "t.json")) << e->last_error();
 }
 
 // The member names of the object at `path` (keys from the root, "[i]" for array elements).
