@@ -3,6 +3,7 @@
 // series in bytes, offsets from a base, and exact absolute times.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -22,7 +23,7 @@ bool load(Engine* e, const std::string& bytes) {
 }
 
 // Two processes named alike, told apart by Kineto's labels and pids, as PyTorch writes them.
-const char* kKineto = R"({"traceEvents":[
+const char* kKineto = R"json({"traceEvents":[
  {"ph":"M","name":"process_name","pid":19392,"tid":0,"args":{"name":"python3"}},
  {"ph":"M","name":"process_labels","pid":19392,"tid":0,"args":{"labels":"CPU"}},
  {"ph":"M","name":"process_name","pid":0,"tid":0,"args":{"name":"python3"}},
@@ -31,7 +32,7 @@ const char* kKineto = R"({"traceEvents":[
  {"ph":"X","name":"aten::mm","pid":19392,"tid":7,"ts":1695835542513910.123,"dur":5},
  {"ph":"X","name":"gemm","pid":0,"tid":7,"ts":1695835542513912.5,"dur":1.25},
  {"ph":"C","name":"[memory]","pid":19392,"ts":1695835542513911,"args":{"Allocated (MB)":1120}}
-]})";
+]})json";
 
 TEST(TimelineHeaders, ProcessHeadersCarryLabelsAndPid) {
   Engine e;
@@ -54,7 +55,8 @@ TEST(TimelineHeaders, ProcessHeadersCarryLabelsAndPid) {
 
 TEST(TimelineHeaders, SameTextGetsANumberAndThreadsTheirTid) {
   TraceData d;
-  d.processes = {{5, "worker", 0, 2, "", "5"}, {5, "worker", 2, 1, "", "5"}, {0, "Global", 3, 0, "", ""}};
+  d.processes = {
+      {5, "worker", 0, 2, "", "5"}, {5, "worker", 2, 1, "", "5"}, {0, "Global", 3, 0, "", ""}};
   d.tracks = {{11, 0, 0, "loader", 1, 1, 0, 0},
               {12, 0, 0, "loader", 1, 1, 0, 0},
               {13, 1, 0, "", 1, 1, 0, 0}};
@@ -91,7 +93,7 @@ TEST(TimeLabels, OffsetsFromABase) {
   EXPECT_EQ(format_time_offset(-3, 1), "-3 ns");
   EXPECT_EQ(format_time_offset(-0.0001, 1), "+0 ns");
   EXPECT_EQ(format_time_base(1234567891, 1), "1.234567891 s");
-  EXPECT_TRUE(wants_time_base(1.2e9, 10));   // 10 ns ticks a second in: offsets
+  EXPECT_TRUE(wants_time_base(1.2e9, 10));    // 10 ns ticks a second in: offsets
   EXPECT_FALSE(wants_time_base(1.2e9, 1e6));  // 1 ms ticks: plain times read fine
   TimeView v{0, 1000.5, 1020.5};
   bool mark = true;

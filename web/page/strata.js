@@ -361,9 +361,15 @@
     // Absolute ns as Numbers, or exactly as BigInts or decimal strings ('1695835542513910123').
     setView(startNs, endNs) {
       if (!ui) return api.view();
-      if (typeof startNs === 'bigint' || typeof startNs === 'string' || typeof endNs === 'bigint' || typeof endNs === 'string')
+      if (
+        typeof startNs === 'bigint' ||
+        typeof startNs === 'string' ||
+        typeof endNs === 'bigint' ||
+        typeof endNs === 'string'
+      )
         StrataWasm.withStrings(ui, [String(startNs), String(endNs)], (a, b) => ui._ui_set_view_text(a, b));
-      else if (Number.isFinite(startNs) && Number.isFinite(endNs) && endNs > startNs) ui._ui_set_view_ns(startNs, endNs);
+      else if (Number.isFinite(startNs) && Number.isFinite(endNs) && endNs > startNs)
+        ui._ui_set_view_ns(startNs, endNs);
       return api.view();
     },
     // The same in ns since the trace start (view().startRelNs), exact at any zoom.

@@ -4,9 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
-
 #include <string>
+#include <vector>
 
 #include "platform/browser/redraw.h"
 #include "ui/exports/ui_app.h"

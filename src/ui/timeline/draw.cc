@@ -99,9 +99,9 @@ void draw_slices(const Timeline& t, const TraceData& d,
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
     // A folded run is neutral grey (hatched below), darker the emptier the run is: it must not
     // pass for a slice of some name.
-    uint32_t col = folded ? shade(theme::kFolded,
-                                  0.6f + 0.4f * static_cast<float>(s.busy_permille) / 1000.0f)
-                          : d.name_colors[s.name];
+    uint32_t col =
+        folded ? shade(theme::kFolded, 0.6f + 0.4f * static_cast<float>(s.busy_permille) / 1000.0f)
+               : d.name_colors[s.name];
     // Search: matches keep their colour, everything else is dimmed.
     if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name]))
       col = shade(col, 0.3f);
@@ -205,7 +205,8 @@ void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl) {
     dl->AddRectFilled(ImVec2(x, g.top), ImVec2(x + w, g.top + L.track_h[i]),
                       (i % 2) ? theme::kRowOdd : theme::kRowEven);
     std::string label = (t->pinned[i] ? "^ " : "") + t->track_texts[i];
-    std::string shown = elide_to_width(label, w - kTrackLabelX - kLabelRightPad, text_width, &elided);
+    std::string shown =
+        elide_to_width(label, w - kTrackLabelX - kLabelRightPad, text_width, &elided);
     dl->AddText(ImVec2(x + kTrackLabelX, g.top + 2), theme::kTextDim, shown.c_str());
     t->drawn_headers.push_back({false, static_cast<uint32_t>(i), g.top + 2, label, shown});
   }

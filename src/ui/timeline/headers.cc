@@ -7,8 +7,7 @@ namespace strata {
 std::string process_header_text(const UiProcess& p) {
   // The file's own pid text when it has one (a string pid such as "Spans" stays as written).
   const std::string pid = !p.key.empty() ? p.key : std::to_string(p.pid);
-  const bool numeric =
-      !pid.empty() && pid.find_first_not_of("-0123456789") == std::string::npos;
+  const bool numeric = !pid.empty() && pid.find_first_not_of("-0123456789") == std::string::npos;
   std::string s;
   if (p.name.empty())
     s = "Process " + pid;

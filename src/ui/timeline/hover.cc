@@ -49,7 +49,13 @@ std::vector<std::string> slice_tooltip_lines(const std::string& name, double dur
   if (details->self_ns >= 0) out.push_back("Self time: " + format_duration(details->self_ns));
   if (!details->cat.empty()) out.push_back("Category: " + details->cat);
   for (const auto& a : details->args) {
-    std::string v = a.second.size() > 80 ? a.second.substr(0, 77) + "..." : a.second;
+    // One line each: line breaks and tabs in a value (call stacks, shape lists) become spaces.
+    std::string v;
+    for (char c : a.second) {
+      const bool space = c == '\n' || c == '\r' || c == '\t' || c == ' ';
+      if (!(space && (v.empty() || v.back() == ' '))) v += space ? ' ' : c;
+    }
+    if (v.size() > kTooltipArgChars) v = v.substr(0, kTooltipArgChars - 3) + "...";
     out.push_back(a.first + ": " + v);
   }
   return out;

@@ -14,6 +14,8 @@ namespace strata {
 
 // How many args of the hovered event the tooltip lists.
 constexpr size_t kTooltipArgs = 4;
+// An arg value longer than this is cut with "...".
+constexpr size_t kTooltipArgChars = 80;
 
 // A counter series' value as its track labels it: byte sizes when the series is in bytes
 // ("1.09 GiB"), else the number with up to 6 significant digits.

@@ -47,20 +47,23 @@ void draw_ruler(Timeline* t, float x0, float y0, float w, float h, ImDrawList* d
     dl->AddLine(ImVec2(x, y0 + h - 5), ImVec2(x, y0 + h), theme::kTextDim);
   }
   dl->PushClipRect(ImVec2(x0, y0), ImVec2(x0 + w, y0 + h), true);
+  // The base, once, over the ruler's left end; tick labels it would cover are left out.
+  float base_right = x0;
+  if (r.has_base) {
+    const std::string text = (r.base_from_mark ? "mark @ " : "@ ") + r.base_text;
+    const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+    const ImVec2 at(x0 + kBaseBoxPad, y0 + (h - sz.y) / 2);
+    base_right = at.x + sz.x + kBaseBoxPad;
+    dl->AddRectFilled(ImVec2(x0, y0), ImVec2(base_right, y0 + h), theme::kLabelBg);
+    dl->AddText(at, theme::kAccentText, text.c_str());
+  }
   for (double tm : ticks(v, step)) {
     float x = x0 + static_cast<float>(time_to_px(v, tm, w));
+    if (x < base_right) continue;
     dl->AddLine(ImVec2(x, y0 + h - 10), ImVec2(x, y0 + h), theme::kText);
     std::string label = ruler_time_label(*t, tm, step);
     dl->AddText(ImVec2(x + 3, y0 + h - 22), theme::kText, label.c_str());
     r.labels.push_back(std::move(label));
-  }
-  if (r.has_base) {  // the base, once, over the ruler's left end
-    const std::string text = (r.base_from_mark ? "mark @ " : "@ ") + r.base_text;
-    const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
-    const ImVec2 at(x0 + kBaseBoxPad, y0 + (h - sz.y) / 2);
-    dl->AddRectFilled(ImVec2(at.x - kBaseBoxPad, y0), ImVec2(at.x + sz.x + kBaseBoxPad, y0 + h),
-                      theme::kLabelBg);
-    dl->AddText(at, theme::kAccentText, text.c_str());
   }
   dl->PopClipRect();
 }

@@ -34,5 +34,4 @@ bool parse_absolute_ns(const char* text, TimeNs origin, double* rel);
 // The origin (absolute ns of relative 0) as decimal text.
 std::string origin_ns_text(TimeNs origin);
 
-
 }  // namespace strata

@@ -7,8 +7,8 @@
 
 #include "core/base/types.h"
 #include "imgui.h"
-#include "ui/timeline/colors.h"
 #include "platform/browser/host.h"
+#include "ui/timeline/colors.h"
 #include "ui/timeline/draw.h"
 #include "ui/timeline/headers.h"
 #include "ui/timeline/hover.h"
@@ -379,9 +379,9 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   const double dt_ms = t->last_frame_ms > 0 ? now_ms - t->last_frame_ms : 16;
   t->last_frame_ms = now_ms;
   TimelineLayout& L = t->layout;
-  L.label_w = t->label_w_user > 0
-                  ? std::clamp(t->label_w_user, kLabelMinW, std::max(kLabelMinW, w * kLabelMaxShare))
-                  : std::min(kLabelDefaultW, w * kLabelDefaultShare);
+  L.label_w = t->label_w_user > 0 ? std::clamp(t->label_w_user, kLabelMinW,
+                                               std::max(kLabelMinW, w * kLabelMaxShare))
+                                  : std::min(kLabelDefaultW, w * kLabelDefaultShare);
   L.label_x = x;
   L.x0 = x + L.label_w;
   L.y0 = y + kRulerH;
@@ -413,7 +413,8 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   if (ImGui::IsItemHovered() || ImGui::IsItemActive())
     ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
   if (ImGui::IsItemActive() && io.MouseDelta.x != 0)
-    t->label_w_user = std::clamp(io.MousePos.x - x, kLabelMinW, std::max(kLabelMinW, w * kLabelMaxShare));
+    t->label_w_user =
+        std::clamp(io.MousePos.x - x, kLabelMinW, std::max(kLabelMinW, w * kLabelMaxShare));
   if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
     t->label_w_user = 0;
   const bool splitter_active = ImGui::IsItemActive() || ImGui::IsItemHovered();

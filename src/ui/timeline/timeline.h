@@ -37,7 +37,7 @@ struct TimelineLayout {
 struct HoverDetails {
   uint32_t event = 0xffffffffu;
   std::string cat;
-  double self_ns = -1;                                     // < 0: not given (instants)
+  double self_ns = -1;                                    // < 0: not given (instants)
   std::vector<std::pair<std::string, std::string>> args;  // the first few, as written
 };
 

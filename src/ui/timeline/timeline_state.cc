@@ -104,7 +104,9 @@ std::string timeline_ruler_json(const Timeline& t) {
 std::string timeline_folded_runs_json(const Timeline& t, const TraceData& d) {
   constexpr size_t kMaxRuns = 200;
   const TimelineLayout& L = t.layout;
-  auto width = [](std::string_view s) { return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x; };
+  auto width = [](std::string_view s) {
+    return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
+  };
   std::string o = "[";
   bool first = true;
   for (const proto::SliceEntry& s : timeline_folded_runs(t, d, kMaxRuns)) {
