@@ -337,6 +337,12 @@ std::vector<uint8_t> Engine::track_list() const {
     pe.name_off = chars.add(nm);
     pe.first_track = static_cast<uint32_t>(order.size());
     pe.track_count = static_cast<uint32_t>(p.tracks.size());
+    std::string labels;
+    for (StrId l : p.labels) labels += (labels.empty() ? "" : ", ") + std::string(s.strings.get(l));
+    pe.labels_len = static_cast<uint32_t>(labels.size());
+    pe.labels_off = chars.add(labels);
+    pe.key_len = static_cast<uint32_t>(p.key.size());
+    pe.key_off = chars.add(p.key);
     order.insert(order.end(), p.tracks.begin(), p.tracks.end());
     put(&out, pe);
   }
@@ -367,6 +373,7 @@ std::vector<uint8_t> Engine::track_list() const {
     std::string_view nm = s.strings.get(se.name);
     e.name_len = static_cast<uint32_t>(nm.size());
     e.name_off = chars.add(nm);
+    e.flags = se.in_bytes ? proto::kSeriesInBytes : 0;
     put(&out, e);
   }
   head.chars_bytes = static_cast<uint32_t>(chars.bytes.size());

@@ -39,6 +39,8 @@ struct ProcessEntry {
   uint32_t name_off, name_len;  // in the character blob
   uint32_t first_track;         // tracks of a process are contiguous in display order
   uint32_t track_count;
+  uint32_t labels_off, labels_len;  // M process_labels, joined with ", " ("CPU", "GPU 0")
+  uint32_t key_off, key_len;        // the pid as written in the file ("123", "Spans")
 };
 
 struct TrackEntry {
@@ -55,8 +57,9 @@ struct SeriesEntry {
   double min, max;  // over the whole series (the track's vertical scale)
   uint32_t track;
   uint32_t name_off, name_len;
-  uint32_t pad;
+  uint32_t flags;  // kSeriesInBytes: the values are byte sizes (the name carried a unit)
 };
+constexpr uint32_t kSeriesInBytes = 1;
 
 // ---- kViewRequest: Header, ViewRequestBody ----------------------------------------------------
 struct ViewRequestBody {
@@ -108,7 +111,7 @@ struct NewString {
 };
 
 static_assert(
-    sizeof(Header) == 16 && sizeof(TrackListHead) == 40 && sizeof(ProcessEntry) == 24 &&
+    sizeof(Header) == 16 && sizeof(TrackListHead) == 40 && sizeof(ProcessEntry) == 40 &&
         sizeof(TrackEntry) == 40 && sizeof(SeriesEntry) == 32 && sizeof(ViewRequestBody) == 24 &&
         sizeof(ViewReplyHead) == 40 && sizeof(SliceEntry) == 40 && sizeof(BucketEntry) == 40 &&
         sizeof(FlowEntry) == 40 && sizeof(NewString) == 16,

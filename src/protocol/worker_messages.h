@@ -30,7 +30,8 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "ArrayBuffer | an array of those. The worker asks engine_detect_format what each is: a "
      "list of XSpace files is one multi-host trace, any other list opens file by file"},
     {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},
-    {"details", Direction::kToWorker, "event: event index"},
+    {"details", Direction::kToWorker,
+     "event: event index; hover: bool (for the UI's hover tooltip, answered with hover set)"},
     {"find", Direction::kToWorker, "id; text: string; limit: max matches"},
     {"locate", Direction::kToWorker, "id; name: string; tsNs: start (absolute ns); pid; tid"},
     {"query", Direction::kToWorker,
@@ -78,7 +79,9 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "ArrayBuffer of Float64 [iteration, loss] pairs; scanMs: ms; mbps: MB/s"},
     {"lossPoints", Direction::kToPage, "id; the fields of lossLoaded but summary (new tags)"},
     {"view", Direction::kToPage, "bytes: ArrayBuffer (a kViewReply, transferred)"},
-    {"details", Direction::kToPage, "event; json: details JSON (REPLY_KEYS.details)"},
+    {"details", Direction::kToPage,
+     "event; json: details JSON (REPLY_KEYS.details); hover: bool (the tooltip's, not the "
+     "selection's)"},
     {"queryResult", Direction::kToPage, "id; json: the engine's answer to a forUi query"},
     {"reply", Direction::kToPage, "id; value: the answer to a request (JSON value)"},
     {"graph", Direction::kToPage, "request: graphLayout's; bytes: ArrayBuffer (graph layout)"},

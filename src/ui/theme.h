@@ -25,6 +25,8 @@ struct ThemePalette {
   uint32_t chart_bg;       // plot areas (loss chart)
   uint32_t flow;           // flow arrows when no event is selected
   uint32_t row_highlight;  // a table row under the linked cursor
+  // timeline
+  uint32_t folded_hatch;  // the diagonal stripes over a folded run's grey
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -55,6 +57,8 @@ inline const uint32_t& kOutline = g_palette.outline;
 inline const uint32_t& kChartBg = g_palette.chart_bg;
 inline const uint32_t& kFlow = g_palette.flow;
 inline const uint32_t& kRowHighlight = g_palette.row_highlight;
+// timeline
+inline const uint32_t& kFoldedHatch = g_palette.folded_hatch;
 }  // namespace theme
 
 }  // namespace strata

@@ -36,14 +36,17 @@ bool apply_track_list(TraceData* d, ByteReader& r, const proto::Header& h) {
   nd.extent_ns = head.extent_ns;
   for (auto& e : pe)
     nd.processes.push_back({e.pid, text(r, chars, head.chars_bytes, e.name_off, e.name_len),
-                            e.first_track, e.track_count});
+                            e.first_track, e.track_count,
+                            text(r, chars, head.chars_bytes, e.labels_off, e.labels_len),
+                            text(r, chars, head.chars_bytes, e.key_off, e.key_len)});
   for (auto& e : te)
     nd.tracks.push_back({e.tid, e.process, e.kind,
                          text(r, chars, head.chars_bytes, e.name_off, e.name_len), e.rows,
                          e.event_count, e.first_series, e.series_count});
   for (auto& e : se)
-    nd.series.push_back(
-        {e.min, e.max, e.track, text(r, chars, head.chars_bytes, e.name_off, e.name_len)});
+    nd.series.push_back({e.min, e.max, e.track,
+                         text(r, chars, head.chars_bytes, e.name_off, e.name_len),
+                         (e.flags & proto::kSeriesInBytes) != 0});
   if (!r.ok) return false;
   nd.names.resize(head.string_count);
   nd.name_colors.assign(head.string_count, 0);

@@ -16,6 +16,8 @@ struct UiProcess {
   int64_t pid = 0;
   std::string name;
   uint32_t first_track = 0, track_count = 0;
+  std::string labels;  // Kineto's process_labels, joined: "CPU", "GPU 0"
+  std::string key;     // the pid as the file wrote it (a string pid stays text)
 };
 
 struct UiTrack {
@@ -32,6 +34,7 @@ struct UiSeries {
   double min = 0, max = 0;
   uint32_t track = 0;
   std::string name;
+  bool in_bytes = false;  // values are byte sizes (labelled "1.09 GiB")
 };
 
 struct ViewReply {

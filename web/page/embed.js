@@ -198,8 +198,11 @@
         if (loadEnds === before) return { error: 'open: the engine stopped before the load ended' };
         return lastEnd.error ? { error: lastEnd.error } : { loaded: lastEnd.summary };
       }
-      case EMBED.view:
-        return { view: strata.setView(arg.startNs, arg.endNs) };
+      case EMBED.view: {
+        // The answer the embedding protocol documents: the two absolute times.
+        const v = strata.setView(arg.startNs, arg.endNs);
+        return { view: { startNs: v.startNs, endNs: v.endNs } };
+      }
       case EMBED.select:
         return { selection: await strata.select(arg) };
       case EMBED.find:

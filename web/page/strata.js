@@ -40,6 +40,10 @@
     requestDetails(event) {
       worker.postMessage({ type: MSG.details, event });
     },
+    // A hover tooltip's details: answered like details, with hover set, to the tooltip alone.
+    requestHoverDetails(event) {
+      worker.postMessage({ type: MSG.details, event, hover: true });
+    },
     openFilePicker() {
       if (!embedded) fileInput.click();
     },
@@ -164,7 +168,8 @@
         withString(m.json, (p) => ui._ui_query_result(m.id, p));
         break;
       case MSG.details:
-        if (m.event === selected) {
+        if (m.hover) withString(m.json, (p) => ui._ui_set_hover_details(m.event, p));
+        else if (m.event === selected) {
           try {
             const d = JSON.parse(m.json);
             // The details pane's fields, the record's args, an XLA op's graph link (xla) and
@@ -340,11 +345,48 @@
     version: 1,
     open,
     summary: () => lastSummary,
-    view: () => (ui ? { startNs: ui._ui_view_start_ns(), endNs: ui._ui_view_end_ns() } : { startNs: 0, endNs: 0 }),
+    // startNs / endNs: absolute ns as Numbers (good to 256 ns at epoch scale); startRelNs /
+    // endRelNs: ns since the trace start, exact at any zoom; originNs: the trace start, exact,
+    // as decimal text (BigInt(originNs) + ... for exact absolute times).
+    view: () =>
+      ui
+        ? {
+            startNs: ui._ui_view_start_ns(),
+            endNs: ui._ui_view_end_ns(),
+            startRelNs: ui._ui_view_start_rel(),
+            endRelNs: ui._ui_view_end_rel(),
+            originNs: ui.UTF8ToString(ui._ui_origin_ns_text()),
+          }
+        : { startNs: 0, endNs: 0, startRelNs: 0, endRelNs: 0, originNs: '0' },
+    // Absolute ns as Numbers, or exactly as BigInts or decimal strings ('1695835542513910123').
     setView(startNs, endNs) {
-      if (ui && Number.isFinite(startNs) && Number.isFinite(endNs) && endNs > startNs)
+      if (!ui) return api.view();
+      if (
+        typeof startNs === 'bigint' ||
+        typeof startNs === 'string' ||
+        typeof endNs === 'bigint' ||
+        typeof endNs === 'string'
+      )
+        StrataWasm.withStrings(ui, [String(startNs), String(endNs)], (a, b) => ui._ui_set_view_text(a, b));
+      else if (Number.isFinite(startNs) && Number.isFinite(endNs) && endNs > startNs)
         ui._ui_set_view_ns(startNs, endNs);
       return api.view();
+    },
+    // The same in ns since the trace start (view().startRelNs), exact at any zoom.
+    setViewRel(startRelNs, endRelNs) {
+      if (ui && Number.isFinite(startRelNs) && Number.isFinite(endRelNs) && endRelNs > startRelNs)
+        ui._ui_set_view_rel(startRelNs, endRelNs);
+      return api.view();
+    },
+    // The timeline as drawn last frame: the name column ({labelWidth, columnX, headers,
+    // processes}), the tooltip ({kind, lines} or null), the ruler ({base, labels, ...}) and the
+    // folded runs on screen ([{x0, x1, y, startRelNs, endRelNs, count, label}]).
+    trackHeaders: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_timeline_headers_json())) : null),
+    tooltip: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_tooltip_json())) : null),
+    ruler: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_ruler_json())) : null),
+    foldedRuns: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_folded_runs_json())) : []),
+    setLabelWidth(px) {
+      if (ui && Number.isFinite(px)) ui._ui_set_label_width(px);
     },
     find: (text) => request({ type: MSG.find, text: String(text), limit: 100 }),
     async locate(q) {

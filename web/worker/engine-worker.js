@@ -70,7 +70,7 @@ const handlers = {
   },
   [MSG.details]: async (msg) => {
     const json = await parts.trace.details(msg.event);
-    if (json) post({ type: MSG.details, event: msg.event, json });
+    if (json) post({ type: MSG.details, event: msg.event, json, hover: !!msg.hover });
   },
   [MSG.find]: (msg) => reply(msg, parts.trace.find(msg.text, msg.limit)),
   [MSG.locate]: (msg) => reply(msg, parts.trace.locate(msg)),

@@ -10,6 +10,8 @@ EM_JS(void, strata_js_post_to_engine, (const void* p, size_t n), {
 });
 EM_JS(void, strata_js_request_details, (uint32_t ev),
       { Module.strataHost.requestDetails(ev >>> 0); });
+EM_JS(void, strata_js_request_hover_details, (uint32_t ev),
+      { Module.strataHost.requestHoverDetails(ev >>> 0); });
 EM_JS(void, strata_js_open_picker, (), { Module.strataHost.openFilePicker(); });
 EM_JS(void, strata_js_query, (uint32_t id, const char* kind, const char* args),
       { Module.strataHost.query(id >>> 0, UTF8ToString(kind), UTF8ToString(args)); });
@@ -24,6 +26,7 @@ namespace strata {
 
 void host_post_to_engine(const void* bytes, size_t n) { strata_js_post_to_engine(bytes, n); }
 void host_request_details(uint32_t event) { strata_js_request_details(event); }
+void host_request_hover_details(uint32_t event) { strata_js_request_hover_details(event); }
 void host_open_file_picker() { strata_js_open_picker(); }
 void host_query(uint32_t id, const char* kind, const char* args_json) {
   strata_js_query(id, kind, args_json);

@@ -54,6 +54,12 @@ EMSCRIPTEN_KEEPALIVE void ui_set_details(double event, const char* json) {
   strata::request_redraw();
 }
 
+// The details of an event the cursor is over (asked for by host_request_hover_details).
+EMSCRIPTEN_KEEPALIVE void ui_set_hover_details(double event, const char* json) {
+  strata::timeline_hover_details(&strata::ui_app()->timeline, static_cast<uint32_t>(event), json);
+  strata::request_redraw();
+}
+
 EMSCRIPTEN_KEEPALIVE void ui_query_result(uint32_t id, const char* json) {
   strata::app_query_result(strata::ui_app(), id, json);
   strata::request_redraw();

@@ -4,14 +4,23 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "platform/browser/redraw.h"
 #include "ui/exports/ui_app.h"
+#include "ui/timeline/time_labels.h"
+#include "ui/timeline/timeline_state.h"
 
 namespace {
 // Screen position (CSS px in the canvas) of the last located event; x < 0 when not visible.
 float g_locate_x = -1, g_locate_y = -1;
+// The last JSON answer handed to JS (valid until the next call).
+std::string g_json;
+const char* keep(std::string s) {
+  g_json = std::move(s);
+  return g_json.c_str();
+}
 }  // namespace
 
 extern "C" {
@@ -31,6 +40,50 @@ EMSCRIPTEN_KEEPALIVE void ui_set_view_ns(double start_ns, double end_ns) {
   strata::timeline_set_view(&a->timeline, start_ns - origin, end_ns - origin);
   strata::request_redraw();
 }
+// Exact at any zoom: the view relative to the trace start (relative ns are doubles far below
+// 2^53), the origin as decimal text, and a view set from decimal absolute ns.
+EMSCRIPTEN_KEEPALIVE double ui_view_start_rel() { return strata::ui_app()->timeline.view.start; }
+EMSCRIPTEN_KEEPALIVE double ui_view_end_rel() { return strata::ui_app()->timeline.view.end; }
+EMSCRIPTEN_KEEPALIVE const char* ui_origin_ns_text() {
+  return keep(strata::origin_ns_text(strata::ui_app()->data.origin_ns));
+}
+EMSCRIPTEN_KEEPALIVE void ui_set_view_rel(double start_rel, double end_rel) {
+  strata::timeline_set_view(&strata::ui_app()->timeline, start_rel, end_rel);
+  strata::request_redraw();
+}
+// Returns 0 when either is not a decimal number of ns.
+EMSCRIPTEN_KEEPALIVE int ui_set_view_text(const char* start_ns, const char* end_ns) {
+  strata::App* a = strata::ui_app();
+  double s, e;
+  if (!strata::parse_absolute_ns(start_ns, a->data.origin_ns, &s) ||
+      !strata::parse_absolute_ns(end_ns, a->data.origin_ns, &e))
+    return 0;
+  strata::timeline_set_view(&a->timeline, s, e);
+  strata::request_redraw();
+  return 1;
+}
+
+// The timeline's name column, tooltip, ruler and folded runs as drawn (timeline_state.h).
+EMSCRIPTEN_KEEPALIVE const char* ui_timeline_headers_json() {
+  const strata::App* a = strata::ui_app();
+  return keep(strata::timeline_headers_json(a->timeline, a->data));
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_tooltip_json() {
+  return keep(strata::timeline_tooltip_json(strata::ui_app()->timeline));
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_ruler_json() {
+  return keep(strata::timeline_ruler_json(strata::ui_app()->timeline));
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_folded_runs_json() {
+  const strata::App* a = strata::ui_app();
+  return keep(strata::timeline_folded_runs_json(a->timeline, a->data));
+}
+// Sets the name column's width (CSS px; 0: the default).
+EMSCRIPTEN_KEEPALIVE void ui_set_label_width(float w) {
+  strata::ui_app()->timeline.label_w_user = w;
+  strata::request_redraw();
+}
+
 EMSCRIPTEN_KEEPALIVE int ui_settled() {
   const strata::App* a = strata::ui_app();
   return a->data.loaded && strata::timeline_settled(a->timeline, a->data) ? 1 : 0;

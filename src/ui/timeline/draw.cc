@@ -7,12 +7,20 @@
 #include <string>
 
 #include "imgui.h"
+#include "ui/theme.h"
 #include "ui/timeline/colors.h"
+#include "ui/timeline/headers.h"
+#include "ui/timeline/hover.h"
 #include "ui/timeline/layout.h"
 
 namespace strata {
 
 namespace {
+
+constexpr float kFoldedHatchPx = 6;   // stripe spacing over folded runs
+constexpr float kTrackLabelX = 14;    // name-column text insets
+constexpr float kProcessLabelX = 16;  // (after the collapse arrow)
+constexpr float kLabelRightPad = 4;
 
 bool is_selected(const Timeline& t, uint32_t event) {
   for (const SelectedEvent& s : t.selection)
@@ -25,6 +33,23 @@ void outline(RectBatch* batch, float x0, float y0, float x1, float y1, float e, 
   batch->add(x0 - e, y1, x1 + e, y1 + e, c);
   batch->add(x0 - e, y0, x0, y1, c);
   batch->add(x1, y0, x1 + e, y1, c);
+}
+
+// Diagonal stripes over [x0, x1] × [y0, y1], each cut to the rectangle, so a folded run reads
+// as "many events here", not as one slice.
+void hatch(ImDrawList* dl, float x0, float y0, float x1, float y1, uint32_t c) {
+  const float h = y1 - y0;
+  if (!(h > 0) || !(x1 > x0)) return;
+  for (float xa = x0 - h; xa < x1; xa += kFoldedHatchPx) {
+    // The stripe runs from (xa, y1) up to (xa + h, y0); keep the part inside [x0, x1].
+    const float ta = std::max(0.0f, (x0 - xa) / h), tb = std::min(1.0f, (x1 - xa) / h);
+    if (tb <= ta) continue;
+    dl->AddLine(ImVec2(xa + ta * h, y1 - ta * h), ImVec2(xa + tb * h, y1 - tb * h), c);
+  }
+}
+
+float text_width(std::string_view s) {
+  return ImGui::CalcTextSize(s.data(), s.data() + s.size()).x;
 }
 
 }  // namespace
@@ -72,10 +97,11 @@ void draw_slices(const Timeline& t, const TraceData& d,
     if (y1 < L.y0 || y0 > L.y0 + L.h) continue;
     float x0 = to_x(t, sa), x1 = to_x(t, sb);
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
-    // A folded run takes its longest event's colour, darker the emptier the run is.
-    uint32_t col = folded ? shade(d.name_colors[s.name],
-                                  0.45f + 0.45f * static_cast<float>(s.busy_permille) / 1000.0f)
-                          : d.name_colors[s.name];
+    // A folded run is neutral grey (hatched below), darker the emptier the run is: it must not
+    // pass for a slice of some name.
+    uint32_t col =
+        folded ? shade(theme::kFolded, 0.6f + 0.4f * static_cast<float>(s.busy_permille) / 1000.0f)
+               : d.name_colors[s.name];
     // Search: matches keep their colour, everything else is dimmed.
     if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name]))
       col = shade(col, 0.3f);
@@ -87,17 +113,20 @@ void draw_slices(const Timeline& t, const TraceData& d,
     }
     batch->add(x0, y0, x1, y1, col);
     if (!folded && is_selected(t, s.event)) outline(batch, x0, y0, x1, y1, 2, theme::kSelection);
+    if (folded && x1 - x0 >= kFoldedHatchPx)
+      hatch(dl, std::max(x0, L.x0), y0, std::min(x1, L.x0 + L.w), y1, theme::kFoldedHatch);
     // Labels: only where they fit, elided with ".." and clipped to the slice.
     float vx0 = std::max(x0, L.x0), vx1 = std::min(x1, L.x0 + L.w);
     float room = vx1 - vx0 - 4;
     if (room < char_w * 3) continue;
-    char buf[64];
     const char* txt;
     size_t len;
-    if (folded) {
-      std::snprintf(buf, sizeof buf, "%u events", s.count);
-      txt = buf;
-      len = std::strlen(buf);
+    std::string folded_label;
+    if (folded) {  // "N events" whole, or nothing
+      folded_label = folded_run_label(s.count, room, text_width);
+      if (folded_label.empty()) continue;
+      txt = folded_label.c_str();
+      len = folded_label.size();
     } else {
       const std::string& nm = d.name(s.name);
       txt = nm.c_str();
@@ -144,17 +173,42 @@ void draw_counters(const Timeline& t, const TraceData& d, const std::vector<prot
   }
 }
 
+void draw_counter_scales(const Timeline& t, const TraceData& d, ImDrawList* dl) {
+  const TimelineLayout& L = t.layout;
+  for (size_t i = 0; i < d.tracks.size(); ++i) {
+    const UiTrack& tr = d.tracks[i];
+    if (tr.kind != 1 || tr.series_count == 0 || tr.first_series >= d.series.size()) continue;
+    RowGeom g = track_geom(t, static_cast<uint32_t>(i));
+    if (!g.visible) continue;
+    // The top of the vertical scale, in the series' unit (byte sizes for memory counters).
+    double hi = 0;
+    for (uint32_t k = 0; k < tr.series_count && tr.first_series + k < d.series.size(); ++k)
+      hi = std::max(hi, d.series[tr.first_series + k].max);
+    const std::string label = "max " + counter_value_label(d.series[tr.first_series], hi);
+    const ImVec2 at(L.x0 + 4, g.top + 2);
+    const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
+    dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1),
+                      theme::kLabelBg);
+    dl->AddText(at, theme::kTextDim, label.c_str());
+  }
+}
+
 void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl) {
   const TimelineLayout& L = t->layout;
   const float w = L.label_w;
   dl->PushClipRect(ImVec2(x, L.y0), ImVec2(x + w, L.y0 + L.h), true);
+  t->drawn_headers.clear();
+  bool elided = false;
   for (size_t i = 0; i < d.tracks.size(); ++i) {
     RowGeom g = track_geom(*t, static_cast<uint32_t>(i));
     if (!g.visible) continue;
     dl->AddRectFilled(ImVec2(x, g.top), ImVec2(x + w, g.top + L.track_h[i]),
                       (i % 2) ? theme::kRowOdd : theme::kRowEven);
-    std::string label = (t->pinned[i] ? "^ " : "") + d.tracks[i].name;
-    dl->AddText(ImVec2(x + 14, g.top + 2), theme::kTextDim, label.c_str());
+    std::string label = (t->pinned[i] ? "^ " : "") + t->track_texts[i];
+    std::string shown =
+        elide_to_width(label, w - kTrackLabelX - kLabelRightPad, text_width, &elided);
+    dl->AddText(ImVec2(x + kTrackLabelX, g.top + 2), theme::kTextDim, shown.c_str());
+    t->drawn_headers.push_back({false, static_cast<uint32_t>(i), g.top + 2, label, shown});
   }
   for (size_t p = 0; p < d.processes.size(); ++p) {
     if (L.process_y[p] < 0) continue;
@@ -169,7 +223,11 @@ void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl) {
     else
       dl->AddTriangleFilled(ImVec2(cx - 4, cy - 3), ImVec2(cx + 4, cy - 3), ImVec2(cx, cy + 3),
                             theme::kText);
-    dl->AddText(ImVec2(x + 16, y + 4), theme::kText, d.processes[p].name.c_str());
+    const std::string& text = t->process_texts[p];
+    std::string shown =
+        elide_to_width(text, w - kProcessLabelX - kLabelRightPad, text_width, &elided);
+    dl->AddText(ImVec2(x + kProcessLabelX, y + 4), theme::kText, shown.c_str());
+    t->drawn_headers.push_back({true, static_cast<uint32_t>(p), y + 4, text, shown});
   }
   dl->PopClipRect();
 }

@@ -19,6 +19,10 @@ void draw_slices(const Timeline& t, const TraceData& d,
 void draw_counters(const Timeline& t, const TraceData& d,
                    const std::vector<proto::BucketEntry>& buckets, double a, double b,
                    RectBatch* batch);
+// Each counter track's scale ("max 1.09 GiB") over its top left corner.
+void draw_counter_scales(const Timeline& t, const TraceData& d, ImDrawList* dl);
+// The name column: process headers and track names, cut with "..." to the column's width;
+// records what it drew in t->drawn_headers.
 void draw_labels(Timeline* t, const TraceData& d, float x, ImDrawList* dl);
 // Flow arrows: curves from the end of the source slice to the start of the target slice.
 void draw_flows(const Timeline& t, const std::vector<proto::FlowEntry>& flows, ImDrawList* dl,

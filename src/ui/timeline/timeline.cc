@@ -7,8 +7,11 @@
 
 #include "core/base/types.h"
 #include "imgui.h"
+#include "platform/browser/host.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/draw.h"
+#include "ui/timeline/headers.h"
+#include "ui/timeline/hover.h"
 #include "ui/timeline/layout.h"
 #include "ui/timeline/ruler.h"
 
@@ -23,6 +26,16 @@ constexpr size_t kMaxTilesInFlight = 4;
 constexpr double kTileRetryMs = 3000;
 constexpr size_t kMaxLate = 32;  // given-up requests whose answers are still welcome
 constexpr float kClickSlop = 4;  // px a press may move and still be a click
+// The name column: its default share of the window (at most kLabelDefaultW), the narrowest and
+// widest share a drag may give it, and the grab zone of its right edge.
+constexpr float kLabelDefaultW = 220;
+constexpr float kLabelDefaultShare = 0.25f;
+constexpr float kLabelMinW = 60;
+constexpr float kLabelMaxShare = 0.7f;
+constexpr float kSplitterGrab = 4;
+// The narrowest window a zoom may reach: a few nanoseconds (events are whole ns, so below
+// this a pixel shows nothing new).
+constexpr double kMinViewSpanNs = 2;
 
 void handle_keys(Timeline* t, const TraceData& d, NavKeys* keys, bool hovered, float mouse_x,
                  double dt_ms) {
@@ -225,6 +238,34 @@ void track_menu(Timeline* t, const TraceData& d, int track) {
   ImGui::EndPopup();
 }
 
+// The full text of the name-column entry under y (process: its pid and labels too).
+void label_tooltip(Timeline* t, const TraceData& d, float my) {
+  TooltipState& tip = t->tooltip;
+  int p = process_header_at(*t, d, my);
+  uint32_t track, depth;
+  if (p >= 0) {
+    const UiProcess& pr = d.processes[p];
+    tip.kind = "process";
+    tip.lines.push_back(t->process_texts[p]);
+    if (!pr.name.empty()) tip.lines.push_back("Name: " + pr.name);
+    tip.lines.push_back("pid: " + (pr.key.empty() ? std::to_string(pr.pid) : pr.key));
+    if (!pr.labels.empty()) tip.lines.push_back("Labels: " + pr.labels);
+  } else if (row_at(*t, d, my, &track, &depth)) {
+    const UiTrack& tr = d.tracks[track];
+    tip.kind = "track";
+    tip.lines.push_back(t->track_texts[track]);
+    if (tr.kind == 0) tip.lines.push_back("tid: " + std::to_string(tr.tid));
+    if (tr.process < t->process_texts.size())
+      tip.lines.push_back("Process: " + t->process_texts[tr.process]);
+  } else {
+    return;
+  }
+  ImGui::BeginTooltip();
+  ImGui::TextUnformatted(tip.lines[0].c_str());
+  for (size_t i = 1; i < tip.lines.size(); ++i) ImGui::TextDisabled("%s", tip.lines[i].c_str());
+  ImGui::EndTooltip();
+}
+
 }  // namespace
 
 void timeline_reset(Timeline* t, const TraceData& d) {
@@ -233,8 +274,10 @@ void timeline_reset(Timeline* t, const TraceData& d) {
   fresh.tool = t->tool;
   fresh.show_grid = t->show_grid;
   fresh.show_flows = t->show_flows;
+  fresh.label_w_user = t->label_w_user;  // the column keeps the width the user gave it
   *t = std::move(fresh);
   t->limits = limits_for_extent(d.extent_ns);
+  t->limits.min_span = kMinViewSpanNs;
   t->view.origin = d.origin_ns;
   t->view.start = 0;
   t->view.end = std::max(d.extent_ns, 1000.0);
@@ -336,7 +379,10 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   const double dt_ms = t->last_frame_ms > 0 ? now_ms - t->last_frame_ms : 16;
   t->last_frame_ms = now_ms;
   TimelineLayout& L = t->layout;
-  L.label_w = std::min(220.0f, w * 0.25f);
+  L.label_w = t->label_w_user > 0 ? std::clamp(t->label_w_user, kLabelMinW,
+                                               std::max(kLabelMinW, w * kLabelMaxShare))
+                                  : std::min(kLabelDefaultW, w * kLabelDefaultShare);
+  L.label_x = x;
   L.x0 = x + L.label_w;
   L.y0 = y + kRulerH;
   L.w = std::max(1.0f, w - L.label_w);
@@ -352,6 +398,28 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImGuiIO& io = ImGui::GetIO();
+  t->tooltip = TooltipState{};
+  if (t->header_generation != d.generation || t->process_texts.size() != d.processes.size() ||
+      t->track_texts.size() != d.tracks.size()) {
+    t->process_texts = process_header_texts(d);
+    t->track_texts = track_label_texts(d);
+    t->header_generation = d.generation;
+  }
+
+  // The name column's right edge: drag to resize, double-click for the default width. Submitted
+  // before the events area so that it takes the mouse where the two meet.
+  ImGui::SetCursorScreenPos(ImVec2(L.x0 - kSplitterGrab, y));
+  ImGui::InvisibleButton("##labelsplit", ImVec2(kSplitterGrab * 1.5f, h));
+  if (ImGui::IsItemHovered() || ImGui::IsItemActive())
+    ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+  if (ImGui::IsItemActive() && io.MouseDelta.x != 0)
+    t->label_w_user =
+        std::clamp(io.MousePos.x - x, kLabelMinW, std::max(kLabelMinW, w * kLabelMaxShare));
+  if (ImGui::IsItemHovered() && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left))
+    t->label_w_user = 0;
+  const bool splitter_active = ImGui::IsItemActive() || ImGui::IsItemHovered();
+  if (ImGui::IsItemActive() || ImGui::IsItemHovered())
+    dl->AddLine(ImVec2(L.x0 - 1, y), ImVec2(L.x0 - 1, y + h), theme::kCursorStrong, 2);
 
   // The events area is one invisible button: ImGui then tells us hover/drag/click, and any
   // popup or window above it takes the mouse first.
@@ -405,8 +473,9 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
 
   // The name column: click a section header to collapse it; right-click a track for its menu.
   static int menu_track = -1;
-  const bool in_labels = io.MousePos.x >= x && io.MousePos.x < L.x0 && io.MousePos.y >= L.y0 &&
-                         io.MousePos.y < L.y0 + L.h && ImGui::IsWindowHovered();
+  const bool in_labels = io.MousePos.x >= x && io.MousePos.x < L.x0 - kSplitterGrab &&
+                         io.MousePos.y >= L.y0 && io.MousePos.y < L.y0 + L.h &&
+                         ImGui::IsWindowHovered() && !splitter_active;
   if (in_labels && io.MouseWheel != 0) t->scroll_y -= io.MouseWheel * 60;
   if (in_labels && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     int p = process_header_at(*t, d, io.MousePos.y);
@@ -429,16 +498,23 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   if (t->show_grid) draw_ruler_grid(t->view, L.x0, L.y0, L.w, L.h, batch);
   dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
   draw_tiles(t, d, batch, dl);
+  draw_counter_scales(*t, d, dl);
   draw_flows(*t, t->selected_flows, dl, theme::kSelection);
   dl->PopClipRect();
   draw_overlays(*t, dl, drag_x0, drag_y0, drag_x1, drag_y1, drag_is_range);
   draw_labels(t, d, x, dl);
-  draw_ruler(t->view, L.x0, y, L.w, kRulerH, dl);
+  draw_ruler(t, L.x0, y, L.w, kRulerH, dl);
+  if (in_labels && !ImGui::IsPopupOpen("##trackmenu")) label_tooltip(t, d, io.MousePos.y);
+  if (hovered && t->drag_button < 0)
+    timeline_hover_tooltip(t, d, io.MousePos.x, io.MousePos.y, true,
+                           hit_test(*t, d, io.MousePos.x, io.MousePos.y));
+  else
+    t->hover_event = kNone;
   if (hovered) {  // cursor line and time
     float mx = io.MousePos.x;
     dl->AddLine(ImVec2(mx, L.y0), ImVec2(mx, L.y0 + L.h), theme::kCursorLine);
     double tm = px_to_time(t->view, mx - L.x0, L.w);
-    std::string label = format_tick(tm, tick_step(t->view.span(), L.w, 2));
+    std::string label = ruler_time_label(*t, tm, tick_step(t->view.span(), L.w, 2));
     ImVec2 sz = ImGui::CalcTextSize(label.c_str());
     ImVec2 at(mx + 4, L.y0 + 2);
     dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1),
@@ -468,6 +544,15 @@ int timeline_tile_level(const Timeline& t) {
 
 void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const void*, size_t)) {
   if (!d.loaded || !t->has_view || t->layout.w < 2) return;
+  // The hovered event's details for its tooltip: one request at a time, the latest wanted next.
+  if (t->hover_in_flight != kNone && t->last_frame_ms - t->hover_sent_ms > kTileRetryMs)
+    t->hover_in_flight = kNone;  // never answered (no details for it): stop waiting
+  if (t->hover_event != kNone && t->hover_in_flight == kNone &&
+      t->hover_details.event != t->hover_event) {
+    t->hover_in_flight = t->hover_event;
+    t->hover_sent_ms = t->last_frame_ms;
+    host_request_hover_details(t->hover_event);
+  }
   TileCache& c = t->tiles;
   // Unanswered for too long (the worker was busy loading, or a message got lost): ask again.
   const double now = t->last_frame_ms;
@@ -567,6 +652,16 @@ void timeline_scroll_to_row(Timeline* t, const TraceData& d, uint32_t track, uin
   float y = t->layout.track_y[track] + static_cast<float>(depth) * kRowH;
   float top = t->scroll_y, bottom = t->scroll_y + t->layout.h - kRowH;
   if (y < top || y > bottom) t->scroll_y = std::max(0.0f, y - t->layout.h / 2);
+}
+
+std::vector<proto::SliceEntry> timeline_folded_runs(const Timeline& t, const TraceData& d,
+                                                    size_t limit) {
+  std::vector<proto::SliceEntry> out;
+  visit_view_slices(t, d, [&](const proto::SliceEntry& s) {
+    if (s.event == kNone) out.push_back(s);
+    return out.size() >= limit;
+  });
+  return out;
 }
 
 bool timeline_locate(const Timeline& t, const TraceData& d, uint32_t event, float* x, float* y) {

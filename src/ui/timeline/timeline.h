@@ -26,10 +26,45 @@ struct SelectedEvent {
 struct TimelineLayout {
   float x0 = 0, y0 = 0, w = 0, h = 0;  // events area, CSS px
   float label_w = 200;                 // track-name column left of the events area
+  float label_x = 0;                   // the column's left edge
   std::vector<float> track_y;          // per display track: top, relative to content
   std::vector<float> track_h;          // 0 when hidden or collapsed
   std::vector<float> process_y;        // per process: header top; < 0 when not shown
   float content_h = 0;
+};
+
+// What the engine said of the slice under the cursor (its details JSON, read for the tooltip).
+struct HoverDetails {
+  uint32_t event = 0xffffffffu;
+  std::string cat;
+  double self_ns = -1;                                    // < 0: not given (instants)
+  std::vector<std::pair<std::string, std::string>> args;  // the first few, as written
+};
+
+// The tooltip drawn this frame, for the script API (strata.tooltip()).
+struct TooltipState {
+  std::string kind;  // "slice", "folded", "counter", "process", "track"; "" when none
+  std::vector<std::string> lines;
+};
+
+// The ruler as drawn this frame (strata.ruler()): its tick labels and, at deep zoom, the base
+// they count from.
+struct RulerState {
+  bool has_base = false;
+  bool base_from_mark = false;
+  double base = 0;        // relative ns
+  std::string base_text;  // "1.234567891 s"
+  double step = 0;        // ns between labelled ticks
+  std::vector<std::string> labels;
+};
+
+// One name-column entry as drawn this frame (strata.trackHeaders()).
+struct DrawnHeader {
+  bool process = false;
+  uint32_t index = 0;  // process or display track index
+  float y = 0;         // CSS px of its text row
+  std::string text;    // the full text
+  std::string shown;   // what fitted ("..." at the end when cut)
 };
 
 struct Timeline {
@@ -80,6 +115,22 @@ struct Timeline {
 
   double last_frame_ms = 0;
   double key_held_ms[4] = {0, 0, 0, 0};
+
+  // The name column: its width as the user dragged it (0: the default share of the window),
+  // the header texts of the current track list, and the entries drawn this frame.
+  float label_w_user = 0;
+  uint32_t header_generation = 0xffffffffu;
+  std::vector<std::string> process_texts, track_texts;
+  std::vector<DrawnHeader> drawn_headers;
+
+  // Hover: the event under the cursor, the details asked for it (one request in flight at a
+  // time; the latest wanted goes next) and the tooltip drawn.
+  uint32_t hover_event = 0xffffffffu;
+  uint32_t hover_in_flight = 0xffffffffu;
+  double hover_sent_ms = 0;
+  HoverDetails hover_details;
+  TooltipState tooltip;
+  RulerState ruler;
 };
 
 // Resets view, selection and layout state for a newly loaded trace.
@@ -110,6 +161,11 @@ void timeline_select(Timeline* t, const SelectedEvent& e, bool reveal_time);
 void timeline_command(Timeline* t, const TraceData& d, Command c);
 // The toolbar row (tools, toggles) at (x, y), width w; returns its height.
 float timeline_toolbar(Timeline* t, const TraceData& d, float x, float y, float w);
+// Folded runs the view shows (from the tiles drawn), left to right per tile, at most `limit`.
+std::vector<proto::SliceEntry> timeline_folded_runs(const Timeline& t, const TraceData& d,
+                                                    size_t limit);
+// The engine's details of a hovered event arrived (ui_set_hover_details).
+void timeline_hover_details(Timeline* t, uint32_t event, const char* json);
 // Overlay listing the shortcuts, when show_help.
 void timeline_help(Timeline* t, float w, float h);
 
