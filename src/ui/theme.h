@@ -25,6 +25,11 @@ struct ThemePalette {
   uint32_t chart_bg;       // plot areas (loss chart)
   uint32_t flow;           // flow arrows when no event is selected
   uint32_t row_highlight;  // a table row under the linked cursor
+  // tabs: the Memory, Runs and Loss tabs' charts
+  uint32_t memory_allocated, memory_reserved;  // the memory chart's two lines
+  uint32_t memory_peak;                        // the peak's dot and label
+  uint32_t memory_instant;                     // the instant the live tables describe
+  uint32_t chart_axis;                         // axes and frames of the tabs' charts
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -55,6 +60,12 @@ inline const uint32_t& kOutline = g_palette.outline;
 inline const uint32_t& kChartBg = g_palette.chart_bg;
 inline const uint32_t& kFlow = g_palette.flow;
 inline const uint32_t& kRowHighlight = g_palette.row_highlight;
+// tabs
+inline const uint32_t& kMemoryAllocated = g_palette.memory_allocated;
+inline const uint32_t& kMemoryReserved = g_palette.memory_reserved;
+inline const uint32_t& kMemoryPeak = g_palette.memory_peak;
+inline const uint32_t& kMemoryInstant = g_palette.memory_instant;
+inline const uint32_t& kChartAxis = g_palette.chart_axis;
 }  // namespace theme
 
 }  // namespace strata
