@@ -50,9 +50,15 @@ function heldTrace({ withAddr = true } = {}) {
     events.push({ ph: 'X', name: `aten::op${i % 5}`, cat: 'cpu_op', pid: 1, tid: 1, ts, dur: 10 });
     const bytes = (i === 40 ? 700 : 8 + (i % 7)) * MiB;
     total += bytes;
-    live.push({ addr: 100 + i, bytes });
     events.push(memoryEvent(ts + 1, total, bytes, withAddr ? 100 + i : null));
     if (total > peak.total) peak = { total, ts: ts + 1 };
+    if (i === 40) {
+      // The spike is freed at once: the peak stays here.
+      total -= bytes;
+      events.push(memoryEvent(ts + 5, total, -bytes, withAddr ? 100 + i : null));
+      continue;
+    }
+    live.push({ addr: 100 + i, bytes });
     if (live.length > 4) {
       const f = live.shift();
       total -= f.bytes;
