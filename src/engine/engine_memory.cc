@@ -68,15 +68,17 @@ void append_values(std::string* o, const char* key, const std::vector<MemoryBuck
 void Engine::memory_reset() {
   memory_ = MemoryData();
   const TraceStore& s = *store_;
-  // Chrome `C` counters whose track or series name says memory: one series each.
+  // Chrome `C` counters whose track or series name says memory, or whose series name gives a
+  // byte unit ("Allocated (MB)": the store has scaled its values to bytes): one series each.
   for (const CounterSeries& cs : s.series) {
     const Track& t = s.tracks[cs.track];
     const std::string_view track_name = s.strings.get(t.name), key = s.strings.get(cs.name);
-    if (!mentions_memory(track_name) && !mentions_memory(key)) continue;
+    if (!cs.in_bytes && !mentions_memory(track_name) && !mentions_memory(key)) continue;
     MemorySeries m;
     m.device = std::string(track_name.empty() ? std::string_view(t.key) : track_name);
     m.component = key == "value" ? std::string() : std::string(key);
-    const bool reserved = mentions_memory(key) && key.find("eserv") != std::string_view::npos;
+    const bool reserved =
+        (cs.in_bytes || mentions_memory(key)) && key.find("eserv") != std::string_view::npos;
     for (uint32_t i = cs.first_sample; i < cs.first_sample + cs.sample_count; ++i)
       m.add(s.samples.ts[i], reserved ? std::nan("") : s.samples.value[i],
             reserved ? s.samples.value[i] : std::nan(""));
@@ -227,8 +229,15 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
       for (size_t i = 0; i < m.allocations.size(); ++i)
         if (m.allocations.device[i] == devices[d])
           ++allocs, unreleased += m.allocations.release_ts[i] == kNoRelease;
+      auto listed = [&](const std::vector<std::string>& v) {
+        return std::find(v.begin(), v.end(), devices[d]) != v.end();
+      };
       o += "{\"name\":";
       json_append_string(&o, devices[d]);
+      o += ",\"pairsAllocations\":";
+      o += listed(m.paired_devices) ? "true" : "false";
+      o += ",\"noAddr\":";
+      o += listed(m.addressless_devices) ? "true" : "false";
       o += ",\"peakBytes\":";
       json_append_number(&o, peak.valid ? peak.bytes : 0);
       o += ",\"peakNs\":";
@@ -331,28 +340,43 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     const double t = args.number("t", 0);
     const std::string by = args.text("by", "operator");
     const auto limit = static_cast<size_t>(std::clamp(args.number("limit", 200), 0.0, 100000.0));
-    const std::vector<uint32_t> live =
-        memory_live_at(m, device, origin + static_cast<TimeNs>(std::llround(t)));
-    double total = 0;
+    const TimeNs at = origin + static_cast<TimeNs>(std::llround(t));
+    const std::vector<uint32_t> live = memory_live_at(m, device, at);
+    // Memory the rows cannot name (held before the trace began) is a group of its own, so the
+    // groups add up to what the chart shows at t.
+    const double before = memory_untracked_at(m, device, at, live);
+    double total = before;
     for (uint32_t i : live) total += m.allocations.bytes[i];
     o = "{\"t\":";
     json_append_number(&o, t);
     o += ",\"count\":" + std::to_string(live.size()) + ",\"bytes\":";
     json_append_number(&o, total);
+    o += ",\"beforeTraceBytes\":";
+    json_append_number(&o, before);
     o += ",\"top\":[";
     for (size_t k = 0; k < live.size() && k < limit; ++k) {
       if (k) o += ',';
       alloc_json(live[k]);
     }
     o += "],\"groups\":[";
-    const auto groups = memory_breakdown(m, live,
-                                         by == "shape"    ? MemoryGroupBy::kShape
-                                         : by == "region" ? MemoryGroupBy::kRegion
-                                                          : MemoryGroupBy::kOperator);
+    std::vector<MemoryGroup> groups = memory_breakdown(m, live,
+                                                       by == "shape"    ? MemoryGroupBy::kShape
+                                                       : by == "region" ? MemoryGroupBy::kRegion
+                                                                        : MemoryGroupBy::kOperator);
+    // The rows' bytes cannot be 0, so a group without buffers is the before-the-trace one.
+    if (before > 0) {
+      const MemoryGroup g{"(allocated before the trace began)", before, 0};
+      groups.insert(std::upper_bound(groups.begin(), groups.end(), g,
+                                     [](const MemoryGroup& x, const MemoryGroup& y) {
+                                       return x.bytes > y.bytes;
+                                     }),
+                    g);
+    }
     for (size_t k = 0; k < groups.size() && k < limit; ++k) {
       if (k) o += ',';
       o += "{\"key\":";
       json_append_string(&o, groups[k].key);
+      if (groups[k].count == 0) o += ",\"beforeTrace\":true";
       o += ",\"bytes\":";
       json_append_number(&o, groups[k].bytes);
       o += ",\"count\":" + std::to_string(groups[k].count) + ",\"share\":";

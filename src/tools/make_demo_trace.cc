@@ -377,6 +377,8 @@ class Generator {
     counter(kTrainerPid, "Host Memory",
             "\"RSS (MB)\": " + std::to_string(2048 + step % 7 * 16) + ", \"Pinned (MB)\": 512",
             now_);
+    // A counter in bytes whose name does not say memory: the unit in the series name does.
+    counter(kGpuPid, "KV Cache", "\"Used (MiB)\": " + std::to_string(640 + step % 5 * 96), now_);
     tick(50000, 150000);
   }
 

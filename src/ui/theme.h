@@ -27,6 +27,11 @@ struct ThemePalette {
   uint32_t row_highlight;  // a table row under the linked cursor
   // timeline
   uint32_t folded_hatch;  // the diagonal stripes over a folded run's grey
+  // tabs: the Memory, Runs and Loss tabs' charts
+  uint32_t memory_allocated, memory_reserved;  // the memory chart's two lines
+  uint32_t memory_peak;                        // the peak's dot and label
+  uint32_t memory_instant;                     // the instant the live tables describe
+  uint32_t chart_axis;                         // axes and frames of the tabs' charts
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -59,6 +64,12 @@ inline const uint32_t& kFlow = g_palette.flow;
 inline const uint32_t& kRowHighlight = g_palette.row_highlight;
 // timeline
 inline const uint32_t& kFoldedHatch = g_palette.folded_hatch;
+// tabs
+inline const uint32_t& kMemoryAllocated = g_palette.memory_allocated;
+inline const uint32_t& kMemoryReserved = g_palette.memory_reserved;
+inline const uint32_t& kMemoryPeak = g_palette.memory_peak;
+inline const uint32_t& kMemoryInstant = g_palette.memory_instant;
+inline const uint32_t& kChartAxis = g_palette.chart_axis;
 }  // namespace theme
 
 }  // namespace strata

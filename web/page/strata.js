@@ -483,6 +483,11 @@
     },
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
     memory: () => request({ type: MSG.query, kind: QUERY.memory, args: '{}' }),
+    // What the Memory tab showed last frame: {device, yTicks:[{bytes, label}], peakLabel, hoverText,
+    // liveT, liveLabel, liveGroups:[{key, bytes, count, beforeTrace}], allocations, allocationsNote}.
+    memoryView: () => JSON.parse(ui.UTF8ToString(ui._ui_memory_view_json())),
+    // Table cells the last frame cut to fit their columns: {frame, now, cells:[{text, shown}]}.
+    tableCells: () => JSON.parse(ui.UTF8ToString(ui._ui_table_cells_json())),
     // The timeline's tile cache: {tiles, bytes, hits, misses, requests, pending, evictions, level, budget}.
     tileStats() {
       if (!ui) return null;
@@ -512,6 +517,8 @@
     // Diff of two profiles {a: {run, profile}, b: {...}, step} (indices; default: the selected
     // one and the next); Promise of {operatorDiff, stepDiff, a, b, errors}.
     runsDiff: (q) => runs.diff(q),
+    // What the Runs tab's charts showed last frame: {diff: {logScale, barTicks, lineTicks}}.
+    runsCharts: () => JSON.parse(ui.UTF8ToString(ui._ui_runs_chart_json())),
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------

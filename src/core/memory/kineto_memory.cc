@@ -70,6 +70,10 @@ bool KinetoMemoryBuilder::add(std::string_view record, TimeNs ts, const std::str
     data_.series.back().device = device;
   }
   data_.series[it->second].add(ts, alloc, resv);
+  if (bytes != 0) {
+    auto& [with_addr, without_addr] = calls_[device];
+    ++(addr.empty() ? without_addr : with_addr);
+  }
   if (!addr.empty() && bytes != 0) {
     const auto key = std::make_pair(device, addr);
     if (bytes > 0) {
@@ -89,10 +93,15 @@ MemoryData KinetoMemoryBuilder::take() {
         std::to_string(skipped_) +
         " [memory] events without Total Allocated, Total Reserved or Bytes were skipped");
   data_.sources.push_back("kineto");
+  for (const auto& [device, counts] : calls_) {
+    if (counts.second == 0) data_.paired_devices.push_back(device);
+    if (counts.first == 0) data_.addressless_devices.push_back(device);
+  }
   memory_finish(&data_);
   series_.clear();
   open_.clear();
   running_.clear();
+  calls_.clear();
   return std::move(data_);
 }
 

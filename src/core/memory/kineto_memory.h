@@ -30,6 +30,8 @@ class KinetoMemoryBuilder {
   std::map<std::string, size_t> series_;                          // device → series index
   std::map<std::pair<std::string, std::string>, uint32_t> open_;  // (device, addr) → allocation
   std::map<std::string, double> running_;  // device → sum of Bytes, for files without totals
+  // device → allocator calls with and without an Addr
+  std::map<std::string, std::pair<size_t, size_t>> calls_;
   size_t skipped_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "core/memory/memory_query.h"
 
@@ -64,6 +65,10 @@ void memory_merge(MemoryData* into, MemoryData from) {
     if (std::find(into->sources.begin(), into->sources.end(), s) == into->sources.end())
       into->sources.push_back(s);
   for (std::string& w : from.warnings) into->warnings.push_back(std::move(w));
+  for (auto [to, list] : {std::make_pair(&into->paired_devices, &from.paired_devices),
+                          std::make_pair(&into->addressless_devices, &from.addressless_devices)})
+    for (std::string& d : *list)
+      if (std::find(to->begin(), to->end(), d) == to->end()) to->push_back(std::move(d));
   memory_finish(into);
 }
 

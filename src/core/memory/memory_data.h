@@ -55,6 +55,11 @@ struct MemoryData {
   // Which sources contributed ("kineto", "counters", "ascend-csv"), and problems found.
   std::vector<std::string> sources;
   std::vector<std::string> warnings;
+  // Devices whose allocation rows come from every allocator call of their series (Kineto
+  // `[memory]` with `Addr`): what the series holds beyond the live rows was allocated before
+  // the trace began. And devices whose allocator calls carry no `Addr` (Kineto before 2021),
+  // so no call can be paired with its free and there are no allocation rows.
+  std::vector<std::string> paired_devices, addressless_devices;
   bool empty() const { return series.empty() && allocations.size() == 0; }
 };
 

@@ -57,6 +57,23 @@ std::vector<uint32_t> memory_live_at(const MemoryData& m, const std::string& dev
   return live;
 }
 
+double memory_untracked_at(const MemoryData& m, const std::string& device, TimeNs t,
+                           const std::vector<uint32_t>& live) {
+  if (std::find(m.paired_devices.begin(), m.paired_devices.end(), device) == m.paired_devices.end())
+    return 0;
+  const uint32_t primary = memory_primary_series(m, device);
+  if (primary == kNone) return 0;
+  const MemorySeries& s = m.series[primary];
+  const auto at = std::upper_bound(s.ts.begin(), s.ts.end(), t);
+  if (at == s.ts.begin()) return 0;
+  const double held = s.allocated[static_cast<size_t>(at - s.ts.begin()) - 1];
+  if (std::isnan(held)) return 0;
+  double rows = 0;
+  for (uint32_t i : live) rows += m.allocations.bytes[i];
+  // Below a byte is rounding in the file's totals, not a buffer.
+  return held - rows >= 1 ? held - rows : 0;
+}
+
 std::vector<MemoryGroup> memory_breakdown(const MemoryData& m, const std::vector<uint32_t>& live,
                                           MemoryGroupBy by) {
   const MemoryAllocations& a = m.allocations;

@@ -30,6 +30,12 @@ std::vector<MemoryBucket> memory_buckets(const MemorySeries& s, double t0, doubl
 // Allocations of `device` live at t (alloc_ts <= t < release_ts), largest first.
 std::vector<uint32_t> memory_live_at(const MemoryData& m, const std::string& device, TimeNs t);
 
+// What `device`'s primary series holds at t beyond the `live` rows (memory_live_at's): memory
+// allocated before the trace began and not yet freed. 0 for devices whose rows are not every
+// allocator call (MemoryData::paired_devices), and when the rows account for it all.
+double memory_untracked_at(const MemoryData& m, const std::string& device, TimeNs t,
+                           const std::vector<uint32_t>& live);
+
 enum class MemoryGroupBy : uint8_t { kOperator, kShape, kRegion };
 struct MemoryGroup {
   std::string key;

@@ -48,6 +48,12 @@ EMSCRIPTEN_KEEPALIVE void ui_runs_group_by_shape(int on) {
   runs()->group_by_shape = on != 0;
   strata::request_redraw();
 }
+// What the Runs tab's charts showed last frame: runs_view_chart_json's; valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_runs_chart_json() {
+  static std::string out;
+  out = strata::runs_view_chart_json(*runs());
+  return out.c_str();
+}
 EMSCRIPTEN_KEEPALIVE void ui_runs_status(const char* text) {
   runs()->status = text;
   strata::request_redraw();

@@ -12,7 +12,8 @@ namespace strata {
 
 namespace {
 
-constexpr float kLeft = 62, kBottom = 20, kTop = 6, kRight = 10;
+// Margins: Y tick labels on the left, X tick labels and the X title below, the Y title above.
+constexpr float kLeft = 62, kBottom = 34, kTop = 20, kRight = 10;
 
 // Round tick step for a span: 1, 2 or 5 × 10^k, about `n` ticks.
 double nice_step(double span, int n) {
@@ -38,7 +39,8 @@ uint32_t loss_series_color(size_t i) {
 }
 
 void draw_loss_chart(const char* id, const std::vector<ChartSeries>& series, bool log_y,
-                     double* cursor_iter, bool* cursor_here, float w, float h) {
+                     double* cursor_iter, bool* cursor_here, float w, float h, const char* x_title,
+                     const char* y_title) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 o = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton(id, ImVec2(std::max(w, 10.0f), std::max(h, 10.0f)));
@@ -46,6 +48,9 @@ void draw_loss_chart(const char* id, const std::vector<ChartSeries>& series, boo
   const float px0 = o.x + kLeft, px1 = o.x + w - kRight, py0 = o.y + kTop, py1 = o.y + h - kBottom;
   dl->AddRectFilled(ImVec2(px0, py0), ImVec2(px1, py1), theme::kChartBg);
   if (px1 - px0 < 10 || py1 - py0 < 10) return;
+  dl->AddText(ImVec2(o.x + 2, o.y + 2), theme::kText, y_title);
+  dl->AddText(ImVec2((px0 + px1 - ImGui::CalcTextSize(x_title).x) / 2, py1 + 17), theme::kText,
+              x_title);
 
   auto tr = [&](double v) { return log_y ? (v > 0 ? std::log10(v) : std::nan("")) : v; };
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;

@@ -17,8 +17,10 @@ struct ChartSeries {
 
 // Draws at the current ImGui cursor, w × h pixels. `cursor_iter` (NaN: none) is drawn and, when
 // the mouse is over this chart, replaced by the iteration under it.
+// `x_title` and `y_title` name the axes (under the X ticks, above the Y ones).
 void draw_loss_chart(const char* id, const std::vector<ChartSeries>& series, bool log_y,
-                     double* cursor_iter, bool* cursor_here, float w, float h);
+                     double* cursor_iter, bool* cursor_here, float w, float h, const char* x_title,
+                     const char* y_title);
 
 // A series colour by index (distinct for the first eight).
 uint32_t loss_series_color(size_t i);

@@ -9,7 +9,9 @@
 #include "imgui.h"
 #include "platform/browser/host.h"
 #include "ui/loss/loss_chart.h"
+#include "ui/loss/loss_names.h"
 #include "ui/timeline/colors.h"
+#include "ui/widgets/table_cells.h"
 
 namespace strata {
 
@@ -59,7 +61,9 @@ void side_list(LossView* v, float x, float y, float h) {
     ImGui::Checkbox("##on", &f.checked);
     ImGui::PopStyleColor();
     ImGui::SameLine();
-    ImGui::TextUnformatted(f.name.c_str());
+    const std::string shown = ellipsize(f.label, ImGui::GetContentRegionAvail().x);
+    ImGui::TextUnformatted(shown.c_str());
+    if (shown != f.label) note_cut(f.label, shown);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\n%.1f MB, scanned at %.0f MB/s", f.name.c_str(), f.bytes / 1e6,
                         f.scan_mbps);
@@ -151,10 +155,24 @@ void append_value(std::string* out, double v) {
 }
 
 void value_cell(double v) {
-  if (std::isnan(v))
+  if (std::isnan(v)) {
     ImGui::TextDisabled("NA");
-  else
-    ImGui::Text("%.6g", v);
+    return;
+  }
+  char exact[32], shorter[32];
+  std::snprintf(exact, sizeof exact, "%.6g", v);
+  std::snprintf(shorter, sizeof shorter, "%.3g", v);
+  cell_number(exact, {shorter});
+}
+
+void iteration_cell(int64_t it) { cell_number(std::to_string(it)); }
+
+// The X axis title: "iteration", with the iteration tag when every file reads the same one.
+std::string axis_iteration_title(const std::vector<LossFile*>& files) {
+  std::string tag = files.empty() ? std::string() : files[0]->iteration_tag;
+  for (const LossFile* f : files)
+    if (f->iteration_tag != tag) tag.clear();
+  return tag.empty() ? "iteration" : "iteration (" + tag + ")";
 }
 
 // Every iteration of the checked files, NA where a file has none.
@@ -171,13 +189,13 @@ void full_table_view(LossView* v, const std::vector<LossFile*>& checked, float h
   const int cols = static_cast<int>(checked.size()) + 1;
   if (!ImGui::BeginTable("full", std::min(cols, 64),
                          ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders |
-                             ImGuiTableFlags_ScrollX,
+                             ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable,
                          ImVec2(0, h)))
     return;
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("Iteration");
   for (int c = 1; c < std::min(cols, 64); ++c)
-    ImGui::TableSetupColumn(checked[c - 1]->name.c_str());
+    ImGui::TableSetupColumn(checked[c - 1]->label.c_str());
   ImGui::TableHeadersRow();
   ImGuiListClipper clip;
   clip.Begin(static_cast<int>(t.iteration.size()));
@@ -188,7 +206,7 @@ void full_table_view(LossView* v, const std::vector<LossFile*>& checked, float h
       const bool at_cursor =
           std::isfinite(v->cursor_iter) && static_cast<double>(t.iteration[r]) == v->cursor_iter;
       if (at_cursor) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, theme::kRowHighlight);
-      ImGui::Text("%lld", static_cast<long long>(t.iteration[r]));
+      iteration_cell(t.iteration[r]);
       for (int c = 1; c < std::min(cols, 64); ++c) {
         ImGui::TableNextColumn();
         value_cell(t.values[c - 1][r]);
@@ -203,11 +221,15 @@ void data_board(LossView* v, const std::vector<LossFile*>& checked, float w, flo
   std::vector<ChartSeries> series;
   for (LossFile* f : checked)
     series.push_back({&f->sorted.iteration, &display_values(v, f),
-                      loss_series_color(index_of(*v, f)), f->name.c_str()});
+                      loss_series_color(index_of(*v, f)), f->label.c_str()});
   const float chart_w = std::max(200.0f, w * 0.62f),
               body_h = h - ImGui::GetFrameHeightWithSpacing();
   bool here = false;
-  draw_loss_chart("##loss_chart", series, v->log_y, &v->cursor_iter, &here, chart_w, body_h);
+  v->data_x_title = axis_iteration_title(checked);
+  v->data_y_title =
+      std::string(v->smooth ? "loss (EMA smoothed)" : "loss") + (v->log_y ? ", log scale" : "");
+  draw_loss_chart("##loss_chart", series, v->log_y, &v->cursor_iter, &here, chart_w, body_h,
+                  v->data_x_title.c_str(), v->data_y_title.c_str());
   ImGui::SameLine();
   full_table_view(v, checked, body_h);
 }
@@ -219,9 +241,13 @@ void comparison_board(LossView* v, const std::vector<LossFile*>& checked, float 
   auto chooser = [&](const char* label, uint32_t* id, LossFile* cur) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(180);
-    if (ImGui::BeginCombo(label, cur->name.c_str())) {
-      for (LossFile* f : checked)
-        if (ImGui::Selectable(f->name.c_str(), f == cur)) *id = f->id;
+    if (ImGui::BeginCombo(label, cur->label.c_str())) {
+      for (LossFile* f : checked) {
+        ImGui::PushID(static_cast<int>(f->id));
+        if (ImGui::Selectable(f->label.c_str(), f == cur)) *id = f->id;
+        if (ImGui::IsItemHovered() && f->label != f->name) ImGui::SetTooltip("%s", f->name.c_str());
+        ImGui::PopID();
+      }
       ImGui::EndCombo();
     }
   };
@@ -249,17 +275,22 @@ void comparison_board(LossView* v, const std::vector<LossFile*>& checked, float 
   const float chart_w = std::max(200.0f, w * 0.62f),
               body_h = h - 2 * ImGui::GetFrameHeightWithSpacing();
   bool here = false;
-  draw_loss_chart("##cmp_chart", series, v->log_y && v->mode != CompareMode::kNormal,
-                  &v->cursor_iter, &here, chart_w, body_h);
+  const bool log_y = v->log_y && v->mode != CompareMode::kNormal;
+  v->compare_y_title =
+      std::string(kModes[static_cast<int>(v->mode)]) + (log_y ? ", log scale" : "");
+  const std::string x_title = axis_iteration_title({a, b});
+  draw_loss_chart("##cmp_chart", series, log_y, &v->cursor_iter, &here, chart_w, body_h,
+                  x_title.c_str(), v->compare_y_title.c_str());
   ImGui::SameLine();
   if (!ImGui::BeginTable("cmp", 4,
-                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders,
+                         ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Borders |
+                             ImGuiTableFlags_Resizable,
                          ImVec2(0, body_h)))
     return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("Iteration");
-  ImGui::TableSetupColumn(a->name.c_str());
-  ImGui::TableSetupColumn(b->name.c_str());
+  ImGui::TableSetupColumn(a->label.c_str());
+  ImGui::TableSetupColumn(b->label.c_str());
   ImGui::TableSetupColumn(compare_mode_name(v->mode));
   ImGui::TableHeadersRow();
   ImGuiListClipper clip;
@@ -268,7 +299,7 @@ void comparison_board(LossView* v, const std::vector<LossFile*>& checked, float 
     for (int r = clip.DisplayStart; r < clip.DisplayEnd; ++r) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%lld", static_cast<long long>(c.iteration[r]));
+      iteration_cell(c.iteration[r]);
       ImGui::TableNextColumn();
       value_cell(c.a[r]);
       ImGui::TableNextColumn();
@@ -299,6 +330,10 @@ bool loss_view_pair(LossView* v, LossFile** a, LossFile** b) {
 }
 
 void loss_view_frame(LossView* v, float x, float y, float w, float h) {
+  std::vector<std::string> names;
+  for (const LossFile& f : v->files) names.push_back(f.name);
+  const std::vector<std::string> labels = loss_short_names(names);
+  for (size_t i = 0; i < v->files.size(); ++i) v->files[i].label = labels[i];
   side_list(v, x, y, h);
   popups(v);
   const float rx = x + kSideW, rw = w - kSideW;
@@ -388,6 +423,8 @@ std::string loss_view_json(LossView* v, bool with_points) {
     const LossFile& f = v->files[i];
     out += i ? ",{\"name\":" : "{\"name\":";
     json_append_string(&out, f.name);
+    out += ",\"label\":";
+    json_append_string(&out, f.label.empty() ? f.name : f.label);
     out += ",\"lossTag\":";
     json_append_string(&out, f.loss_tag);
     out += ",\"iterationTag\":";
@@ -408,7 +445,13 @@ std::string loss_view_json(LossView* v, bool with_points) {
     }
     out += "]}";
   }
-  out += "],\"comparison\":";
+  out += "],\"axes\":{\"x\":";
+  json_append_string(&out, v->data_x_title);
+  out += ",\"y\":";
+  json_append_string(&out, v->data_y_title);
+  out += ",\"comparisonY\":";
+  json_append_string(&out, v->compare_y_title);
+  out += "},\"comparison\":";
   LossFile *a = nullptr, *b = nullptr;
   if (!loss_view_pair(v, &a, &b)) return out + "null}";
   const Comparison& c = cached_comparison(v, a, b);

@@ -18,8 +18,9 @@ namespace strata {
 struct LossFile {
   uint32_t id = 0;
   std::string name, loss_tag, iteration_tag;
-  LossSeries points;             // file order, as extracted
-  LossSeries sorted;             // one value per iteration, ascending (charts, tables, comparison)
+  std::string label;  // the name as lists, legends and headers show it (loss_short_names)
+  LossSeries points;  // file order, as extracted
+  LossSeries sorted;  // one value per iteration, ascending (charts, tables, comparison)
   std::vector<double> smoothed;  // EMA of sorted.loss for the current weight
   float smoothed_weight = -1;
   double bytes = 0, scan_mbps = 0;
@@ -43,6 +44,8 @@ struct LossView {
   // Caches: the full table and the comparison are rebuilt only when their inputs change (the
   // cursor redraws every mouse move, and a log may have millions of points).
   std::string table_key, compare_key;
+  // The axis titles the charts drew last frame (data chart, comparison chart), for the API.
+  std::string data_x_title, data_y_title, compare_y_title;
   FullTable table;
   Comparison comparison;
 };

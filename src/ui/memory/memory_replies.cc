@@ -50,6 +50,8 @@ void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
         d.peak_t = json_number(l);
       else if (k[2] == "peakIsReserved")
         d.peak_reserved = l.value == "true";
+      else if (k[2] == "noAddr")
+        d.no_addr = l.value == "true";
       else if (k[2] == "samples")
         d.samples = static_cast<int>(json_number(l));
       else if (k[2] == "allocations")
@@ -122,6 +124,8 @@ void memory_read_live(MemoryView* m, const std::vector<JsonLine>& lines) {
         g.count = static_cast<int>(json_number(l));
       else if (k[2] == "share")
         g.share = json_number(l);
+      else if (k[2] == "beforeTrace")
+        g.before_trace = l.value == "true";
     }
   });
 }

@@ -12,6 +12,8 @@
 #include "core/view/time_view.h"
 #include "imgui.h"
 #include "ui/memory/memory_view.h"
+#include "ui/theme.h"
+#include "ui/widgets/table_cells.h"
 
 namespace strata {
 
@@ -34,13 +36,32 @@ constexpr ImGuiTableFlags kTable = ImGuiTableFlags_Borders | ImGuiTableFlags_Row
                                    ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
                                    ImGuiTableFlags_SizingStretchProp;
 
+// Why a device has no allocation rows, or "" when it has some.
+std::string allocations_note(const MemoryView& m) {
+  const MemoryView::Device& d = m.devices[m.device];
+  if (d.allocations > 0) return std::string();
+  if (d.no_addr)
+    return "No allocation table: this file's [memory] events carry no Addr (PyTorch profilers "
+           "before 1.10 did not record it), so an allocation cannot be paired with its free. "
+           "The chart shows the running total of their Bytes.";
+  return "No allocation table: this source records memory totals only, not the buffers "
+         "allocated and freed.";
+}
+
 void live_tab(MemoryView* m, MemorySendQuery send) {
   if (std::isnan(m->live_t)) {
     ImGui::TextDisabled("Click the chart to see what was live at that instant.");
     return;
   }
-  ImGui::Text("Live at %s: %d buffers, %s", format_duration(m->live_t).c_str(), m->live_count,
-              mib(m->live_bytes).c_str());
+  if (!m->allocs_note.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", m->allocs_note.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
+  m->live_label = "Live at " + memory_time_label(m->live_t) + ": " + std::to_string(m->live_count) +
+                  " buffers, " + mib(m->live_bytes);
+  ImGui::TextUnformatted(m->live_label.c_str());
   ImGui::SameLine();
   ImGui::TextUnformatted("   group by");
   static const char* kBy[] = {"operator", "shape", "region"};
@@ -62,11 +83,15 @@ void live_tab(MemoryView* m, MemorySendQuery send) {
     for (const MemoryView::Group& g : m->live_groups) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(g.key.c_str());
+      cell_text(g.key, g.before_trace ? theme::kTextDim : 0);
+      if (g.before_trace && ImGui::IsItemHovered())
+        ImGui::SetTooltip(
+            "Memory the allocator held when the trace began and had not freed by this instant: "
+            "its buffers were allocated before profiling, so no row can name them.");
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(mib(g.bytes).c_str());
+      cell_number(mib(g.bytes));
       ImGui::TableNextColumn();
-      ImGui::Text("%d", g.count);
+      cell_number(g.before_trace ? "-" : std::to_string(g.count));
       ImGui::TableNextColumn();
       ImGui::ProgressBar(static_cast<float>(g.share), ImVec2(-1, 0));
     }
@@ -82,11 +107,11 @@ void live_tab(MemoryView* m, MemorySendQuery send) {
     for (const MemoryView::Alloc& a : m->live_top) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(a.name.empty() ? "(unknown)" : a.name.c_str());
+      cell_text(a.name.empty() ? "(unknown)" : a.name);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(mib(a.bytes).c_str());
+      cell_number(mib(a.bytes));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_duration(a.alloc_t).c_str());
+      cell_number(memory_time_label(a.alloc_t));
     }
     ImGui::EndTable();
   }
@@ -130,6 +155,12 @@ void allocs_tab(MemoryView* m, MemorySendQuery send) {
     json_append_string(&args, m->devices[m->device].name);
     m->allocs_query = send("memory_allocs", args + ",\"limit\":50000}");
   }
+  if (!m->allocs_note.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", m->allocs_note.c_str());
+    ImGui::PopTextWrapPos();
+    return;
+  }
   ImGui::SetNextItemWidth(240);
   if (ImGui::InputTextWithHint("##filter", "filter by operator name", m->filter, sizeof m->filter))
     m->order_dirty = true;
@@ -159,17 +190,17 @@ void allocs_tab(MemoryView* m, MemorySendQuery send) {
       const MemoryView::Alloc& a = m->allocs[m->allocs_order[static_cast<size_t>(r)]];
       const bool open = std::isnan(a.release_t);
       ImGui::TableNextRow();
-      if (open) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+      if (open) ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(a.name.empty() ? "(unknown)" : a.name.c_str());
+      cell_text(a.name.empty() ? "(unknown)" : a.name);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(mib(a.bytes).c_str());
+      cell_number(mib(a.bytes));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(format_duration(a.alloc_t).c_str());
+      cell_number(memory_time_label(a.alloc_t));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(open ? "not released" : format_duration(a.release_t).c_str());
+      cell_number(open ? "not released" : memory_time_label(a.release_t));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(open ? "-" : format_duration(a.release_t - a.alloc_t).c_str());
+      cell_number(open ? "-" : memory_time_label(a.release_t - a.alloc_t));
       if (open) ImGui::PopStyleColor();
     }
   }
@@ -179,6 +210,7 @@ void allocs_tab(MemoryView* m, MemorySendQuery send) {
 void components_tab(MemoryView* m) {
   const MemoryView::Device& d = m->devices[m->device];
   if (!ImGui::BeginTable("##components", 5, kTable)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("component");
   ImGui::TableSetupColumn("peak reserved");
   ImGui::TableSetupColumn("first at");
@@ -188,15 +220,15 @@ void components_tab(MemoryView* m) {
   for (const MemoryView::Series& s : d.series) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(s.component.empty() ? "(total)" : s.component.c_str());
+    cell_text(s.component.empty() ? "(total)" : s.component);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(std::isnan(s.peak_resv) ? "-" : mib(s.peak_resv).c_str());
+    cell_number(std::isnan(s.peak_resv) ? "-" : mib(s.peak_resv));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(std::isnan(s.peak_resv) ? "-" : format_duration(s.peak_resv_t).c_str());
+    cell_number(std::isnan(s.peak_resv) ? "-" : memory_time_label(s.peak_resv_t));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(std::isnan(s.peak_alloc) ? "-" : mib(s.peak_alloc).c_str());
+    cell_number(std::isnan(s.peak_alloc) ? "-" : mib(s.peak_alloc));
     ImGui::TableNextColumn();
-    ImGui::Text("%d", s.samples);
+    cell_number(std::to_string(s.samples));
   }
   ImGui::EndTable();
 }
@@ -224,6 +256,7 @@ void memory_tables_draw(MemoryView* m, float x, float y, float w, float h, Memor
     ImGui::End();
     return;
   }
+  m->allocs_note = allocations_note(*m);
   if (ImGui::BeginTabBar("##memtabs")) {
     if (ImGui::BeginTabItem("Live at instant")) {
       live_tab(m, send);

@@ -15,9 +15,8 @@ namespace {
 constexpr float kHeaderH = 34;
 constexpr float kAxisW = 84;  // y-axis labels left of the plot
 constexpr float kRulerH = 20;
-constexpr ImU32 kAllocColor = IM_COL32(90, 170, 255, 255);
-constexpr ImU32 kResvColor = IM_COL32(255, 170, 70, 200);
-constexpr ImU32 kPeakColor = IM_COL32(255, 80, 80, 255);
+constexpr float kReadoutPad = 3;
+constexpr double kMicrosecondNs = 1000;  // around the hover readout's text
 constexpr ImU32 kComponentColors[] = {IM_COL32(90, 170, 255, 255),  IM_COL32(120, 210, 120, 255),
                                       IM_COL32(230, 120, 220, 255), IM_COL32(240, 210, 90, 255),
                                       IM_COL32(120, 220, 220, 255), IM_COL32(200, 140, 100, 255)};
@@ -92,13 +91,13 @@ void header(MemoryView* m, float x, float y, float w) {
     ImGui::SameLine();
     ImGui::TextDisabled("|  peak %s%s at %s  |  %d samples  |  %d allocations (%d unreleased)",
                         byte_label(d.peak, ByteUnits::kBinary).c_str(),
-                        d.peak_reserved ? " reserved" : "", format_duration(d.peak_t).c_str(),
+                        d.peak_reserved ? " reserved" : "", memory_time_label(d.peak_t).c_str(),
                         d.samples, d.allocations, d.unreleased);
   }
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.35f, 0.67f, 1, 1), "  allocated");
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kMemoryAllocated), "  allocated");
   ImGui::SameLine();
-  ImGui::TextColored(ImVec4(1, 0.67f, 0.27f, 1), "reserved");
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kMemoryReserved), "reserved");
   ImGui::End();
 }
 
@@ -113,9 +112,10 @@ void plot(MemoryView* m, const Timeline& t, ImDrawList* dl, float px0, float py0
     for (int which = 0; which < 2; ++which) {  // reserved under allocated
       const std::vector<float>& lo = which == 0 ? l.rmin : l.amin;
       const std::vector<float>& hi = which == 0 ? l.rmax : l.amax;
-      ImU32 col = which == 0 ? kResvColor : kAllocColor;
+      ImU32 col = which == 0 ? theme::kMemoryReserved : theme::kMemoryAllocated;
       if (m->by_component && m->lines.size() > 1) {
         col = kComponentColors[li % (sizeof kComponentColors / sizeof kComponentColors[0])];
+        if (g_palette.light) col = shade(col, 0.7f);  // pastel on white does not read
         if (which == 0) col = (col & 0x00FFFFFF) | 0x90000000;
       }
       const size_t n = std::min(lo.size(), hi.size());
@@ -181,7 +181,9 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float px0 = x + kAxisW, py0 = y + kHeaderH + 8, pw = std::max(10.0f, w - kAxisW - 12),
               ph = std::max(10.0f, chart_h - 16 - kRulerH);
-  dl->AddRectFilled(ImVec2(px0, py0), ImVec2(px0 + pw, py0 + ph), IM_COL32(24, 26, 30, 255));
+  dl->AddRectFilled(ImVec2(px0, py0), ImVec2(px0 + pw, py0 + ph), theme::kChartBg);
+  dl->AddRect(ImVec2(px0, py0), ImVec2(px0 + pw, py0 + ph), theme::kChartAxis);
+  m->plot_x = px0, m->plot_y = py0, m->plot_w = pw, m->plot_h = ph;
   ImGui::SetCursorScreenPos(ImVec2(px0, py0));
   ImGui::InvisibleButton("##plot", ImVec2(pw, ph));
   const bool hovered = ImGui::IsItemHovered();
@@ -198,6 +200,7 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
     memory_request_live(m, px_to_time(t->view, mx - px0, pw), send);  // a click: what was live then
   }
   m->hover_t = hovered ? px_to_time(t->view, mx - px0, pw) : NAN;
+  m->hover_text.clear();
 
   if (!m->summary_ready) {
     dl->AddText(ImVec2(px0 + 12, py0 + 12), theme::kTextDim, "reading memory data...");
@@ -220,32 +223,36 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
       if (!std::isnan(s.peak_resv)) ymax = std::max(ymax, s.peak_resv);
     }
     ymax = ymax > 0 ? ymax * 1.08 : 1;
-    for (int i = 0; i <= 4; ++i) {
-      const float gy = py0 + ph - ph * static_cast<float>(i) / 4;
+    memory_y_ticks(ymax, &m->y_ticks, &m->y_labels);
+    for (size_t i = 0; i < m->y_ticks.size(); ++i) {
+      const float gy = py0 + ph - static_cast<float>(m->y_ticks[i] / ymax) * ph;
       dl->AddLine(ImVec2(px0, gy), ImVec2(px0 + pw, gy), theme::kGrid);
-      const std::string label = byte_label(ymax * i / 4, ByteUnits::kBinary);
-      dl->AddText(ImVec2(x + 6, gy - 7), theme::kTextDim, label.c_str());
+      const char* label = m->y_labels[i].c_str();
+      dl->AddText(ImVec2(px0 - 6 - ImGui::CalcTextSize(label).x, gy - 7), theme::kTextDim, label);
     }
     dl->PushClipRect(ImVec2(px0, py0), ImVec2(px0 + pw, py0 + ph), true);
     plot(m, *t, dl, px0, py0, pw, ph, ymax);
     // Peak marker with its value and time.
+    m->peak_label =
+        "peak " + byte_label(dev.peak, ByteUnits::kBinary) + " at " + memory_time_label(dev.peak_t);
     const float peak_x = px0 + static_cast<float>(time_to_px(t->view, dev.peak_t, pw));
     const float peak_y = py0 + ph - static_cast<float>(dev.peak / ymax) * ph;
     if (peak_x >= px0 && peak_x <= px0 + pw) {
-      dl->AddCircleFilled(ImVec2(peak_x, peak_y), 4.5f, kPeakColor);
-      const std::string label =
-          "peak " + byte_label(dev.peak, ByteUnits::kBinary) + " at " + format_duration(dev.peak_t);
+      dl->AddCircleFilled(ImVec2(peak_x, peak_y), 4.5f, theme::kMemoryPeak);
+      const std::string& label = m->peak_label;
       const float lw = ImGui::CalcTextSize(label.c_str()).x;
       dl->AddText(ImVec2(std::min(peak_x + 7, px0 + pw - lw - 4), std::max(peak_y - 18, py0 + 2)),
-                  kPeakColor, label.c_str());
+                  theme::kMemoryPeak, label.c_str());
     }
     if (!std::isnan(m->live_t)) {
       const float lx = px0 + static_cast<float>(time_to_px(t->view, m->live_t, pw));
-      dl->AddLine(ImVec2(lx, py0), ImVec2(lx, py0 + ph), IM_COL32(255, 215, 0, 160));
+      dl->AddLine(ImVec2(lx, py0), ImVec2(lx, py0 + ph), theme::kMemoryInstant);
     }
     if (hovered) {
-      dl->AddLine(ImVec2(mx, py0), ImVec2(mx, py0 + ph), IM_COL32(255, 255, 255, 90));
-      std::string text = format_tick(m->hover_t, t->view.span() / 100);
+      dl->AddLine(ImVec2(mx, py0), ImVec2(mx, py0 + ph), theme::kCursorLine);
+      // The cursor's time to the microsecond at least (finer when zoomed in that far).
+      std::string text =
+          format_tick(m->hover_t, std::min(kMicrosecondNs, tick_step(t->view.span(), pw, 1)));
       // The value under the cursor, from the reply column there.
       if (!m->lines.empty() && !m->lines[0].amax.empty()) {
         const MemoryView::Line& l = m->lines[0];
@@ -258,9 +265,17 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
             text += "  reserved " + byte_label(l.rmax[i], ByteUnits::kBinary);
         }
       }
-      dl->AddText(
-          ImVec2(std::min(mx + 6, px0 + pw - ImGui::CalcTextSize(text.c_str()).x - 4), py0 + 4),
-          theme::kText, text.c_str());
+      // On the theme's label background: readable over the lines and grid in either theme.
+      const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+      const ImVec2 at(std::max(px0 + kReadoutPad, std::min(mx + 6, px0 + pw - size.x - 4)),
+                      py0 + 4);
+      dl->AddRectFilled(ImVec2(at.x - kReadoutPad, at.y - kReadoutPad),
+                        ImVec2(at.x + size.x + kReadoutPad, at.y + size.y + kReadoutPad),
+                        theme::kLabelBg, 3);
+      dl->AddText(at, theme::kText, text.c_str());
+      m->hover_text = text;
+      m->hover_x = at.x - kReadoutPad, m->hover_y = at.y - kReadoutPad;
+      m->hover_w = size.x + 2 * kReadoutPad, m->hover_h = size.y + 2 * kReadoutPad;
     }
     dl->PopClipRect();
   }

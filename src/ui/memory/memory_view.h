@@ -29,6 +29,7 @@ struct MemoryView {
     double peak = 0, peak_t = 0;
     double start = 0, end = 0;  // the device's data range, relative ns
     bool peak_reserved = false;
+    bool no_addr = false;  // allocator calls without addresses: no allocation rows possible
     int samples = 0, allocations = 0, unreleased = 0;
     std::vector<Series> series;
   };
@@ -44,6 +45,7 @@ struct MemoryView {
     std::string key;
     double bytes = 0, share = 0;
     int count = 0;
+    bool before_trace = false;  // memory held before the trace began (no buffers to name)
   };
 
   // summary
@@ -78,7 +80,16 @@ struct MemoryView {
   bool order_dirty = true;
   // cursor
   double hover_t = NAN;
+  // What the last frame showed, for the script API (memory_view_json).
+  std::vector<double> y_ticks;
+  std::vector<std::string> y_labels;
+  std::string peak_label, hover_text, live_label, allocs_note;
+  float plot_x = 0, plot_y = 0, plot_w = 0, plot_h = 0;      // the plot area, CSS px
+  float hover_x = 0, hover_y = 0, hover_w = 0, hover_h = 0;  // the readout's box
 };
+
+// The chart's Y axis has about this many intervals.
+constexpr int kMemoryYTicks = 4;
 
 // A new trace: forget everything.
 void memory_view_reset(MemoryView* m);
@@ -91,5 +102,12 @@ bool memory_view_result(MemoryView* m, uint32_t id, const char* json);
 // Shared by the ui/memory files: asks what was live at t (relative ns); draws the tables.
 void memory_request_live(MemoryView* m, double t, MemorySendQuery send);
 void memory_tables_draw(MemoryView* m, float x, float y, float w, float h, MemorySendQuery send);
+
+// memory_labels.cc: a time (relative ns) to the microsecond ("1.234567 s", "12.345 ms",
+// "850 us"); Y ticks at round values of one binary unit from 0 to ymax ("0", "512 MiB",
+// "1 GiB"); the view's state for the script API.
+std::string memory_time_label(double ns);
+void memory_y_ticks(double ymax, std::vector<double>* at, std::vector<std::string>* labels);
+std::string memory_view_json(const MemoryView& m);
 
 }  // namespace strata

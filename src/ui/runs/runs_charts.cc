@@ -6,6 +6,7 @@
 #include "imgui.h"
 #include "ui/loss/loss_chart.h"
 #include "ui/runs/runs_view.h"
+#include "ui/widgets/table_cells.h"
 
 namespace strata {
 namespace {
@@ -83,6 +84,7 @@ void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, s
     a0 = a1;
   }
   // Legend beside the pie.
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   ImGui::SetCursorScreenPos(ImVec2(origin.x + 2 * r + 16, origin.y));
   ImGui::BeginGroup();
   for (size_t i = 0; i < slices.size(); ++i) {
@@ -91,9 +93,14 @@ void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, s
     ImGui::ColorButton("##c", ImGui::ColorConvertU32ToFloat4(col), ImGuiColorEditFlags_NoTooltip,
                        ImVec2(10, 10));
     ImGui::SameLine();
-    std::string label = slices[i].label;
-    if (label.size() > 40) label = label.substr(0, 37) + "...";
-    ImGui::Text("%s  %.1f%%", label.c_str(), 100.0 * slices[i].value / total);
+    // The share always shows; the label takes what is left of the pie's box, cut with an
+    // ellipsis (the whole label in the tooltip) rather than clipped at the box's edge.
+    char share[16];
+    std::snprintf(share, sizeof share, "  %.1f%%", 100.0 * slices[i].value / total);
+    const float room = right - ImGui::GetCursorScreenPos().x - ImGui::CalcTextSize(share).x;
+    const std::string label = ellipsize(slices[i].label, std::max(0.0f, room));
+    ImGui::Text("%s%s", label.c_str(), share);
+    if (label != slices[i].label) note_cut(slices[i].label, label);
   }
   ImGui::EndGroup();
   if (hovered >= 0) {

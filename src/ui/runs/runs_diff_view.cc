@@ -6,13 +6,18 @@
 
 #include "imgui.h"
 #include "platform/browser/runs_host.h"
+#include "ui/runs/runs_diff_axis.h"
 #include "ui/runs/runs_view.h"
 #include "ui/theme.h"
+#include "ui/widgets/table_cells.h"
 
 namespace strata {
 namespace {
 
 const ImU32 kA = IM_COL32(66, 133, 244, 255);
+constexpr float kAxisW = 76;       // each side's tick labels
+constexpr float kAxisBottom = 20;  // the unit under the plot
+constexpr int kLineTicks = 4;      // intervals of the accumulated difference's axis
 const ImU32 kB = IM_COL32(52, 168, 83, 255);
 
 // The profile at a flat (run-major) index, as "run / worker span".
@@ -104,43 +109,65 @@ void runs_diff_view(RunsView* v, float w, float h) {
   runs_legend(kB, "Experiment");
   runs_legend(IM_COL32(234, 67, 53, 255), "Accumulated difference");
   ImGui::NewLine();
-  const ImVec2 o = ImGui::GetCursorScreenPos();
-  const float cw = std::max(100.0f, w - 20);
-  ImGui::InvisibleButton("##diffchart", ImVec2(cw, chart_h));
+  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  const float full_w = std::max(100.0f + 2 * kAxisW, w - 20);
+  ImGui::InvisibleButton("##diffchart", ImVec2(full_w, chart_h));
   const bool clicked = ImGui::IsItemClicked();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRect(o, ImVec2(o.x + cw, o.y + chart_h), IM_COL32(90, 90, 90, 255));
+  // The plot between a left axis (the bars' time) and a right one (the accumulated line's).
+  const ImVec2 o(top_left.x + kAxisW, top_left.y);
+  const float cw = full_w - 2 * kAxisW;
+  const float plot_h = chart_h - kAxisBottom;
+  dl->AddRect(o, ImVec2(o.x + cw, o.y + plot_h), theme::kChartAxis);
   const size_t n = std::min<size_t>(v->step_rows.size(), 40);
-  // Bars on the left scale (from 0), the accumulated difference on a scale of its own (it may
-  // be negative and is usually much smaller than the times).
-  double hi = 0, clo = 0, chi = 0;
+  std::vector<double> bars;  // each type's taller bar
+  double clo = 0, chi = 0;
   for (size_t i = 0; i < n; ++i) {
     const RunsView::StepRow& r = v->step_rows[i];
-    hi = std::max({hi, runs_or_zero(r.a), runs_or_zero(r.b)});
+    bars.push_back(std::max(runs_or_zero(r.a), runs_or_zero(r.b)));
     clo = std::min(clo, runs_or_zero(r.cumulative));
     chi = std::max(chi, runs_or_zero(r.cumulative));
   }
-  if (hi <= 0) hi = 1;
   if (chi - clo <= 0) chi = clo + 1;
+  const DiffAxis axis = diff_bar_axis(bars);
+  v->diff_log_scale = axis.log;
+  v->diff_bar_ticks.clear();
+  v->diff_line_ticks.clear();
   auto ypos = [&](double val) {
-    return o.y + chart_h - 2 - static_cast<float>(val / hi) * (chart_h - 8);
+    return o.y + plot_h - static_cast<float>(axis.at(val)) * (plot_h - 6);
   };
   auto ycum = [&](double val) {
-    return o.y + chart_h - 2 - static_cast<float>((val - clo) / (chi - clo)) * (chart_h - 8);
+    return o.y + plot_h - static_cast<float>((val - clo) / (chi - clo)) * (plot_h - 6);
   };
-  char scale[96];
-  std::snprintf(scale, sizeof scale, "bars 0..%s us   line %s..%s us", runs_us(hi).c_str(),
-                runs_us(clo).c_str(), runs_us(chi).c_str());
-  dl->AddText(ImVec2(o.x + cw - ImGui::CalcTextSize(scale).x - 6, o.y + 4), theme::kTextDim, scale);
+  // Left axis: ticks of the bars' scale; right axis: the accumulated difference's.
+  for (double tk : axis.ticks) {
+    const float ty = ypos(tk);
+    const std::string label = runs_us_short(tk);
+    v->diff_bar_ticks.push_back(label);
+    dl->AddLine(ImVec2(o.x, ty), ImVec2(o.x + cw, ty), theme::kGrid);
+    dl->AddLine(ImVec2(o.x - 4, ty), ImVec2(o.x, ty), theme::kChartAxis);
+    dl->AddText(ImVec2(o.x - 6 - ImGui::CalcTextSize(label.c_str()).x, ty - 7), theme::kTextDim,
+                label.c_str());
+  }
+  for (int i = 0; i <= kLineTicks; ++i) {
+    const double val = clo + (chi - clo) * i / kLineTicks;
+    const float ty = ycum(val);
+    const std::string label = runs_us_short(val);
+    v->diff_line_ticks.push_back(label);
+    dl->AddLine(ImVec2(o.x + cw, ty), ImVec2(o.x + cw + 4, ty), theme::kChartAxis);
+    dl->AddText(ImVec2(o.x + cw + 6, ty - 7), IM_COL32(234, 67, 53, 255), label.c_str());
+  }
+  const char* unit = axis.log ? "us (log scale: one operator type dominates)" : "us";
+  dl->AddText(ImVec2(top_left.x + 2, o.y + plot_h + 4), theme::kTextDim, unit);
   dl->AddLine(ImVec2(o.x, ycum(0)), ImVec2(o.x + cw, ycum(0)), IM_COL32(234, 67, 53, 80));
   const float slot = n ? cw / static_cast<float>(n) : cw;
-  const float y0 = ypos(0);
+  const float y0 = o.y + plot_h;
   ImVec2 prev;
   for (size_t i = 0; i < n; ++i) {
     const RunsView::StepRow& r = v->step_rows[i];
     const float x = o.x + slot * static_cast<float>(i);
     if (static_cast<int>(i) == v->diff_pick)
-      dl->AddRectFilled(ImVec2(x, o.y), ImVec2(x + slot, o.y + chart_h), theme::kDragFill);
+      dl->AddRectFilled(ImVec2(x, o.y), ImVec2(x + slot, o.y + plot_h), theme::kDragFill);
     const float bw = std::max(1.0f, slot * 0.35f);
     dl->AddRectFilled(ImVec2(x + slot * 0.1f, ypos(runs_or_zero(r.a))),
                       ImVec2(x + slot * 0.1f + bw, y0), kA);
@@ -150,7 +177,7 @@ void runs_diff_view(RunsView* v, float w, float h) {
     if (i) dl->AddLine(prev, pt, IM_COL32(234, 67, 53, 255), 2);
     dl->AddCircleFilled(pt, 3, IM_COL32(234, 67, 53, 255));
     prev = pt;
-    if (ImGui::IsMouseHoveringRect(ImVec2(x, o.y), ImVec2(x + slot, o.y + chart_h))) {
+    if (ImGui::IsMouseHoveringRect(ImVec2(x, o.y), ImVec2(x + slot, o.y + plot_h))) {
       ImGui::SetTooltip("%s\nbaseline %s us\nexperiment %s us\ndifference %s us\naccumulated %s us",
                         r.op_type.c_str(), runs_us(r.a).c_str(), runs_us(r.b).c_str(),
                         runs_us(r.diff).c_str(), runs_us(r.cumulative).c_str());
@@ -196,20 +223,23 @@ void runs_diff_view(RunsView* v, float w, float h) {
       const RunsView::DiffRow& r = v->op_diff[static_cast<size_t>(i)];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.name.c_str());
+      cell_text(r.name);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.shape.c_str());
+      cell_text(r.shape);
       for (int g = 0; g < 4; ++g) {
         if (!v->diff_cols[g]) continue;
         for (int k = 0; k < 4; ++k) {
           ImGui::TableNextColumn();
           if (k == 3) {
-            if (std::isnan(r.v[g][k]))
+            if (std::isnan(r.v[g][k])) {
               ImGui::TextDisabled("-");
-            else
-              ImGui::Text("%.3f", r.v[g][k]);
+            } else {
+              char ratio[32];
+              std::snprintf(ratio, sizeof ratio, "%.3f", r.v[g][k]);
+              cell_number(ratio);
+            }
           } else {
-            ImGui::TextUnformatted(runs_us(r.v[g][k]).c_str());
+            cell_us(r.v[g][k]);
           }
         }
       }

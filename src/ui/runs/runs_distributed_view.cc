@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "ui/runs/runs_view.h"
 #include "ui/theme.h"
+#include "ui/widgets/table_cells.h"
 
 namespace strata {
 namespace {
@@ -73,13 +74,13 @@ void runs_distributed_view(RunsView* v, float w, float h) {
     for (const RunsView::Card& c : v->cards) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%d", c.card);
+      cell_number(std::to_string(c.card));
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(c.step.c_str());
+      cell_text(c.step);
       for (double val :
            {c.compute, c.communication, c.overlap, c.free, c.transfer, c.wait, c.sync}) {
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(runs_us(val).c_str());
+        cell_us(val);
       }
     }
     ImGui::EndTable();
@@ -113,12 +114,12 @@ void runs_distributed_view(RunsView* v, float w, float h) {
     for (const RunsView::CommOp& o : c.ops) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(o.name.c_str());
+      cell_text(o.name);
       ImGui::TableNextColumn();
-      ImGui::Text("%.0f", o.calls);
+      cell_number(std::to_string(static_cast<long long>(o.calls)));
       for (double val : {o.elapse, o.transit, o.wait, o.sync}) {
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(runs_us(val).c_str());
+        cell_us(val);
       }
     }
     ImGui::EndTable();

@@ -301,4 +301,22 @@ std::string runs_view_selection_json(const RunsView& v) {
   return out + "}";
 }
 
+std::string runs_view_chart_json(const RunsView& v) {
+  auto list = [](std::string* o, const std::vector<std::string>& l) {
+    *o += '[';
+    for (size_t i = 0; i < l.size(); ++i) {
+      if (i) *o += ',';
+      json_append_string(o, l[i]);
+    }
+    *o += ']';
+  };
+  std::string o = "{\"diff\":{\"logScale\":";
+  o += v.diff_log_scale ? "true" : "false";
+  o += ",\"barTicks\":";
+  list(&o, v.diff_bar_ticks);
+  o += ",\"lineTicks\":";
+  list(&o, v.diff_line_ticks);
+  return o + "}}";
+}
+
 }  // namespace strata

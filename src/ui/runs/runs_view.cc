@@ -9,6 +9,7 @@
 #include "imgui.h"
 #include "platform/browser/runs_host.h"
 #include "ui/theme.h"
+#include "ui/widgets/table_cells.h"
 
 namespace strata {
 namespace {
@@ -38,9 +39,18 @@ void sort_rows(std::vector<int>* order, size_t n, const ImGuiTableSortSpecs* spe
   });
 }
 
-void cell_us(double us) {
+// The next cell: µs, right-aligned and shortened until it fits.
+void next_us(double us) {
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(runs_us(us).c_str());
+  cell_us(us);
+}
+
+// The next cell: a count.
+void next_count(double n) {
+  ImGui::TableNextColumn();
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", n);
+  cell_number(buf);
 }
 
 // A selector click: the UI's selection changes at once, then the page fetches what it shows.
@@ -214,17 +224,16 @@ void runs_operator_view(RunsView* v, float w, float h) {
       const RunsView::Op& o = v->ops[static_cast<size_t>(r)];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(o.name.c_str());
+      cell_text(o.name);
       if (v->group_by_shape) {
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(o.shape.c_str());
+        cell_text(o.shape);
       }
-      ImGui::TableNextColumn();
-      ImGui::Text("%.0f", o.calls);
-      cell_us(o.device_self);
-      cell_us(o.device_total);
-      cell_us(o.host_self);
-      cell_us(o.host_total);
+      next_count(o.calls);
+      next_us(o.device_self);
+      next_us(o.device_total);
+      next_us(o.host_self);
+      next_us(o.host_total);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(o.ai_eligible ? "Yes" : "No");
       ImGui::TableNextColumn();
@@ -323,15 +332,14 @@ void runs_kernel_view(RunsView* v, float w, float h) {
             v->kernels[static_cast<size_t>(v->kernels_order[static_cast<size_t>(i)])];
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k.name.c_str());
+        cell_text(k.name);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(k.core_type.c_str());
-        ImGui::TableNextColumn();
-        ImGui::Text("%.0f", k.count);
-        cell_us(k.total);
-        cell_us(k.avg);
-        cell_us(k.min);
-        cell_us(k.max);
+        cell_text(k.core_type);
+        next_count(k.count);
+        next_us(k.total);
+        next_us(k.avg);
+        next_us(k.min);
+        next_us(k.max);
       }
     ImGui::EndTable();
     return;
@@ -377,21 +385,22 @@ void runs_kernel_view(RunsView* v, float w, float h) {
           v->details[static_cast<size_t>(v->details_order[static_cast<size_t>(i)])];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(d.step.c_str());
+      cell_text(d.step);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(d.name.c_str());
+      cell_text(d.name);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(d.type.c_str());
+      cell_text(d.type);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(d.core_type.c_str());
-      cell_us(d.start);
-      cell_us(d.duration);
-      cell_us(d.wait);
-      ImGui::TableNextColumn();
-      if (std::isnan(d.block_dim))
+      cell_text(d.core_type);
+      next_us(d.start);
+      next_us(d.duration);
+      next_us(d.wait);
+      if (std::isnan(d.block_dim)) {
+        ImGui::TableNextColumn();
         ImGui::TextDisabled("-");
-      else
-        ImGui::Text("%.0f", d.block_dim);
+      } else {
+        next_count(d.block_dim);
+      }
     }
   ImGui::EndTable();
 }

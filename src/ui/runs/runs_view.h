@@ -76,6 +76,9 @@ struct RunsView {
   int diff_a = -1, diff_b = -1;  // flat profile indices (run-major) of the compared pair
   bool diff_cols[4] = {true, true, true, true};
   int diff_pick = -1;  // the step row clicked in the chart
+  // What the Diff chart's axes showed last frame (runs_view_chart_json).
+  bool diff_log_scale = false;
+  std::vector<std::string> diff_bar_ticks, diff_line_ticks;
   bool has_ops = false, has_kernels = false, has_cards = false, has_diff = false;
 };
 
@@ -90,6 +93,8 @@ std::string runs_view_selection_json(const RunsView& v);
 // part: "operators" | "kernels" | "distributed" | "diff".
 void runs_view_stats(RunsView* v, const std::string& part, const char* json);
 void runs_view_frame(RunsView* v, float x, float y, float w, float h);
+// {diff: {logScale, barTicks, lineTicks}}: what the Diff chart's axes showed last frame.
+std::string runs_view_chart_json(const RunsView& v);
 
 // Drawing pieces (runs_charts.cc).
 struct PieSlice {

@@ -1,0 +1,101 @@
+// The Memory tab's labels: times to the microsecond, the chart's round Y ticks, and the view's
+// state as JSON for the script API (strata.memoryView()).
+#include <cmath>
+#include <cstdio>
+
+#include "core/base/json_writer.h"
+#include "ui/memory/memory_view.h"
+
+namespace strata {
+
+std::string memory_time_label(double ns) {
+  if (!std::isfinite(ns)) return "?";
+  const double a = std::fabs(ns);
+  char buf[48];
+  if (a >= 1e9) {
+    std::snprintf(buf, sizeof buf, "%.6f s", ns / 1e9);
+  } else if (a >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.3f ms", ns / 1e6);
+  } else {
+    // Whole microseconds as such; a source that records nanoseconds keeps them.
+    const bool whole = std::fabs(ns / 1e3 - std::round(ns / 1e3)) < 1e-9;
+    std::snprintf(buf, sizeof buf, whole ? "%.0f us" : "%.3f us", ns / 1e3);
+  }
+  return buf;
+}
+
+void memory_y_ticks(double ymax, std::vector<double>* at, std::vector<std::string>* labels) {
+  at->clear();
+  labels->clear();
+  if (!(ymax > 0)) return;
+  static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int k = 0;
+  double unit = 1;
+  while (k < 4 && ymax / unit >= 1024) unit *= 1024, ++k;
+  // About kMemoryYTicks intervals, each 1, 2, 2.5 or 5 × 10^n of the unit.
+  const double raw = ymax / unit / kMemoryYTicks;
+  const double p = std::pow(10.0, std::floor(std::log10(raw)));
+  const double m = raw / p;
+  const double nice = m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10;
+  const double step = nice * p;
+  for (int i = 0; i * step * unit <= ymax * (1 + 1e-9) && i < 100; ++i) {
+    at->push_back(i * step * unit);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g %s", i * step, kUnits[k]);
+    labels->push_back(i == 0 ? "0" : buf);
+  }
+}
+
+std::string memory_view_json(const MemoryView& m) {
+  std::string o = "{\"ready\":";
+  o += m.summary_ready ? "true" : "false";
+  o += ",\"device\":";
+  json_append_string(&o, m.devices.empty() ? std::string() : m.devices[m.device].name);
+  o += ",\"yTicks\":[";
+  for (size_t i = 0; i < m.y_ticks.size(); ++i) {
+    o += i ? ",{\"bytes\":" : "{\"bytes\":";
+    json_append_number(&o, m.y_ticks[i]);
+    o += ",\"label\":";
+    json_append_string(&o, m.y_labels[i]);
+    o += '}';
+  }
+  o += "],\"peakLabel\":";
+  json_append_string(&o, m.peak_label);
+  o += ",\"hoverText\":";
+  json_append_string(&o, m.hover_text);
+  o += ",\"liveT\":";
+  if (std::isnan(m.live_t))
+    o += "null";
+  else
+    json_append_number(&o, m.live_t);
+  o += ",\"liveLabel\":";
+  json_append_string(&o, m.live_label);
+  o += ",\"liveGroups\":[";
+  for (size_t i = 0; i < m.live_groups.size(); ++i) {
+    const MemoryView::Group& g = m.live_groups[i];
+    o += i ? ",{\"key\":" : "{\"key\":";
+    json_append_string(&o, g.key);
+    o += ",\"bytes\":";
+    json_append_number(&o, g.bytes);
+    o += ",\"count\":" + std::to_string(g.count);
+    o += g.before_trace ? ",\"beforeTrace\":true}" : "}";
+  }
+  o += "],\"allocations\":" + std::to_string(m.allocs.size()) + ",\"allocationsNote\":";
+  json_append_string(&o, m.allocs_note);
+  auto box = [&](const char* key, float x, float y, float w, float h) {
+    o += std::string(",\"") + key + "\":{\"x\":";
+    json_append_number(&o, x);
+    o += ",\"y\":";
+    json_append_number(&o, y);
+    o += ",\"w\":";
+    json_append_number(&o, w);
+    o += ",\"h\":";
+    json_append_number(&o, h);
+    o += '}';
+  };
+  box("plot", m.plot_x, m.plot_y, m.plot_w, m.plot_h);
+  box("hoverBox", m.hover_x, m.hover_y, m.hover_w, m.hover_h);
+  return o + "}";
+}
+
+}  // namespace strata
