@@ -204,10 +204,10 @@ inline constexpr std::string_view kErrors = "errors";
 
 // strata.summary().
 inline constexpr std::string_view kSummaryKeys[] = {
-    keys::summary::kFiles,    keys::summary::kPhases,    keys::summary::kEvents,
-    keys::summary::kCounters, keys::summary::kTracks,    keys::summary::kProcesses,
-    keys::summary::kStartNs,  keys::summary::kEndNs,     keys::summary::kLoadMs,
-    keys::summary::kHeapBytes, keys::summary::kErrors,   keys::summary::kWarnings};
+    keys::summary::kFiles,     keys::summary::kPhases, keys::summary::kEvents,
+    keys::summary::kCounters,  keys::summary::kTracks, keys::summary::kProcesses,
+    keys::summary::kStartNs,   keys::summary::kEndNs,  keys::summary::kLoadMs,
+    keys::summary::kHeapBytes, keys::summary::kErrors, keys::summary::kWarnings};
 
 inline constexpr std::string_view kSummaryFileKeys[] = {
     keys::summary_file::kName, keys::summary_file::kBytes, keys::summary_file::kFormat};
@@ -235,9 +235,9 @@ inline constexpr std::string_view kSelectKeys[] = {keys::select::kCount, keys::s
                                                    keys::select::kEvents};
 
 // The `select` query's events (strata.selection() copies these of each).
-inline constexpr std::string_view kSelectedEventKeys[] = {
-    keys::event::kEvent, keys::event::kName, keys::event::kTsNs,
-    keys::event::kDurNs, keys::event::kPid,  keys::event::kTid};
+inline constexpr std::string_view kSelectedEventKeys[] = {keys::event::kEvent, keys::event::kName,
+                                                          keys::event::kTsNs,  keys::event::kDurNs,
+                                                          keys::event::kPid,   keys::event::kTid};
 
 // engine_find(): each match has at least event, name, durNs.
 inline constexpr std::string_view kFindKeys[] = {keys::find::kCount, keys::find::kMatches};
@@ -263,9 +263,9 @@ inline constexpr std::string_view kGraphFindKeys[] = {keys::graph_find::kInstr,
                                                       keys::graph_find::kComputation};
 
 inline constexpr std::string_view kRunsStatsKeys[] = {
-    keys::runs_stats::kOperators,    keys::runs_stats::kKernels,
+    keys::runs_stats::kOperators,       keys::runs_stats::kKernels,
     keys::runs_stats::kKernelCoreTypes, keys::runs_stats::kDistributed,
-    keys::runs_stats::kOperatorDiff, keys::runs_stats::kStepDiff,
+    keys::runs_stats::kOperatorDiff,    keys::runs_stats::kStepDiff,
     keys::runs_stats::kErrors};
 
 }  // namespace strata::protocol

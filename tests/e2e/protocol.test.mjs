@@ -102,7 +102,8 @@ test('no script under web/ writes a message name as a bare string', () => {
       if (!Object.prototype.hasOwnProperty.call(p[group], name)) problems.push(`${file}: unknown ${group}.${name}`);
     }
     for (const [, reply, key] of text.matchAll(/\bREPLY\.(\w+)\.(\w+)/g)) {
-      if (p.REPLY_KEYS[reply] && !p.REPLY_KEYS[reply].includes(key)) problems.push(`${file}: unknown REPLY.${reply}.${key}`);
+      if (p.REPLY_KEYS[reply] && !p.REPLY_KEYS[reply].includes(key))
+        problems.push(`${file}: unknown REPLY.${reply}.${key}`);
     }
   }
   assert.deepEqual(problems, []);

@@ -173,7 +173,8 @@
             // what it launched elsewhere (Kineto: kernels), when there are any.
             lastDetails =
               d && Object.assign(pick(d, REPLY_KEYS.details), { args: {} }, pick(d.record, REPLY_KEYS.detailsRecord));
-            if (d && d[REPLY.detailsLaunched.launchedCount] !== undefined) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
+            if (d && d[REPLY.detailsLaunched.launchedCount] !== undefined)
+              Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
           } catch (e) {
             lastDetails = null;
           }

@@ -42,7 +42,8 @@ void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>
     if (l.depth == 0) {
       if (section == reply::select::kSummary && started) p->summary.push_back(cur), started = false;
       section = l.key;
-      if (l.key == reply::select::kCount) p->selection_count = std::strtoull(l.value.c_str(), nullptr, 10);
+      if (l.key == reply::select::kCount)
+        p->selection_count = std::strtoull(l.value.c_str(), nullptr, 10);
     } else if (section == reply::select::kSummary && l.depth == 1) {
       if (started) p->summary.push_back(cur);
       cur = SummaryLine{};
@@ -252,9 +253,8 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
                        text(reply::event::kStartNs) + " ns)");
       if (text(reply::event::kPhase) != "i") {
         row("End", format_tick(static_cast<double>(start + dur - origin_ns), 1));
-        row("Duration",
-            format_duration(static_cast<double>(dur)) + "   (" + text(reply::event::kDurNs) +
-                " ns)");
+        row("Duration", format_duration(static_cast<double>(dur)) + "   (" +
+                            text(reply::event::kDurNs) + " ns)");
         if (field(p->lines, reply::details::kSelfNs))
           row("Self time",
               format_duration(std::strtod(text(reply::details::kSelfNs).c_str(), nullptr)));
@@ -278,8 +278,7 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       }
     }
     // Kineto: the kernels and copies an operator launched, through its runtime calls' flows.
-    if (const JsonLine* n = field(p->lines, reply::details::kLaunchedCount);
-        n && n->value != "0") {
+    if (const JsonLine* n = field(p->lines, reply::details::kLaunchedCount); n && n->value != "0") {
       ImGui::TextColored(
           ImVec4(0.65f, 0.65f, 0.65f, 1), "Launched elsewhere (%s%s): %s in total, over %s",
           text(reply::details::kLaunchedComplete) == "false" ? "at least " : "", n->value.c_str(),

@@ -189,10 +189,10 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
       if (k[0] == "kernelDetailsTotal" && l.depth == 0) v->details_total = json_number(l);
       if (l.depth < 1) return;
-      std::vector<RunsView::Kernel>* list =
-          k[0] == reply::runs_stats::kKernels           ? &v->kernels
-          : k[0] == reply::runs_stats::kKernelCoreTypes ? &v->core_types
-                                                        : nullptr;
+      std::vector<RunsView::Kernel>* list = k[0] == reply::runs_stats::kKernels ? &v->kernels
+                                            : k[0] == reply::runs_stats::kKernelCoreTypes
+                                                ? &v->core_types
+                                                : nullptr;
       if (list) {
         if (l.depth == 1)
           list->emplace_back();
@@ -272,7 +272,8 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
   }
   // The first error, if any, as the status line.
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (k[0] == reply::runs_stats::kErrors && l.depth == 1 && v->status.empty()) v->status = l.value;
+    if (k[0] == reply::runs_stats::kErrors && l.depth == 1 && v->status.empty())
+      v->status = l.value;
   });
 }
 
