@@ -16,6 +16,7 @@
 #include "core/query/hierarchy.h"
 #include "core/query/launches.h"
 #include "core/query/viewport.h"
+#include "protocol/reply_keys.h"
 #include "protocol/view_messages.h"
 
 namespace strata {
@@ -210,20 +211,26 @@ void Engine::index_display_order() {
 
 std::string Engine::summary_json() const {
   const TraceStore& s = *store_;
-  std::string o = "{\"files\":[";
+  namespace sum = protocol::keys::summary;
+  namespace file = protocol::keys::summary_file;
+  std::string o;
+  protocol::append_key(&o, sum::kFiles, '{');
+  o += '[';
   for (size_t i = 0; i < s.files.size(); ++i) {
     if (i) o += ',';
-    o += "{\"name\":";
+    protocol::append_key(&o, file::kName, '{');
     json_append_string(&o, s.files[i].name);
-    o += ",\"bytes\":";
+    protocol::append_key(&o, file::kBytes);
     json_append_int(&o, static_cast<int64_t>(s.files[i].bytes));
-    o += ",\"format\":";
+    protocol::append_key(&o, file::kFormat);
     json_append_string(&o, s.files[i].format);
     o += ",\"compression\":";
     json_append_string(&o, s.files[i].compression);
     o += '}';
   }
-  o += "],\"phases\":{";
+  o += ']';
+  protocol::append_key(&o, sum::kPhases);
+  o += '{';
   bool first = true;
   for (int c = 0; c < 256; ++c) {
     if (!s.phase_counts[c]) continue;
@@ -236,21 +243,27 @@ std::string Engine::summary_json() const {
   }
   uint32_t counter_tracks = 0;
   for (const Track& t : s.tracks) counter_tracks += t.kind == TrackKind::kCounter;
-  o += "},\"events\":" + std::to_string(s.events.size());
-  o += ",\"counters\":" + std::to_string(s.samples.size());
+  o += '}';
+  protocol::append_key(&o, sum::kEvents);
+  o += std::to_string(s.events.size());
+  protocol::append_key(&o, sum::kCounters);
+  o += std::to_string(s.samples.size());
   o += ",\"counterTracks\":" + std::to_string(counter_tracks);
   o += ",\"flows\":" + std::to_string(s.flows.size());
-  o += ",\"tracks\":" + std::to_string(s.tracks.size());
-  o += ",\"processes\":" + std::to_string(s.processes.size());
+  protocol::append_key(&o, sum::kTracks);
+  o += std::to_string(s.tracks.size());
+  protocol::append_key(&o, sum::kProcesses);
+  o += std::to_string(s.processes.size());
   o += ",\"strings\":" + std::to_string(s.strings.size());
   o += ",\"storeBytes\":" + std::to_string(s.memory_bytes());
   o += ",\"pyramidBytes\":" + std::to_string(pyramid_.memory_bytes());
   o += ",\"pyramidLevels\":" + std::to_string(pyramid_.levels.size());
-  o += ",\"startNs\":";
+  protocol::append_key(&o, sum::kStartNs);
   json_append_int(&o, s.has_time ? s.start_ns : 0);
-  o += ",\"endNs\":";
+  protocol::append_key(&o, sum::kEndNs);
   json_append_int(&o, s.has_time ? s.end_ns : 0);
-  o += ",\"errors\":[";
+  protocol::append_key(&o, sum::kErrors);
+  o += '[';
   first = true;
   auto add_all = [&](const std::vector<std::string>& v) {
     for (const std::string& e : v) {
@@ -261,7 +274,9 @@ std::string Engine::summary_json() const {
   };
   add_all(s.errors);
   add_all(session_errors_);
-  o += "],\"warnings\":[";
+  o += ']';
+  protocol::append_key(&o, sum::kWarnings);
+  o += '[';
   first = true;
   add_all(s.warnings);
   o += "]";
@@ -456,7 +471,11 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
 std::string Engine::find_json(std::string_view text, size_t limit) const {
   const TraceStore& s = *store_;
   FindResult r = find_events(s, text, limit);
-  std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
+  std::string o;
+  protocol::append_key(&o, protocol::keys::find::kCount, '{');
+  o += std::to_string(r.count);
+  protocol::append_key(&o, protocol::keys::find::kMatches);
+  o += '[';
   for (size_t i = 0; i < r.events.size(); ++i) {
     if (i) o += ',';
     append_event_json(&o, s, r.events[i],
@@ -516,6 +535,7 @@ void Engine::extract_begin(uint32_t event) {
 std::string Engine::details_json(uint32_t event, std::string_view record) const {
   const TraceStore& s = *store_;
   if (event >= s.events.size()) return "null";
+  namespace det = protocol::keys::details;
   const EventJsonContext ctx{0, &store_to_display_};
   std::string o = "{";
   append_event_fields(
@@ -526,7 +546,7 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
       ctx);
   // Self time and the stack around the event (parent, children), for the details pane.
   if (s.events.phase[event] != 'i') {
-    o += ",\"selfNs\":";
+    protocol::append_key(&o, det::kSelfNs);
     json_append_int(&o, self_time(s, event));
   }
   // `placed`: also the display track it is drawn on (events elsewhere: flows, launches).
@@ -544,39 +564,50 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
     return r + "}";
   };
   uint32_t parent = parent_of(s, event);
-  o += ",\"parent\":" + (parent == kNone ? std::string("null") : related(parent));
+  protocol::append_key(&o, det::kParent);
+  o += (parent == kNone ? std::string("null") : related(parent));
   uint64_t child_count = 0;
   std::vector<uint32_t> kids = children_of(s, event, 20, &child_count);
-  o += ",\"childCount\":" + std::to_string(child_count) + ",\"children\":[";
+  protocol::append_key(&o, det::kChildCount);
+  o += std::to_string(child_count);
+  protocol::append_key(&o, det::kChildren);
+  o += '[';
   for (size_t i = 0; i < kids.size(); ++i) o += (i ? "," : "") + related(kids[i]);
   o += "]";
   // Flow neighbours (arrows in and out), with where they are drawn.
   o += ',';
   append_event_fields(&o, s, event, {EventField::kTrack}, ctx);
-  o += ",\"flows\":[";
+  protocol::append_key(&o, det::kFlows);
+  o += '[';
   std::vector<FlowNeighbour> nb = flows_of(s, event);
   for (size_t i = 0; i < nb.size() && i < 100; ++i) {
     uint32_t e = nb[i].event;
     std::string r = related(e, true);
     r.pop_back();  // reopen the object to add direction and depth
-    r += std::string(",\"incoming\":") + (nb[i].incoming ? "true" : "false");
-    r += ",\"depth\":" + std::to_string(s.events.depth[e]) + "}";
+    protocol::append_key(&r, det::kIncoming);
+    r += nb[i].incoming ? "true" : "false";
+    protocol::append_key(&r, protocol::keys::event::kDepth);
+    r += std::to_string(s.events.depth[e]) + "}";
     o += (i ? "," : "") + r;
   }
   o += "]";
   // What it launched elsewhere (Kineto: its kernels and copies), through it and its children.
   if (s.events.phase[event] != 'i') {
     const Launched l = launched_by(s, event, 20);
-    o += ",\"launchedCount\":" + std::to_string(l.count) + ",\"launchedTotalNs\":";
+    protocol::append_key(&o, det::kLaunchedCount);
+    o += std::to_string(l.count);
+    protocol::append_key(&o, det::kLaunchedTotalNs);
     json_append_int(&o, l.total_ns);
-    o += std::string(",\"launchedComplete\":") + (l.complete ? "true" : "false");
-    o += ",\"launchedSpanNs\":";
+    protocol::append_key(&o, det::kLaunchedComplete);
+    o += l.complete ? "true" : "false";
+    protocol::append_key(&o, det::kLaunchedSpanNs);
     json_append_int(&o, l.count ? l.last_end - l.first_start : 0);
-    o += ",\"launched\":[";
+    protocol::append_key(&o, det::kLaunched);
+    o += '[';
     for (size_t i = 0; i < l.events.size(); ++i) o += (i ? "," : "") + related(l.events[i], true);
     o += "]";
   }
-  o += ",\"record\":";
+  protocol::append_key(&o, det::kRecord);
   // The record was valid JSON when it was imported (malformed ones are skipped), but the file
   // may have changed on disk since: the reader validates before trusting it.
   if (record.empty())

@@ -2,6 +2,7 @@
 #include "core/base/json_writer.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "engine/engine.h"
+#include "protocol/reply_keys.h"
 
 namespace strata {
 
@@ -25,17 +26,26 @@ std::vector<HloProtoSpan> Engine::file_hlo_spans(uint32_t file) const {
 }
 
 std::string Engine::hlo_protos_json() const {
+  namespace key = protocol::keys::hlo_proto;
+  using protocol::append_key;
   std::string o = "[";
   if (store_->xspace) {
     for (const HloProtoSpan& h : store_->xspace->hlo_protos) {
       uint64_t off = h.src_offset;
       const uint32_t file = source_file(&off);
       if (o.size() > 1) o += ',';
-      o += "{\"programId\":" + std::to_string(h.program_id) + ",\"module\":";
+      append_key(&o, key::kProgramId, '{');
+      o += std::to_string(h.program_id);
+      append_key(&o, key::kModule);
       json_append_string(&o, h.module);
-      o += ",\"file\":" + std::to_string(file) + ",\"offset\":" + std::to_string(off) +
-           ",\"length\":" + std::to_string(h.src_len) +
-           ",\"compressed\":" + (file_compressed(file) ? "true" : "false") + "}";
+      append_key(&o, key::kFile);
+      o += std::to_string(file);
+      append_key(&o, key::kOffset);
+      o += std::to_string(off);
+      append_key(&o, key::kLength);
+      o += std::to_string(h.src_len);
+      append_key(&o, key::kCompressed);
+      o += file_compressed(file) ? "true}" : "false}";
     }
   }
   return o + "]";

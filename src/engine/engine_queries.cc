@@ -10,6 +10,7 @@
 #include "core/query/find.h"
 #include "core/query/selection.h"
 #include "engine/engine.h"
+#include "protocol/reply_keys.h"
 
 namespace strata {
 
@@ -47,7 +48,8 @@ struct Args {
 };
 
 std::string error_json(const std::string& message) {
-  std::string o = "{\"error\":";
+  std::string o;
+  protocol::append_key(&o, protocol::keys::failure::kError, '{');
   json_append_string(&o, message);
   return o + "}";
 }
@@ -89,7 +91,12 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
         match[id] = contains_ignore_case(s.strings.get(id), text);
     }
     FindResult r = find_matching(s, match, limit);
-    std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
+    namespace find = protocol::keys::find;
+    std::string o;
+    protocol::append_key(&o, find::kCount, '{');
+    o += std::to_string(r.count);
+    protocol::append_key(&o, find::kMatches);
+    o += '[';
     for (size_t i = 0; i < r.events.size(); ++i) {
       if (i) o += ',';
       append_event_json(&o, s, r.events[i],
@@ -97,7 +104,9 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
                          EventField::kEnd, EventField::kTrack, EventField::kDepth},
                         {origin, &store_to_display_});
     }
-    o += "],\"nameIds\":[";
+    o += ']';
+    protocol::append_key(&o, find::kNameIds);
+    o += '[';
     bool first = true;
     size_t n = 0;
     for (StrId id = 0; id < match.size() && n < 200000; ++id) {
@@ -132,7 +141,13 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       TimeNs t1 = origin + static_cast<TimeNs>(args.number("t1", 0));
       count = select_region(s, t0, t1, rows, limit, &events);
     }
-    std::string o = "{\"count\":" + std::to_string(count) + ",\"events\":[";
+    namespace sel = protocol::keys::select;
+    namespace row = protocol::keys::select_summary;
+    std::string o;
+    protocol::append_key(&o, sel::kCount, '{');
+    o += std::to_string(count);
+    protocol::append_key(&o, sel::kEvents);
+    o += '[';
     for (size_t i = 0; i < events.size(); ++i) {
       if (i) o += ',';
       append_event_json(
@@ -141,16 +156,24 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
            EventField::kTsNs, EventField::kDurNs, EventField::kPid, EventField::kTid},
           {origin, nullptr});
     }
-    o += "],\"summary\":[";
+    o += ']';
+    protocol::append_key(&o, sel::kSummary);
+    o += '[';
     std::vector<SummaryRow> rows = summarize(s, events);
     for (size_t i = 0; i < rows.size(); ++i) {
       const SummaryRow& r = rows[i];
       if (i) o += ',';
-      o += "{\"name\":";
+      protocol::append_key(&o, row::kName, '{');
       json_append_string(&o, s.strings.get(r.name));
-      o += ",\"count\":" + std::to_string(r.count) + ",\"totalNs\":" + std::to_string(r.total) +
-           ",\"minNs\":" + std::to_string(r.min) + ",\"maxNs\":" + std::to_string(r.max) +
-           ",\"avgNs\":";
+      protocol::append_key(&o, row::kCount);
+      o += std::to_string(r.count);
+      protocol::append_key(&o, row::kTotalNs);
+      o += std::to_string(r.total);
+      protocol::append_key(&o, row::kMinNs);
+      o += std::to_string(r.min);
+      protocol::append_key(&o, row::kMaxNs);
+      o += std::to_string(r.max);
+      protocol::append_key(&o, row::kAvgNs);
       json_append_number(&o,
                          r.count ? static_cast<double>(r.total) / static_cast<double>(r.count) : 0);
       o += '}';

@@ -11,6 +11,7 @@
 #include "core/graph/hlo_graph.h"
 #include "core/graph/layered_layout.h"
 #include "engine/engine.h"
+#include "protocol/reply_keys.h"
 
 namespace strata {
 
@@ -107,26 +108,35 @@ std::string GraphSession::hlo_stream_end(bool keep) {
 }
 
 std::string GraphSession::modules_json() const {
+  namespace mod = protocol::keys::graph_module;
+  namespace comp = protocol::keys::graph_computation;
+  using protocol::append_key;
   std::string o = "[";
   for (size_t k = 0; k < modules_.size(); ++k) {
     const auto& m = modules_[k].m;
     if (k) o += ',';
-    o += "{\"name\":";
+    append_key(&o, mod::kName, '{');
     json_append_string(&o, m.module_name);
-    o += ",\"source\":";
+    append_key(&o, mod::kSource);
     json_append_string(&o, modules_[k].source);
-    o += ",\"programId\":" + std::to_string(m.program_id);
-    o += ",\"fromTrace\":";
+    append_key(&o, mod::kProgramId);
+    o += std::to_string(m.program_id);
+    append_key(&o, mod::kFromTrace);
     o += modules_[k].from_trace ? "true" : "false";
-    o += ",\"instructions\":" + std::to_string(m.instruction_count());
-    o += ",\"entry\":" + std::to_string(m.entry == kNone ? 0 : m.entry);
-    o += ",\"computations\":[";
+    append_key(&o, mod::kInstructions);
+    o += std::to_string(m.instruction_count());
+    append_key(&o, mod::kEntry);
+    o += std::to_string(m.entry == kNone ? 0 : m.entry);
+    append_key(&o, mod::kComputations);
+    o += '[';
     for (uint32_t c = 0; c < m.computation_count(); ++c) {
       if (c) o += ',';
-      o += "{\"name\":";
+      append_key(&o, comp::kName, '{');
       json_append_string(&o, m.str(m.comp_name[c]));
-      o += ",\"instructions\":" + std::to_string(m.comp_count[c]);
-      o += ",\"fusion\":" + std::to_string(m.comp_is_fusion[c]) + "}";
+      append_key(&o, comp::kInstructions);
+      o += std::to_string(m.comp_count[c]);
+      append_key(&o, comp::kFusion);
+      o += std::to_string(m.comp_is_fusion[c]) + "}";
     }
     o += "]}";
   }

@@ -4,6 +4,7 @@
 
 #include "core/base/json_writer.h"
 #include "core/formats/loss_log/default_tags.h"
+#include "protocol/reply_keys.h"
 
 namespace strata {
 
@@ -33,9 +34,10 @@ std::string LossSession::guess_tags_json(std::string_view head) {
   const bool plain = sniff_compression(p, head.size()) == Compression::kNone;
   const std::string text = plain ? std::string() : inflated_head(head, kGuessBytes);
   const LossTags t = guess_loss_tags(plain ? head : std::string_view(text));
-  std::string o = "{\"lossTag\":";
+  std::string o;
+  protocol::append_key(&o, protocol::keys::loss_info::kLossTag, '{');
   json_append_string(&o, t.loss);
-  o += ",\"iterationTag\":";
+  protocol::append_key(&o, protocol::keys::loss_info::kIterationTag);
   json_append_string(&o, t.iteration);
   return o + "}";
 }

@@ -6,6 +6,7 @@
 #include "core/runs/run_stats_json.h"
 #include "core/store/trace_store.h"
 #include "engine/engine.h"
+#include "protocol/reply_keys.h"
 
 namespace strata {
 
@@ -13,20 +14,22 @@ namespace {
 
 constexpr size_t kMaxKernelDetails = 5000;
 
-void key(std::string* o, const char* k) {
+namespace stats = protocol::keys::runs_stats;
+
+void key(std::string* o, std::string_view k) {
   *o += ',';
   json_append_string(o, k);
   *o += ':';
 }
 
-void strings(std::string* o, const char* k, const std::vector<std::string>& v) {
+void strings(std::string* o, std::string_view k, const std::vector<std::string>& v) {
   key(o, k);
   runs::missing_json(v, o);
 }
 
 // "operators", "operatorsMissing".
 void operators(std::string* o, const runs::OperatorTable& t) {
-  key(o, "operators");
+  key(o, stats::kOperators);
   runs::operators_json(t, 0, true, o);
   strings(o, "operatorsMissing", t.missing);
 }
@@ -34,9 +37,9 @@ void operators(std::string* o, const runs::OperatorTable& t) {
 // "kernels" (Group By Statistic), "kernelCoreTypes" (the core-type pie), "kernelDetails" (Group
 // By All: the first kMaxKernelDetails executions), "kernelDetailsTotal", "kernelsMissing".
 void kernels(std::string* o, const runs::KernelTable& t) {
-  key(o, "kernels");
+  key(o, stats::kKernels);
   runs::kernels_json(t, 0, o);
-  key(o, "kernelCoreTypes");
+  key(o, stats::kKernelCoreTypes);
   *o += '[';
   for (size_t i = 0; i < t.by_core_type.size(); ++i) {
     const runs::KernelGroup& g = t.by_core_type[i];
@@ -81,7 +84,7 @@ void kernels(std::string* o, const runs::KernelTable& t) {
 void distributed(std::string* o, const std::vector<runs::DistributedRow>& rows) {
   runs::DistributedTable t;
   t.rows = rows;
-  key(o, "distributed");
+  key(o, stats::kDistributed);
   runs::distributed_json(t, o);
 }
 
@@ -91,7 +94,7 @@ void append_error(std::vector<std::string>* errors, const std::string& file, std
 }
 
 std::string finish(std::string o, const std::vector<std::string>& errors) {
-  strings(&o, "errors", errors);
+  strings(&o, stats::kErrors, errors);
   return o + '}';
 }
 
@@ -211,12 +214,12 @@ std::string RunsSession::diff_json(bool group_by_shape, std::string_view step_vi
     }
   }
   kept_.clear();
-  key(&o, "operatorDiff");
+  key(&o, stats::kOperatorDiff);
   runs::operator_diff_json(runs::diff_operators(side[0].ops, side[1].ops), 0, &o);
   std::vector<std::string> steps = side[0].steps.steps;
   for (const std::string& s : side[1].steps.steps)
     if (std::find(steps.begin(), steps.end(), s) == steps.end()) steps.push_back(s);
-  key(&o, "stepDiff");
+  key(&o, stats::kStepDiff);
   runs::step_diff_json(runs::step_diff(side[0].steps, side[1].steps, step), &o);
   strings(&o, "steps", steps);
   return finish(std::move(o), errors);

@@ -1,53 +1,271 @@
-// The keys of the engine's JSON replies that the page and the worker read by name (everything
-// else in a reply is passed through untouched, to the UI module or the script API). The engine
-// writes these objects (src/engine, src/engine/wasm); web/shared/protocol.js mirrors each list
-// as StrataProtocol.REPLY_KEYS.<name> (kSummaryKeys → summary) and tests/e2e/protocol.test.mjs
-// fails when the two disagree.
+// The keys of the engine's JSON replies that someone reads by name: the page and the worker
+// (web/), or the UI module (src/ui), which parses the JSON the page forwards to it. Everything
+// else in a reply is passed through untouched, to the script API.
+//
+// Each key is a constant, keys::<reply>::k<Key>, and is written and read only through it: the
+// engine's writers append it with append_key(), the UI compares JsonLine::key with it. The lists
+// below (kSummaryKeys...) are what the page and the worker read; web/shared/protocol.js mirrors
+// each as StrataProtocol.REPLY_KEYS.<name> (kSummaryKeys → summary) and REPLY.<name>.<key>, and
+// tests/e2e/protocol.test.mjs fails when the two disagree, or when a key below is spelled as a
+// literal outside src/protocol (see that test for what it scans).
 #pragma once
+#include <string>
 #include <string_view>
 
 namespace strata::protocol {
 
+// Appends `"key":` to a JSON object being written, after `before` (',' or '{'; 0: nothing).
+inline void append_key(std::string* out, std::string_view key, char before = ',') {
+  if (before) out->push_back(before);
+  out->push_back('"');
+  out->append(key);
+  out->append("\":");
+}
+
+namespace keys {
+
+// An event of the store, as core/query/event_json.h writes it for every reply naming events.
+// start / end: ns from the trace start; tsNs / startNs: absolute ns; track: the display track.
+namespace event {
+inline constexpr std::string_view kEvent = "event";
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kCat = "cat";
+inline constexpr std::string_view kPhase = "phase";
+inline constexpr std::string_view kTsNs = "tsNs";
+inline constexpr std::string_view kStartNs = "startNs";
+inline constexpr std::string_view kDurNs = "durNs";
+inline constexpr std::string_view kStart = "start";
+inline constexpr std::string_view kEnd = "end";
+inline constexpr std::string_view kDepth = "depth";
+inline constexpr std::string_view kPid = "pid";
+inline constexpr std::string_view kTid = "tid";
+inline constexpr std::string_view kProcess = "process";
+inline constexpr std::string_view kThread = "thread";
+inline constexpr std::string_view kTrack = "track";
+}  // namespace event
+
 // engine_summary(): strata.summary(). The worker adds loadMs (ms) and heapBytes (its wasm memory).
-inline constexpr std::string_view kSummaryKeys[] = {"files",  "phases",    "events",  "counters",
-                                                    "tracks", "processes", "startNs", "endNs",
-                                                    "loadMs", "heapBytes", "errors",  "warnings"};
+namespace summary {
+inline constexpr std::string_view kFiles = "files";
+inline constexpr std::string_view kPhases = "phases";
+inline constexpr std::string_view kEvents = "events";
+inline constexpr std::string_view kCounters = "counters";
+inline constexpr std::string_view kTracks = "tracks";
+inline constexpr std::string_view kProcesses = "processes";
+inline constexpr std::string_view kStartNs = "startNs";
+inline constexpr std::string_view kEndNs = "endNs";
+inline constexpr std::string_view kLoadMs = "loadMs";
+inline constexpr std::string_view kHeapBytes = "heapBytes";
+inline constexpr std::string_view kErrors = "errors";
+inline constexpr std::string_view kWarnings = "warnings";
+}  // namespace summary
 
-// One of summary.files: bytes is the file's size, format the importer's name (FILE_KIND names).
-inline constexpr std::string_view kSummaryFileKeys[] = {"name", "bytes", "format"};
+// One of summary.files: bytes is the file's size, format the importer's name.
+namespace summary_file {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kBytes = "bytes";
+inline constexpr std::string_view kFormat = "format";
+}  // namespace summary_file
 
-// engine_details(): the fields strata.details() copies from the details pane's JSON.
-inline constexpr std::string_view kDetailsKeys[] = {"name", "cat", "startNs", "durNs",
-                                                    "pid",  "tid", "phase"};
+// engine_details(), beside the event's own fields (event::): selfNs (ns); parent, children,
+// flows and launched are related events (event:: fields; a flow's incoming says its direction).
+// launched*: the work an event launched elsewhere (Kineto: kernels), present when it did.
+namespace details {
+inline constexpr std::string_view kSelfNs = "selfNs";
+inline constexpr std::string_view kParent = "parent";
+inline constexpr std::string_view kChildCount = "childCount";
+inline constexpr std::string_view kChildren = "children";
+inline constexpr std::string_view kFlows = "flows";
+inline constexpr std::string_view kIncoming = "incoming";
+inline constexpr std::string_view kRecord = "record";
+inline constexpr std::string_view kLaunchedCount = "launchedCount";
+inline constexpr std::string_view kLaunchedTotalNs = "launchedTotalNs";
+inline constexpr std::string_view kLaunchedSpanNs = "launchedSpanNs";
+inline constexpr std::string_view kLaunchedComplete = "launchedComplete";
+inline constexpr std::string_view kLaunched = "launched";
+}  // namespace details
 
-// engine_details(), an event that launched work elsewhere (Kineto: kernels): copied when present.
-inline constexpr std::string_view kDetailsLaunchedKeys[] = {
-    "launchedCount", "launchedTotalNs", "launchedSpanNs", "launchedComplete", "launched"};
+// engine_details().record: the event's own JSON object; args, and xla for an XLA op.
+namespace record {
+inline constexpr std::string_view kArgs = "args";
+inline constexpr std::string_view kXla = "xla";
+}  // namespace record
 
-// engine_details().record: the event's own JSON object; args, and xla for an XLA op (graph link).
-inline constexpr std::string_view kDetailsRecordKeys[] = {"args", "xla"};
+// record.xla (core/formats/xplane/xplane_details.h): the op's module, and graph, the link to
+// the graph viewer (programId: the XLA program's id; available: the trace holds its HLO).
+namespace xla {
+inline constexpr std::string_view kHloModule = "hlo_module";
+inline constexpr std::string_view kGraph = "graph";
+inline constexpr std::string_view kProgramId = "programId";
+inline constexpr std::string_view kOp = "op";
+inline constexpr std::string_view kAvailable = "available";
+}  // namespace xla
 
-// The `select` query's events (strata.selection() copies these of each).
-inline constexpr std::string_view kSelectedEventKeys[] = {"event", "name", "tsNs",
-                                                          "durNs", "pid",  "tid"};
+// The `select` query: {count, summary: [per name], events: [event:: fields]}.
+namespace select {
+inline constexpr std::string_view kCount = "count";
+inline constexpr std::string_view kSummary = "summary";
+inline constexpr std::string_view kEvents = "events";
+}  // namespace select
 
-// engine_find(): {count, matches}; each match has at least event, name, durNs (ns).
-inline constexpr std::string_view kFindKeys[] = {"count", "matches"};
-inline constexpr std::string_view kFindMatchKeys[] = {"event", "name", "durNs"};
+// One of select.summary: the events of one name (ns).
+namespace select_summary {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kCount = "count";
+inline constexpr std::string_view kTotalNs = "totalNs";
+inline constexpr std::string_view kMinNs = "minNs";
+inline constexpr std::string_view kMaxNs = "maxNs";
+inline constexpr std::string_view kAvgNs = "avgNs";
+}  // namespace select_summary
+
+// engine_find(): {count, matches: [event:: fields], nameIds: the matching names' ids}.
+namespace find {
+inline constexpr std::string_view kCount = "count";
+inline constexpr std::string_view kMatches = "matches";
+inline constexpr std::string_view kNameIds = "nameIds";
+}  // namespace find
+
+// Any query's answer when it failed: {error: message}.
+namespace failure {
+inline constexpr std::string_view kError = "error";
+}  // namespace failure
 
 // A lossLoaded / lossPoints message as strata.open() and strata.setLossTags() report it
-// (points: how many pairs; scanMs: ms; mbps: MB/s).
-inline constexpr std::string_view kLossInfoKeys[] = {"name",  "lossTag", "iterationTag", "points",
-                                                     "bytes", "scanMs",  "mbps"};
+// (points: how many pairs; scanMs: ms; mbps: MB/s); lossTag and iterationTag are also the
+// tags loss_guess_tags() answers.
+namespace loss_info {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kLossTag = "lossTag";
+inline constexpr std::string_view kIterationTag = "iterationTag";
+inline constexpr std::string_view kPoints = "points";
+inline constexpr std::string_view kBytes = "bytes";
+inline constexpr std::string_view kScanMs = "scanMs";
+inline constexpr std::string_view kMbps = "mbps";
+}  // namespace loss_info
 
-// graph_modules_json(): one module each (programId: the XLA program's id, from an xplane).
-inline constexpr std::string_view kGraphModuleKeys[] = {"name", "fromTrace", "programId"};
+// graph_modules_json(): one module each (programId: the XLA program's id, from an xplane;
+// entry: the entry computation; computations: graph_computation objects).
+namespace graph_module {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kSource = "source";
+inline constexpr std::string_view kFromTrace = "fromTrace";
+inline constexpr std::string_view kProgramId = "programId";
+inline constexpr std::string_view kInstructions = "instructions";
+inline constexpr std::string_view kEntry = "entry";
+inline constexpr std::string_view kComputations = "computations";
+}  // namespace graph_module
+
+// One of graph_module.computations (fusion: 1 for a fused computation).
+namespace graph_computation {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kInstructions = "instructions";
+inline constexpr std::string_view kFusion = "fusion";
+}  // namespace graph_computation
+
+// engine_hlo_protos(): the HloProtos an xplane holds, where they are (file: the source index;
+// offset, length: bytes in it; compressed: the file is, so it is read again in one pass).
+namespace hlo_proto {
+inline constexpr std::string_view kProgramId = "programId";
+inline constexpr std::string_view kModule = "module";
+inline constexpr std::string_view kFile = "file";
+inline constexpr std::string_view kOffset = "offset";
+inline constexpr std::string_view kLength = "length";
+inline constexpr std::string_view kCompressed = "compressed";
+}  // namespace hlo_proto
+
+// The UI's openFromTrace request to the page (the details pane's "Open in graph viewer"),
+// from record.xla: the program, the op, and the module's name for a trace without program ids.
+namespace graph_link {
+inline constexpr std::string_view kProgramId = "programId";
+inline constexpr std::string_view kOp = "op";
+inline constexpr std::string_view kModule = "module";
+}  // namespace graph_link
 
 // graph_find_instr(): where an instruction is (-1: nowhere).
-inline constexpr std::string_view kGraphFindKeys[] = {"instr", "computation"};
+namespace graph_find {
+inline constexpr std::string_view kInstr = "instr";
+inline constexpr std::string_view kComputation = "computation";
+}  // namespace graph_find
 
-// run statistics (runs_exports.cc): the tables strata.stats() returns.
+// run statistics (engine/runs_session.h): the tables strata.stats() returns.
+namespace runs_stats {
+inline constexpr std::string_view kOperators = "operators";
+inline constexpr std::string_view kKernels = "kernels";
+inline constexpr std::string_view kKernelCoreTypes = "kernelCoreTypes";
+inline constexpr std::string_view kDistributed = "distributed";
+inline constexpr std::string_view kOperatorDiff = "operatorDiff";
+inline constexpr std::string_view kStepDiff = "stepDiff";
+inline constexpr std::string_view kErrors = "errors";
+}  // namespace runs_stats
+
+}  // namespace keys
+
+// ---- what the page and the worker read (mirrored in web/shared/protocol.js) ------------------
+
+// strata.summary().
+inline constexpr std::string_view kSummaryKeys[] = {
+    keys::summary::kFiles,     keys::summary::kPhases, keys::summary::kEvents,
+    keys::summary::kCounters,  keys::summary::kTracks, keys::summary::kProcesses,
+    keys::summary::kStartNs,   keys::summary::kEndNs,  keys::summary::kLoadMs,
+    keys::summary::kHeapBytes, keys::summary::kErrors, keys::summary::kWarnings};
+
+inline constexpr std::string_view kSummaryFileKeys[] = {
+    keys::summary_file::kName, keys::summary_file::kBytes, keys::summary_file::kFormat};
+
+// An event (the select query's events: the page reads start / end to select one).
+inline constexpr std::string_view kEventKeys[] = {
+    keys::event::kEvent,   keys::event::kName,    keys::event::kCat,   keys::event::kPhase,
+    keys::event::kTsNs,    keys::event::kStartNs, keys::event::kDurNs, keys::event::kStart,
+    keys::event::kEnd,     keys::event::kDepth,   keys::event::kPid,   keys::event::kTid,
+    keys::event::kProcess, keys::event::kThread,  keys::event::kTrack};
+
+// The fields strata.details() copies from the details pane's JSON.
+inline constexpr std::string_view kDetailsKeys[] = {
+    keys::event::kName, keys::event::kCat, keys::event::kStartNs, keys::event::kDurNs,
+    keys::event::kPid,  keys::event::kTid, keys::event::kPhase};
+
+// An event that launched work elsewhere: copied when present.
+inline constexpr std::string_view kDetailsLaunchedKeys[] = {
+    keys::details::kLaunchedCount, keys::details::kLaunchedTotalNs, keys::details::kLaunchedSpanNs,
+    keys::details::kLaunchedComplete, keys::details::kLaunched};
+
+inline constexpr std::string_view kDetailsRecordKeys[] = {keys::record::kArgs, keys::record::kXla};
+
+inline constexpr std::string_view kSelectKeys[] = {keys::select::kCount, keys::select::kSummary,
+                                                   keys::select::kEvents};
+
+// The `select` query's events (strata.selection() copies these of each).
+inline constexpr std::string_view kSelectedEventKeys[] = {keys::event::kEvent, keys::event::kName,
+                                                          keys::event::kTsNs,  keys::event::kDurNs,
+                                                          keys::event::kPid,   keys::event::kTid};
+
+// engine_find(): each match has at least event, name, durNs.
+inline constexpr std::string_view kFindKeys[] = {keys::find::kCount, keys::find::kMatches};
+inline constexpr std::string_view kFindMatchKeys[] = {keys::event::kEvent, keys::event::kName,
+                                                      keys::event::kDurNs};
+
+inline constexpr std::string_view kLossInfoKeys[] = {
+    keys::loss_info::kName,   keys::loss_info::kLossTag, keys::loss_info::kIterationTag,
+    keys::loss_info::kPoints, keys::loss_info::kBytes,   keys::loss_info::kScanMs,
+    keys::loss_info::kMbps};
+
+inline constexpr std::string_view kGraphModuleKeys[] = {
+    keys::graph_module::kName, keys::graph_module::kFromTrace, keys::graph_module::kProgramId};
+
+inline constexpr std::string_view kHloProtoKeys[] = {
+    keys::hlo_proto::kProgramId, keys::hlo_proto::kModule, keys::hlo_proto::kFile,
+    keys::hlo_proto::kOffset,    keys::hlo_proto::kLength, keys::hlo_proto::kCompressed};
+
+inline constexpr std::string_view kGraphLinkKeys[] = {
+    keys::graph_link::kProgramId, keys::graph_link::kOp, keys::graph_link::kModule};
+
+inline constexpr std::string_view kGraphFindKeys[] = {keys::graph_find::kInstr,
+                                                      keys::graph_find::kComputation};
+
 inline constexpr std::string_view kRunsStatsKeys[] = {
-    "operators", "kernels", "kernelCoreTypes", "distributed", "operatorDiff", "stepDiff", "errors"};
+    keys::runs_stats::kOperators,       keys::runs_stats::kKernels,
+    keys::runs_stats::kKernelCoreTypes, keys::runs_stats::kDistributed,
+    keys::runs_stats::kOperatorDiff,    keys::runs_stats::kStepDiff,
+    keys::runs_stats::kErrors};
 
 }  // namespace strata::protocol

@@ -8,10 +8,13 @@
 #include "imgui.h"
 #include "platform/browser/host.h"
 #include "platform/browser/runs_host.h"
+#include "protocol/reply_keys.h"
 #include "ui/labels.h"
 #include "ui/timeline/colors.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 
 namespace {
 
@@ -184,13 +187,13 @@ void app_details(App* app, int64_t event, const char* json) {
   uint32_t track = 0, depth = 0;
   for (const JsonLine& l : lines) {
     if (l.depth != 0) continue;
-    if (l.key == "startNs")
+    if (l.key == reply::event::kStartNs)
       start = static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
-    else if (l.key == "durNs")
+    else if (l.key == reply::event::kDurNs)
       dur = num(l.value);
-    else if (l.key == "track")
+    else if (l.key == reply::event::kTrack)
       track = static_cast<uint32_t>(num(l.value));
-    else if (l.key == "depth")
+    else if (l.key == reply::event::kDepth)
       depth = static_cast<uint32_t>(num(l.value));
   }
   bool in_flows = false;
@@ -213,23 +216,23 @@ void app_details(App* app, int64_t event, const char* json) {
   for (const JsonLine& l : lines) {
     if (l.depth == 0) {
       if (in_flows) flush();
-      in_flows = l.key == "flows";
+      in_flows = l.key == reply::details::kFlows;
     } else if (in_flows && l.depth == 1) {
       flush();
       started = true;
     } else if (in_flows && l.depth == 2) {
-      if (l.key == "event")
+      if (l.key == reply::event::kEvent)
         other = static_cast<uint32_t>(num(l.value));
-      else if (l.key == "startNs")
+      else if (l.key == reply::event::kStartNs)
         o_start =
             static_cast<double>(std::strtoll(l.value.c_str(), nullptr, 10) - app->data.origin_ns);
-      else if (l.key == "durNs")
+      else if (l.key == reply::event::kDurNs)
         o_dur = num(l.value);
-      else if (l.key == "track")
+      else if (l.key == reply::event::kTrack)
         o_track = static_cast<uint32_t>(num(l.value));
-      else if (l.key == "depth")
+      else if (l.key == reply::event::kDepth)
         o_depth = static_cast<uint32_t>(num(l.value));
-      else if (l.key == "incoming")
+      else if (l.key == reply::details::kIncoming)
         incoming = l.value == "true";
     }
   }

@@ -34,5 +34,18 @@ TEST(Protocol, ReplyKeysAreUniquePerReply) {
   EXPECT_EQ(details.size(), std::size(kDetailsKeys));
 }
 
+// A writer appends a key as `"key":`, after a comma, an opening brace or nothing.
+TEST(Protocol, AppendKeyWritesTheKeyAndItsColon) {
+  std::string o;
+  append_key(&o, keys::find::kCount, '{');
+  o += "3";
+  append_key(&o, keys::find::kMatches);
+  o += "[]}";
+  EXPECT_EQ(o, "{\"count\":3,\"matches\":[]}");
+  std::string bare;
+  append_key(&bare, keys::event::kStartNs, '\0');
+  EXPECT_EQ(bare, "\"startNs\":");
+}
+
 }  // namespace
 }  // namespace strata::protocol

@@ -17,22 +17,36 @@ function loadMirror() {
   return ctx.StrataProtocol;
 }
 const strings = (text) => [...text.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
-// `inline constexpr std::string_view kFooKeys[] = {...};` → {foo: [...]} (suffix: 'Keys', ...).
-function constexprLists(text, suffix) {
-  const out = {};
-  const re = new RegExp(`std::string_view k(\\w+)${suffix}\\[\\] = \\{([^}]*)\\}`, 'g');
-  for (const m of text.matchAll(re)) out[m[1][0].toLowerCase() + m[1].slice(1)] = strings(m[2]);
+const REPLY_HEADER = 'src/protocol/reply_keys.h';
+// reply_keys.h's key constants: 'summary::kFiles' → 'files' (a `namespace summary {...}` each).
+function keyConstants(text) {
+  const out = new Map();
+  for (const ns of text.matchAll(/namespace (\w+) \{([^{}]*)\}/g))
+    for (const c of ns[2].matchAll(/std::string_view (k\w+) = "([^"]*)"/g)) out.set(`${ns[1]}::${c[1]}`, c[2]);
   return out;
 }
-function webScripts(dir = 'web') {
-  const out = [];
-  for (const e of fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory()) out.push(...webScripts(p));
-    else if (p.endsWith('.js')) out.push(p);
+// `inline constexpr std::string_view kFooKeys[] = {keys::foo::kBar, ...};` → {foo: ['bar', ...]}.
+function replyLists(text) {
+  const constants = keyConstants(text);
+  const out = {};
+  for (const m of text.matchAll(/std::string_view k(\w+)Keys\[\] = \{([^}]*)\}/g)) {
+    out[m[1][0].toLowerCase() + m[1].slice(1)] = [...m[2].matchAll(/keys::(\w+::k\w+)/g)].map((c) => {
+      assert.ok(constants.has(c[1]), `a list names an unknown constant keys::${c[1]}`);
+      return constants.get(c[1]);
+    });
   }
   return out;
 }
+function files(dir, ext) {
+  const out = [];
+  for (const e of fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory()) out.push(...files(p, ext));
+    else if (ext.test(p)) out.push(p);
+  }
+  return out;
+}
+const webScripts = () => files('web', /\.js$/);
 
 test('web/shared/protocol.js names the messages of src/protocol/worker_messages.h', () => {
   const header = read('src/protocol/worker_messages.h');
@@ -61,7 +75,7 @@ test('web/shared/protocol.js names the messages of src/protocol/worker_messages.
 });
 
 test('web/shared/protocol.js lists the reply keys of src/protocol/reply_keys.h', () => {
-  const lists = constexprLists(read('src/protocol/reply_keys.h'), 'Keys');
+  const lists = replyLists(read(REPLY_HEADER));
   assert.ok(Object.keys(lists).length > 5, 'the header lists reply keys');
   const mirror = loadMirror().REPLY_KEYS;
   assert.deepEqual(Object.keys(mirror).sort(), Object.keys(lists).sort(), 'the same replies');
@@ -83,10 +97,92 @@ test('no script under web/ writes a message name as a bare string', () => {
     ];
     for (const m of bare) if (names.has(m[1]) || m[0].includes('startsWith')) problems.push(`${file}: ${m[0]}`);
     for (const [, group, name] of text.matchAll(
-      /\b(MSG|QUERY|RUNS_KIND|EMBED|FILE_KIND|COMPRESSION|REPLY_KEYS)\.(\w+)/g,
+      /\b(MSG|QUERY|RUNS_KIND|EMBED|FILE_KIND|COMPRESSION|REPLY_KEYS|REPLY)\.(\w+)/g,
     )) {
       if (!Object.prototype.hasOwnProperty.call(p[group], name)) problems.push(`${file}: unknown ${group}.${name}`);
     }
+    for (const [, reply, key] of text.matchAll(/\bREPLY\.(\w+)\.(\w+)/g)) {
+      if (p.REPLY_KEYS[reply] && !p.REPLY_KEYS[reply].includes(key))
+        problems.push(`${file}: unknown REPLY.${reply}.${key}`);
+    }
   }
   assert.deepEqual(problems, []);
+});
+
+// The reply keys of src/protocol/reply_keys.h are spelled there only: writers and readers use
+// the constants (C++: keys::<reply>::k<Key>; JS: REPLY.<reply>.<key>). What this can check
+// without a parser, and so checks:
+//  * only compound keys (camelCase or snake_case: startNs, launchedCount, hlo_module...). The
+//    one-word keys (name, count, events, bytes...) are also keys of many objects that are not
+//    replies (input formats, memory and runs tables, the script API's own answers), so a
+//    literal of one of them proves nothing; their writers and readers use the constants too,
+//    by review;
+//  * C++ under src/ (not src/protocol, nor src/tools, which write their own reports): a key
+//    written as a JSON key (`\"startNs\":`) anywhere, and spelled as a string ("startNs", as in
+//    l.key == "startNs" or text("startNs")) outside src/core/formats, whose importers read their
+//    input formats' names, some of which a reply passes through unchanged (XStat hlo_module);
+//  * JS under web/ (not web/shared/protocol.js): a property read `x.startNs` (not an assignment,
+//    not through a constant: REPLY.<reply>.<key> or an upper-case alias of it), except the
+//    keys below, which are also fields of page → worker messages or of the script API's own
+//    objects and arguments (strata.view(), strata.select({tsNs}), lossTags, the graphNode
+//    message's trace.totalNs), reads this cannot tell from a reply's.
+const JS_SHARED_NAMES = new Set(['startNs', 'endNs', 'tsNs', 'totalNs', 'lossTag', 'iterationTag']);
+const compound = (k) => /[A-Z_]/.test(k);
+const replyKeyNames = () => new Set([...keyConstants(read(REPLY_HEADER)).values()].filter(compound));
+
+// The C++ lines spelling a compound reply key by hand, as "file:line: text".
+function cxxKeyLiterals(file, text, keySet) {
+  const out = [];
+  const anyLiteral = !file.startsWith('src/core/formats/');
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*\/\//.test(line)) return;
+    for (const m of line.matchAll(/\\"(\w+)\\":|"(\w+)"/g)) {
+      const key = m[1] || m[2];
+      if (keySet.has(key) && (m[1] || anyLiteral)) out.push(`${file}:${i + 1}: ${m[0]}`);
+    }
+  });
+  return out;
+}
+// The JS lines reading a compound reply key as a bare property, as "file:line: text".
+function jsKeyReads(file, text, keySet) {
+  const out = [];
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*\/\//.test(line)) return;
+    const code = line.replace(/\bREPLY\.\w+\.\w+/g, 'R');
+    for (const m of code.matchAll(/([\w$\])]+)\.(\w+)\b(?!\s*=[^=])/g)) {
+      if (/^[A-Z][A-Z0-9_]*$/.test(m[1]) || !keySet.has(m[2]) || JS_SHARED_NAMES.has(m[2])) continue;
+      out.push(`${file}:${i + 1}: ${m[0]}`);
+    }
+  });
+  return out;
+}
+
+test('no C++ file outside src/protocol spells a compound reply key by hand', () => {
+  const keySet = replyKeyNames();
+  assert.ok(keySet.has('launchedCount') && keySet.has('hlo_module'), 'the header names its keys');
+  const problems = [];
+  for (const file of files('src', /\.(cc|h)$/)) {
+    if (file.startsWith('src/protocol/') || file.startsWith('src/tools/')) continue;
+    problems.push(...cxxKeyLiterals(file, read(file), keySet));
+  }
+  assert.deepEqual(problems, []);
+  // The check can fail: a writer's and a reader's hand-spelt key are both found.
+  const sample = 'o += ",\\"startNs\\":";\nif (l.key == "launchedCount") {}\nif (l.key == reply::event::kStartNs) {}';
+  assert.equal(cxxKeyLiterals('src/engine/x.cc', sample, keySet).length, 2);
+});
+
+test('no script under web/ reads a compound reply key as a bare property', () => {
+  const keySet = replyKeyNames();
+  const problems = [];
+  for (const file of webScripts()) if (file !== MIRROR) problems.push(...jsKeyReads(file, read(file), keySet));
+  assert.deepEqual(problems, []);
+  const sample = 'x = s.heapBytes;\ny = s[REPLY.summary.heapBytes];\nout.heapBytes = 1;\nz = SUMMARY.heapBytes;';
+  assert.deepEqual(jsKeyReads('web/x.js', sample, keySet), ['web/x.js:1: s.heapBytes']);
+});
+
+test('REPLY.<reply>.<key> is the key, and a key the reply does not list throws', () => {
+  const p = loadMirror();
+  for (const [reply, list] of Object.entries(p.REPLY_KEYS))
+    for (const key of list) assert.equal(p.REPLY[reply][key], key, `REPLY.${reply}.${key}`);
+  assert.throws(() => p.REPLY.summary.heapByte, /REPLY.summary has no key 'heapByte'/);
 });

@@ -75,7 +75,7 @@
     MAX_URL_CHARS = 8192,
     MAX_NAME_CHARS = 256,
     MAX_TEXT_CHARS = 1024;
-  const { EMBED } = StrataProtocol;
+  const { EMBED, REPLY } = StrataProtocol;
   const COMMANDS = Object.values(EMBED);
   const inFrame = window.parent !== window;
   const allowed = parseOrigins(params.get('origins'));
@@ -266,8 +266,9 @@
       else {
         // A name: its first occurrence in time, preferring an exact match over a substring.
         const r = await strata.find(sel);
-        const m = r && r.matches && (r.matches.find((x) => x.name === sel) || r.matches[0]);
-        if (m) await strata.select({ event: m.event });
+        const matches = r && r[REPLY.find.matches];
+        const m = matches && (matches.find((x) => x[REPLY.event.name] === sel) || matches[0]);
+        if (m) await strata.select({ event: m[REPLY.event.event] });
       }
     }
     const view = (params.get('view') || '').split(',').map(Number);

@@ -4,7 +4,8 @@
 // strataGraphInit with what it shares once window.strata exists.
 (function () {
   'use strict';
-  const { MSG } = StrataProtocol;
+  const { MSG, REPLY } = StrataProtocol;
+  const { graphModule: MODULE, graphLink: LINK, graphFind: FOUND } = REPLY;
   let c = null; // {worker, request, api, ui(), withString, nextFrames}
   let modules = []; // as the worker lists them
   let lastNode = null; // the node clicked last: an older node's answer is not shown
@@ -34,15 +35,22 @@
     StrataPage.download(name, text, name.endsWith('.svg') ? 'image/svg+xml' : 'text/plain');
   // The trace's occurrences of an op (exact name, of the first 100 found): {count, totalNs, events}.
   const traceStats = (name) => c.request({ type: MSG.graphOccurrences, name: String(name) });
+  // Opens module k at instruction f (a graphFind answer; null or instr -1: at its entry).
+  function openAt(k, f) {
+    const found = f && f[FOUND.instr] >= 0;
+    ui()._ui_graph_open(k, found ? f[FOUND.computation] : -1, found ? f[FOUND.instr] : -1);
+  }
   // Opens the module of an XLA op seen in the trace: by program id, else by module name.
   async function openFromTrace(q) {
-    let k = modules.findIndex((m) => m.fromTrace && Number(m.programId) === Number(q.programId));
-    if (k < 0 && q.module) k = modules.findIndex((m) => m.name === q.module || q.module.startsWith(m.name));
+    const program = Number(q[LINK.programId]);
+    const name = q[LINK.module];
+    let k = modules.findIndex((m) => m[MODULE.fromTrace] && Number(m[MODULE.programId]) === program);
+    if (k < 0 && name) k = modules.findIndex((m) => m[MODULE.name] === name || name.startsWith(m[MODULE.name]));
     if (k < 0) return false;
-    const f = await c.request({ type: MSG.graphFind, module: k, name: String(q.op) });
-    ui()._ui_graph_open(k, f && f.instr >= 0 ? f.computation : -1, f ? f.instr : -1);
+    const f = await c.request({ type: MSG.graphFind, module: k, name: String(q[LINK.op]) });
+    openAt(k, f);
     await settledGraph();
-    return !!f && f.instr >= 0;
+    return !!f && f[FOUND.instr] >= 0;
   }
 
   const fromUi = {
@@ -142,10 +150,10 @@
     api.graphExport = (kind) => ui().UTF8ToString(ui()._ui_graph_export(kind === 'svg' ? 1 : 0));
     // Opens a module by index or name (and optionally an op in it), like picking it in the tab.
     api.graphOpen = async (module, op) => {
-      const k = typeof module === 'number' ? module : modules.findIndex((m) => m.name === module);
+      const k = typeof module === 'number' ? module : modules.findIndex((m) => m[MODULE.name] === module);
       if (k < 0 || k >= modules.length) return false;
       const f = op ? await c.request({ type: MSG.graphFind, module: k, name: String(op) }) : null;
-      ui()._ui_graph_open(k, f && f.instr >= 0 ? f.computation : -1, f ? f.instr : -1);
+      openAt(k, f);
       await settledGraph();
       return true;
     };

@@ -10,7 +10,8 @@
 // ctx (from strata.js): {ui(), request(msg), withString(s, fn), open(source), frames(),
 // summary()}.
 function strataRunsInit(ctx) {
-  const { MSG, RUNS_KIND } = StrataProtocol;
+  const { MSG, RUNS_KIND, REPLY } = StrataProtocol;
+  const STATS = REPLY.runsStats;
   const VIEWS = ['Operator', 'Kernel', 'Trace', 'Memory', 'Distributed', 'Diff'];
   let folder = null; // {entries:[{path, src}], discovery, stats, diff}
   let loadedKey = ''; // the profile whose trace the engine holds
@@ -196,8 +197,8 @@ function strataRunsInit(ctx) {
             card: cardOf(run, q),
             groupByShape: grouped(),
           });
-          rows.push(...(r.distributed || []));
-          errors.push(...(r.errors || []));
+          rows.push(...(r[STATS.distributed] || []));
+          errors.push(...(r[STATS.errors] || []));
         }
         value = { distributed: rows, errors };
       } else {
@@ -239,7 +240,7 @@ function strataRunsInit(ctx) {
   function sendPart(s, part) {
     const v = folder.stats[`${key(s)}/${part}/${grouped() ? 1 : 0}`];
     if (!v) return;
-    if (v.errors && v.errors.length) status(v.errors[0]);
+    if (v[STATS.errors] && v[STATS.errors].length) status(v[STATS.errors][0]);
     uiCall((ui) => ctx.withString(part, (a) => ctx.withString(JSON.stringify(v), (b) => ui._ui_runs_stats(a, b))));
   }
 
@@ -286,7 +287,7 @@ function strataRunsInit(ctx) {
   }
   function sendDiff() {
     const v = folder.diff;
-    if (v.errors && v.errors.length) status(v.errors[0]);
+    if (v[STATS.errors] && v[STATS.errors].length) status(v[STATS.errors][0]);
     uiCall((ui) => ctx.withString('diff', (a) => ctx.withString(JSON.stringify(v), (b) => ui._ui_runs_stats(a, b))));
   }
 
@@ -316,15 +317,16 @@ function strataRunsInit(ctx) {
     for (const [part, view] of parts) {
       if (!p.views[view].enabled) continue;
       const v = await compute(s, part);
-      if (part === 'operators') out.operators = v.operators || [];
+      if (part === 'operators') out.operators = v[STATS.operators] || [];
       if (part === 'kernels') {
-        out.kernels = v.kernels || [];
-        out.kernelCoreTypes = v.kernelCoreTypes || [];
+        out.kernels = v[STATS.kernels] || [];
+        out.kernelCoreTypes = v[STATS.kernelCoreTypes] || [];
       }
-      if (part === 'distributed') out.distributed = v.distributed || [];
-      out.errors.push(...(v.errors || []));
+      if (part === 'distributed') out.distributed = v[STATS.distributed] || [];
+      out.errors.push(...(v[STATS.errors] || []));
     }
-    if (folder.diff) out.diff = { operatorDiff: folder.diff.operatorDiff, stepDiff: folder.diff.stepDiff };
+    const d = folder.diff;
+    if (d) out.diff = { operatorDiff: d[STATS.operatorDiff], stepDiff: d[STATS.stepDiff] };
     return out;
   }
 

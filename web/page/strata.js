@@ -3,7 +3,8 @@
 // The API is documented in README.md; later versions extend it, never break it.
 (function () {
   'use strict';
-  const { MSG, QUERY, REPLY_KEYS, pick } = StrataProtocol;
+  const { MSG, QUERY, REPLY_KEYS, REPLY, pick } = StrataProtocol;
+  const { summary: SUMMARY, summaryFile: FILE, event: EVENT, lossInfo: LOSS } = REPLY;
   const canvas = document.getElementById('canvas');
   const fileInput = document.getElementById('file-input');
   const folderInput = document.getElementById('folder-input');
@@ -100,10 +101,11 @@
   const withString = (s, fn) => StrataWasm.withString(ui, s, fn);
   const toUi = (buffer) => StrataWasm.withBytes(ui, new Uint8Array(buffer), (p, n) => ui._ui_receive(p, n));
   function fileLabel(s) {
-    if (!s.files.length) return '';
-    const f = s.files[0];
-    const size = StrataPage.sizeLabel(f.bytes);
-    return `${f.name}  |  ${size}  |  ${s.events.toLocaleString('en-US')} events  |  ${s.tracks} tracks`;
+    if (!s[SUMMARY.files].length) return '';
+    const f = s[SUMMARY.files][0];
+    const size = StrataPage.sizeLabel(f[FILE.bytes]);
+    const events = s[SUMMARY.events].toLocaleString('en-US');
+    return `${f[FILE.name]}  |  ${size}  |  ${events} events  |  ${s[SUMMARY.tracks]} tracks`;
   }
   const GRAPH_MESSAGES = new Set([MSG.graph, MSG.graphNode, MSG.graphModules, MSG.graphLoaded]);
   const LOSS_MESSAGES = new Set([MSG.lossLoaded, MSG.lossPoints]);
@@ -135,7 +137,7 @@
         toUi(m.trackList);
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
         withString(m.kind || '', (p) => ui._ui_file_opened(p, 0));
-        if (m.summary.errors.length) withString(m.summary.errors[0], (p) => ui._ui_show_error(p));
+        if (m.summary[SUMMARY.errors].length) withString(m.summary[SUMMARY.errors][0], (p) => ui._ui_show_error(p));
         else withString('', (p) => ui._ui_show_error(p));
         break;
       case MSG.preview:
@@ -158,8 +160,8 @@
         const added = m.type === MSG.lossLoaded;
         if (added) ui._ui_set_progress(0, 0, 0, 0, 0, 0);
         StrataWasm.withArray(ui, new Float64Array(m.points), (p, n) =>
-          StrataWasm.withStrings(ui, [m.name, m.lossTag, m.iterationTag], (pn, pl, pi) =>
-            ui._ui_loss_points(m.lossId, pn, pl, pi, m.bytes, m.mbps, p, n / 2, added ? 1 : 0),
+          StrataWasm.withStrings(ui, [m[LOSS.name], m[LOSS.lossTag], m[LOSS.iterationTag]], (pn, pl, pi) =>
+            ui._ui_loss_points(m.lossId, pn, pl, pi, m[LOSS.bytes], m[LOSS.mbps], p, n / 2, added ? 1 : 0),
           ),
         );
         break;
@@ -176,7 +178,8 @@
             // what it launched elsewhere (Kineto: kernels), when there are any.
             lastDetails =
               d && Object.assign(pick(d, REPLY_KEYS.details), { args: {} }, pick(d.record, REPLY_KEYS.detailsRecord));
-            if (d && d.launchedCount !== undefined) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
+            if (d && d[REPLY.detailsLaunched.launchedCount] !== undefined)
+              Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
           } catch (e) {
             lastDetails = null;
           }
@@ -291,7 +294,9 @@
       transfer = [source];
     } else {
       lastSummary = Object.assign({}, lastSummary, {
-        errors: lastSummary.errors.concat([`open(): unsupported source ${Object.prototype.toString.call(source)}`]),
+        [SUMMARY.errors]: lastSummary[SUMMARY.errors].concat([
+          `open(): unsupported source ${Object.prototype.toString.call(source)}`,
+        ]),
       });
       return Promise.resolve(lastSummary);
     }
@@ -419,8 +424,9 @@
         return null;
       }
       const r = await request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify({ events: [ev] }) });
-      if (!r || !r.events || !r.events.length) return null;
-      ui._ui_select_event(ev, r.events[0].start, r.events[0].end, 1);
+      const found = r && r[REPLY.select.events];
+      if (!found || !found.length) return null;
+      ui._ui_select_event(ev, found[0][EVENT.start], found[0][EVENT.end], 1);
       await settled(5000);
       if (ui._ui_reveal(ev)) await nextFrames(2); // scroll its track into view
       return api.selection();
@@ -434,7 +440,7 @@
       const r = await request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify({ events }) });
       return {
         count: n,
-        events: r.events.map((e) => pick(e, REPLY_KEYS.selectedEvent)),
+        events: r[REPLY.select.events].map((e) => pick(e, REPLY_KEYS.selectedEvent)),
       };
     },
     // UI state: {tool, grid, help, flows, marks:[[startNs,endNs]], timing, collapsedSections, hiddenTracks, ...}
@@ -538,7 +544,7 @@
   }
   let lastHash = '';
   function writeHash() {
-    if (!ui || !lastSummary.files.length) return;
+    if (!ui || !lastSummary[SUMMARY.files].length) return;
     const v = api.view();
     const sel = ui._ui_selected_event();
     let h = `view=${Math.round(v.startNs)},${Math.round(v.endNs)}`;

@@ -85,17 +85,50 @@ const StrataProtocol = (() => {
       'warnings',
     ],
     summaryFile: ['name', 'bytes', 'format'],
+    event: [
+      'event',
+      'name',
+      'cat',
+      'phase',
+      'tsNs',
+      'startNs',
+      'durNs',
+      'start',
+      'end',
+      'depth',
+      'pid',
+      'tid',
+      'process',
+      'thread',
+      'track',
+    ],
     details: ['name', 'cat', 'startNs', 'durNs', 'pid', 'tid', 'phase'],
     detailsLaunched: ['launchedCount', 'launchedTotalNs', 'launchedSpanNs', 'launchedComplete', 'launched'],
     detailsRecord: ['args', 'xla'],
+    select: ['count', 'summary', 'events'],
     selectedEvent: ['event', 'name', 'tsNs', 'durNs', 'pid', 'tid'],
     find: ['count', 'matches'],
     findMatch: ['event', 'name', 'durNs'],
     lossInfo: ['name', 'lossTag', 'iterationTag', 'points', 'bytes', 'scanMs', 'mbps'],
     graphModule: ['name', 'fromTrace', 'programId'],
+    hloProto: ['programId', 'module', 'file', 'offset', 'length', 'compressed'],
+    graphLink: ['programId', 'op', 'module'],
     graphFind: ['instr', 'computation'],
     runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
   });
+
+  // REPLY.<reply>.<key> === '<key>': how a script reads a reply's field (m[REPLY.summary.heapBytes]).
+  // Reading a key the reply does not list throws, so a misspelt key fails where it is read.
+  const strictNames = (list, what) =>
+    new Proxy(names(list), {
+      get(target, key) {
+        if (typeof key !== 'string' || Object.prototype.hasOwnProperty.call(target, key)) return target[key];
+        throw new Error(`${what} has no key '${key}' (src/protocol/reply_keys.h)`);
+      },
+    });
+  const REPLY = Object.freeze(
+    Object.fromEntries(Object.entries(REPLY_KEYS).map(([reply, list]) => [reply, strictNames(list, `REPLY.${reply}`)])),
+  );
 
   // The keys of `from` listed in `keys` that it has (a copy, in the list's order).
   function pick(from, keys) {
@@ -119,6 +152,7 @@ const StrataProtocol = (() => {
     FILE_KIND,
     COMPRESSION,
     REPLY_KEYS,
+    REPLY,
     pick,
     emptySummary,
   });

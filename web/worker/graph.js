@@ -9,7 +9,8 @@
 // M: the engine module; sources: createSources(); trace: createTrace().
 function createGraph(M, sources, trace) {
   const { withString, withArray, feedChunks } = StrataWasm;
-  const { MSG, REPLY_KEYS, pick } = StrataProtocol;
+  const { MSG, REPLY_KEYS, REPLY, pick } = StrataProtocol;
+  const { hloProto: HLO, find: FIND, event: EVENT } = REPLY;
   const FEED = 1 << 20; // compressed bytes per commit: a pass stops soon after the last module
 
   const modules = () => JSON.parse(M.UTF8ToString(M._graph_modules_json()));
@@ -68,22 +69,22 @@ function createGraph(M, sources, trace) {
     const generation = M._engine_generation();
     const spans = JSON.parse(M.UTF8ToString(M._engine_hlo_protos_json()));
     const errors = [];
-    const files = [...new Set(spans.map((s) => s.file))];
+    const files = [...new Set(spans.map((s) => s[HLO.file]))];
     for (const file of files) {
       if (M._engine_generation() !== generation) break;
-      const mine = spans.filter((s) => s.file === file);
-      if (mine[0].compressed) {
+      const mine = spans.filter((s) => s[HLO.file] === file);
+      if (mine[0][HLO.compressed]) {
         errors.push(...(await streamModules(file, generation)));
         continue;
       }
       for (const s of mine) {
         try {
-          const bytes = await sources.readRange(s.offset, s.length, s.file);
+          const bytes = await sources.readRange(s[HLO.offset], s[HLO.length], s[HLO.file]);
           if (M._engine_generation() !== generation) break;
-          const r = addBytes(2, s.module, bytes, true, s.programId);
-          if (!r.added) errors.push(`${s.module}: ${r.error}`);
+          const r = addBytes(2, s[HLO.module], bytes, true, s[HLO.programId]);
+          if (!r.added) errors.push(`${s[HLO.module]}: ${r.error}`);
         } catch (e) {
-          errors.push(`${s.module}: ${e.message || e}`);
+          errors.push(`${s[HLO.module]}: ${e.message || e}`);
         }
       }
     }
@@ -114,13 +115,14 @@ function createGraph(M, sources, trace) {
   // The trace's occurrences of an op named `name`: {count, totalNs, events} (of the first 100
   // found; exact name matches), or null when no trace is loaded.
   function occurrences(name) {
-    if (!trace.summary().events) return null;
+    if (!trace.summary()[REPLY.summary.events]) return null;
     const r = trace.find(name, 100);
-    const exact = r.matches.filter((m) => m.name === name);
+    const matches = r[FIND.matches];
+    const exact = matches.filter((m) => m[EVENT.name] === name);
     return {
-      count: exact.length < r.matches.length ? exact.length : r.count,
-      totalNs: exact.reduce((s, m) => s + m.durNs, 0),
-      events: exact.map((m) => m.event),
+      count: exact.length < matches.length ? exact.length : r[FIND.count],
+      totalNs: exact.reduce((s, m) => s + m[EVENT.durNs], 0),
+      events: exact.map((m) => m[EVENT.event]),
     };
   }
 

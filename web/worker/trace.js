@@ -7,7 +7,7 @@
 // M: the engine module; sources: createSources(); post(message, transfer).
 function createTrace(M, sources, post) {
   const { withString, withBytes, feedChunks } = StrataWasm;
-  const { MSG } = StrataProtocol;
+  const { MSG, REPLY } = StrataProtocol;
   const PROGRESS_EVERY_MS = 250; // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
   let loadMs = 0;
 
@@ -20,8 +20,8 @@ function createTrace(M, sources, post) {
   const lastError = () => M.UTF8ToString(M._engine_last_error());
   function summary() {
     const s = JSON.parse(M.UTF8ToString(M._engine_summary()));
-    s.loadMs = loadMs;
-    s.heapBytes = M.HEAPU8.buffer.byteLength;
+    s[REPLY.summary.loadMs] = loadMs;
+    s[REPLY.summary.heapBytes] = M.HEAPU8.buffer.byteLength;
     return s;
   }
   // A load of `name` that failed before it began: the message names this file; the trace stays.

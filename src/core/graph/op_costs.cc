@@ -7,6 +7,7 @@
 
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
+#include "protocol/reply_keys.h"
 
 namespace strata::graph {
 
@@ -61,17 +62,18 @@ bool op_cost_sample(std::string_view details_json, OpCostSample* out) {
   *out = OpCostSample();
   bool have_dur = false;
   double from_xla[kCostStats] = {NAN, NAN, NAN, NAN};
+  namespace key = protocol::keys;
   json_walk(lines, [&](const std::vector<std::string>& keys, const JsonLine& l) {
-    if (l.depth == 0 && keys[0] == "durNs" && l.kind == 'n') {
+    if (l.depth == 0 && keys[0] == key::event::kDurNs && l.kind == 'n') {
       out->dur_ns = std::max(0.0, json_number(l));
       have_dur = true;
     }
-    if (l.depth != 2 || keys[0] != "record") return;
+    if (l.depth != 2 || keys[0] != key::details::kRecord) return;
     const int k = stat_of(keys[2], kCostStatName);
     if (k < 0) return;
-    if (keys[1] == "args")
+    if (keys[1] == key::record::kArgs)
       out->value[k] = count_value(l);
-    else if (keys[1] == "xla")
+    else if (keys[1] == key::record::kXla)
       from_xla[k] = count_value(l);
   });
   for (int k = 0; k < kCostStats; ++k)

@@ -2,6 +2,7 @@
 
 #include "core/base/json_writer.h"
 #include "core/store/trace_store.h"
+#include "protocol/reply_keys.h"
 
 namespace strata {
 
@@ -17,40 +18,41 @@ void append_id_json(std::string* out, const std::string& key) {
 
 namespace {
 
-const char* key_of(EventField f) {
+std::string_view key_of(EventField f) {
+  namespace key = protocol::keys::event;
   switch (f) {
     case EventField::kEvent:
-      return "\"event\":";
+      return key::kEvent;
     case EventField::kName:
-      return "\"name\":";
+      return key::kName;
     case EventField::kCat:
-      return "\"cat\":";
+      return key::kCat;
     case EventField::kPhase:
-      return "\"phase\":";
+      return key::kPhase;
     case EventField::kTsNs:
-      return "\"tsNs\":";
+      return key::kTsNs;
     case EventField::kStartNs:
-      return "\"startNs\":";
+      return key::kStartNs;
     case EventField::kDurNs:
-      return "\"durNs\":";
+      return key::kDurNs;
     case EventField::kStart:
-      return "\"start\":";
+      return key::kStart;
     case EventField::kEnd:
-      return "\"end\":";
+      return key::kEnd;
     case EventField::kDepth:
-      return "\"depth\":";
+      return key::kDepth;
     case EventField::kPid:
-      return "\"pid\":";
+      return key::kPid;
     case EventField::kTid:
-      return "\"tid\":";
+      return key::kTid;
     case EventField::kProcess:
-      return "\"process\":";
+      return key::kProcess;
     case EventField::kThread:
-      return "\"thread\":";
+      return key::kThread;
     case EventField::kTrack:
-      return "\"track\":";
+      return key::kTrack;
   }
-  return "\"?\":";
+  return "?";
 }
 
 void append_value(std::string* o, const TraceStore& s, uint32_t e, EventField f,
@@ -109,9 +111,8 @@ void append_event_fields(std::string* out, const TraceStore& s, uint32_t event,
                          std::initializer_list<EventField> fields, const EventJsonContext& ctx) {
   bool first = true;
   for (EventField f : fields) {
-    if (!first) *out += ',';
+    protocol::append_key(out, key_of(f), first ? '\0' : ',');
     first = false;
-    *out += key_of(f);
     append_value(out, s, event, f, ctx);
   }
 }

@@ -5,11 +5,14 @@
 
 #include "core/view/time_view.h"
 #include "imgui.h"
+#include "protocol/reply_keys.h"
 #include "ui/graph/graph_link.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeline.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 
 void details_set(DetailsPane* p, int64_t event, const char* json) {
   p->event = event;
@@ -37,43 +40,44 @@ void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>
   bool started = false;
   for (const JsonLine& l : lines) {
     if (l.depth == 0) {
-      if (section == "summary" && started) p->summary.push_back(cur), started = false;
+      if (section == reply::select::kSummary && started) p->summary.push_back(cur), started = false;
       section = l.key;
-      if (l.key == "count") p->selection_count = std::strtoull(l.value.c_str(), nullptr, 10);
-    } else if (section == "summary" && l.depth == 1) {
+      if (l.key == reply::select::kCount)
+        p->selection_count = std::strtoull(l.value.c_str(), nullptr, 10);
+    } else if (section == reply::select::kSummary && l.depth == 1) {
       if (started) p->summary.push_back(cur);
       cur = SummaryLine{};
       started = true;
-    } else if (section == "summary" && l.depth == 2) {
+    } else if (section == reply::select::kSummary && l.depth == 2) {
       double v = std::strtod(l.value.c_str(), nullptr);
-      if (l.key == "name")
+      if (l.key == reply::select_summary::kName)
         cur.name = l.value;
-      else if (l.key == "count")
+      else if (l.key == reply::select_summary::kCount)
         cur.count = static_cast<uint64_t>(v);
-      else if (l.key == "totalNs")
+      else if (l.key == reply::select_summary::kTotalNs)
         cur.total = v;
-      else if (l.key == "minNs")
+      else if (l.key == reply::select_summary::kMinNs)
         cur.min = v;
-      else if (l.key == "maxNs")
+      else if (l.key == reply::select_summary::kMaxNs)
         cur.max = v;
-      else if (l.key == "avgNs")
+      else if (l.key == reply::select_summary::kAvgNs)
         cur.avg = v;
-    } else if (section == "events" && l.depth == 2) {
+    } else if (section == reply::select::kEvents && l.depth == 2) {
       double v = std::strtod(l.value.c_str(), nullptr);
-      if (l.key == "event")
+      if (l.key == reply::event::kEvent)
         events->push_back(static_cast<uint32_t>(v));
-      else if (l.key == "start")
+      else if (l.key == reply::event::kStart)
         starts->push_back(v);
-      else if (l.key == "end")
+      else if (l.key == reply::event::kEnd)
         ends->push_back(v);
     }
   }
-  if (section == "summary" && started) p->summary.push_back(cur);
+  if (section == reply::select::kSummary && started) p->summary.push_back(cur);
 }
 
 namespace {
 
-const JsonLine* field(const std::vector<JsonLine>& lines, const char* key) {
+const JsonLine* field(const std::vector<JsonLine>& lines, std::string_view key) {
   for (const JsonLine& l : lines)
     if (l.depth == 0 && l.key == key) return &l;
   return nullptr;
@@ -117,7 +121,8 @@ size_t draw_tree(const std::vector<JsonLine>& lines, size_t i, uint16_t depth) {
 
 // Links to related events (parent, children): {event, name, startNs, durNs} objects under a
 // depth-0 key, one object or an array of them. Clicking one selects it.
-void related(const std::vector<JsonLine>& lines, const char* key, Timeline* t, int64_t origin) {
+void related(const std::vector<JsonLine>& lines, std::string_view key, Timeline* t,
+             int64_t origin) {
   size_t i = 0;
   while (i < lines.size() && !(lines[i].depth == 0 && lines[i].key == key)) ++i;
   if (i == lines.size()) return;
@@ -131,15 +136,15 @@ void related(const std::vector<JsonLine>& lines, const char* key, Timeline* t, i
     for (; j < lines.size() && lines[j].depth >= field_depth; ++j) {
       const JsonLine& f = lines[j];
       if (f.depth != field_depth) continue;
-      if (f.key == "event")
+      if (f.key == reply::event::kEvent)
         ev = std::strtod(f.value.c_str(), nullptr);
-      else if (f.key == "name")
+      else if (f.key == reply::event::kName)
         name = f.value;
-      else if (f.key == "startNs")
+      else if (f.key == reply::event::kStartNs)
         start = static_cast<double>(std::strtoll(f.value.c_str(), nullptr, 10) - origin);
-      else if (f.key == "durNs")
+      else if (f.key == reply::event::kDurNs)
         dur = std::strtod(f.value.c_str(), nullptr);
-      else if (f.key == "incoming")
+      else if (f.key == reply::details::kIncoming)
         dir = f.value == "true" ? "from " : "to ";
     }
     if (ev >= 0) {
@@ -235,62 +240,66 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
   } else if (!p->error.empty()) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", p->error.c_str());
   } else {
-    auto text = [&](const char* k) {
+    auto text = [&](std::string_view k) {
       const JsonLine* l = field(p->lines, k);
       return l ? l->value : std::string();
     };
-    int64_t start = std::strtoll(text("startNs").c_str(), nullptr, 10);
-    int64_t dur = std::strtoll(text("durNs").c_str(), nullptr, 10);
+    int64_t start = std::strtoll(text(reply::event::kStartNs).c_str(), nullptr, 10);
+    int64_t dur = std::strtoll(text(reply::event::kDurNs).c_str(), nullptr, 10);
     if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingFixedFit)) {
-      row("Name", text("name"));
-      row("Category", text("cat"));
+      row("Name", text(reply::event::kName));
+      row("Category", text(reply::event::kCat));
       row("Start", format_tick(static_cast<double>(start - origin_ns), 1) + "   (" +
-                       text("startNs") + " ns)");
-      if (text("phase") != "i") {
+                       text(reply::event::kStartNs) + " ns)");
+      if (text(reply::event::kPhase) != "i") {
         row("End", format_tick(static_cast<double>(start + dur - origin_ns), 1));
-        row("Duration",
-            format_duration(static_cast<double>(dur)) + "   (" + text("durNs") + " ns)");
-        if (field(p->lines, "selfNs"))
-          row("Self time", format_duration(std::strtod(text("selfNs").c_str(), nullptr)));
+        row("Duration", format_duration(static_cast<double>(dur)) + "   (" +
+                            text(reply::event::kDurNs) + " ns)");
+        if (field(p->lines, reply::details::kSelfNs))
+          row("Self time",
+              format_duration(std::strtod(text(reply::details::kSelfNs).c_str(), nullptr)));
       }
-      row("Process", text("process") + "  (pid " + text("pid") + ")");
-      row("Thread", text("thread") + "  (tid " + text("tid") + ")");
+      row("Process", text(reply::event::kProcess) + "  (pid " + text(reply::event::kPid) + ")");
+      row("Thread", text(reply::event::kThread) + "  (tid " + text(reply::event::kTid) + ")");
       ImGui::EndTable();
     }
-    if (field(p->lines, "parent") && field(p->lines, "parent")->kind == 'o') {
+    if (const JsonLine* parent = field(p->lines, reply::details::kParent);
+        parent && parent->kind == 'o') {
       ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Parent");
       ImGui::SameLine();
-      related(p->lines, "parent", t, origin_ns);
+      related(p->lines, reply::details::kParent, t, origin_ns);
     }
-    if (const JsonLine* fl = field(p->lines, "flows"); fl && fl->kind == 'a') {
+    if (const JsonLine* fl = field(p->lines, reply::details::kFlows); fl && fl->kind == 'a') {
       // Non-empty when the line after the array is one of its elements.
       const size_t at = static_cast<size_t>(fl - p->lines.data());
       if (at + 1 < p->lines.size() && p->lines[at + 1].depth == 1) {
         ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Flows");
-        related(p->lines, "flows", t, origin_ns);
+        related(p->lines, reply::details::kFlows, t, origin_ns);
       }
     }
     // Kineto: the kernels and copies an operator launched, through its runtime calls' flows.
-    if (const JsonLine* n = field(p->lines, "launchedCount"); n && n->value != "0") {
+    if (const JsonLine* n = field(p->lines, reply::details::kLaunchedCount); n && n->value != "0") {
       ImGui::TextColored(
           ImVec4(0.65f, 0.65f, 0.65f, 1), "Launched elsewhere (%s%s): %s in total, over %s",
-          text("launchedComplete") == "false" ? "at least " : "", n->value.c_str(),
-          format_duration(std::strtod(text("launchedTotalNs").c_str(), nullptr)).c_str(),
-          format_duration(std::strtod(text("launchedSpanNs").c_str(), nullptr)).c_str());
-      related(p->lines, "launched", t, origin_ns);
+          text(reply::details::kLaunchedComplete) == "false" ? "at least " : "", n->value.c_str(),
+          format_duration(std::strtod(text(reply::details::kLaunchedTotalNs).c_str(), nullptr))
+              .c_str(),
+          format_duration(std::strtod(text(reply::details::kLaunchedSpanNs).c_str(), nullptr))
+              .c_str());
+      related(p->lines, reply::details::kLaunched, t, origin_ns);
     }
-    if (const JsonLine* c = field(p->lines, "childCount"); c && c->value != "0") {
+    if (const JsonLine* c = field(p->lines, reply::details::kChildCount); c && c->value != "0") {
       ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Children (%s)", c->value.c_str());
-      related(p->lines, "children", t, origin_ns);
+      related(p->lines, reply::details::kChildren, t, origin_ns);
     }
     graph_link_button(p->lines);  // an XLA op: "Open in graph viewer"
     // Args: the record's "args" object, as a tree.
     for (size_t i = 0; i < p->lines.size(); ++i) {
       const JsonLine& rec = p->lines[i];
-      if (rec.depth != 0 || rec.key != "record" || rec.kind != 'o') continue;
+      if (rec.depth != 0 || rec.key != reply::details::kRecord || rec.kind != 'o') continue;
       for (size_t j = i + 1; j < p->lines.size() && p->lines[j].depth > 0; ++j) {
         const JsonLine& a = p->lines[j];
-        if (a.depth != 1 || a.key != "args") continue;
+        if (a.depth != 1 || a.key != reply::record::kArgs) continue;
         ImGui::Separator();
         ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Args");
         if (a.kind == 'o' || a.kind == 'a')

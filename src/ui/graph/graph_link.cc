@@ -4,36 +4,42 @@
 
 #include "core/base/json_writer.h"
 #include "imgui.h"
+#include "protocol/reply_keys.h"
 #include "ui/graph/graph_host.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 
 void graph_link_button(const std::vector<JsonLine>& lines) {
   // record (depth 0) > xla (1) > graph (2) > programId / op / available (3); hlo_module (2).
   std::string program, op, module;
   bool in_record = false, in_xla = false, in_graph = false, available = false;
   for (const JsonLine& l : lines) {
-    if (l.depth == 0) in_record = l.key == "record" && l.kind == 'o';
-    if (l.depth == 1) in_xla = in_record && l.key == "xla" && l.kind == 'o';
+    if (l.depth == 0) in_record = l.key == reply::details::kRecord && l.kind == 'o';
+    if (l.depth == 1) in_xla = in_record && l.key == reply::record::kXla && l.kind == 'o';
     if (l.depth == 2) {
-      in_graph = in_xla && l.key == "graph" && l.kind == 'o';
-      if (in_xla && l.key == "hlo_module") module = l.value;
+      in_graph = in_xla && l.key == reply::xla::kGraph && l.kind == 'o';
+      if (in_xla && l.key == reply::xla::kHloModule) module = l.value;
     }
     if (l.depth == 3 && in_graph) {
-      if (l.key == "programId")
+      if (l.key == reply::xla::kProgramId)
         program = l.value;
-      else if (l.key == "op")
+      else if (l.key == reply::xla::kOp)
         op = l.value;
-      else if (l.key == "available")
+      else if (l.key == reply::xla::kAvailable)
         available = l.value == "true";
     }
   }
   if (program.empty() || op.empty()) return;
   ImGui::BeginDisabled(!available);
   if (ImGui::SmallButton("Open in graph viewer")) {
-    std::string a = "{\"programId\":" + program + ",\"op\":";
+    std::string a;
+    protocol::append_key(&a, reply::graph_link::kProgramId, '{');
+    a += program;
+    protocol::append_key(&a, reply::graph_link::kOp);
     json_append_string(&a, op);
-    a += ",\"module\":";
+    protocol::append_key(&a, reply::graph_link::kModule);
     json_append_string(&a, module);
     a += "}";
     host_graph("openFromTrace", a.c_str());

@@ -8,9 +8,12 @@
 
 #include "core/base/json_writer.h"
 #include "platform/browser/redraw.h"
+#include "protocol/reply_keys.h"
 #include "ui/graph/graph_host.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 
 namespace {
 
@@ -58,25 +61,25 @@ void graph_view_set_modules(GraphView* v, const char* json) {
       mods.emplace_back();
     } else if (!mods.empty() && l.depth == 1) {
       GraphModuleInfo& m = mods.back();
-      if (l.key == "name")
+      if (l.key == reply::graph_module::kName)
         m.name = l.value;
-      else if (l.key == "source")
+      else if (l.key == reply::graph_module::kSource)
         m.source = l.value;
-      else if (l.key == "programId")
+      else if (l.key == reply::graph_module::kProgramId)
         m.program_id = std::strtoll(l.value.c_str(), nullptr, 10);
-      else if (l.key == "fromTrace")
+      else if (l.key == reply::graph_module::kFromTrace)
         m.from_trace = l.value == "true";
-      else if (l.key == "instructions")
+      else if (l.key == reply::graph_module::kInstructions)
         m.instructions = to_u32(l.value);
-      else if (l.key == "entry")
+      else if (l.key == reply::graph_module::kEntry)
         m.entry = to_u32(l.value);
     } else if (!mods.empty() && l.depth == 3) {
       GraphModuleInfo& m = mods.back();
-      if (l.key == "name")
+      if (l.key == reply::graph_computation::kName)
         m.comp_name.push_back(l.value);
-      else if (l.key == "instructions")
+      else if (l.key == reply::graph_computation::kInstructions)
         m.comp_count.push_back(to_u32(l.value));
-      else if (l.key == "fusion")
+      else if (l.key == reply::graph_computation::kFusion)
         m.comp_fusion.push_back(l.value != "0");
     }
   }
@@ -281,7 +284,8 @@ std::string graph_view_json(const GraphView* v) {
     json_append_string(&o, m.name);
     o += ",\"source\":";
     json_append_string(&o, m.source);
-    o += ",\"programId\":" + std::to_string(m.program_id);
+    protocol::append_key(&o, reply::graph_module::kProgramId);
+    o += std::to_string(m.program_id);
     o += ",\"computations\":" + std::to_string(m.comp_name.size());
     o += ",\"instructions\":" + std::to_string(m.instructions) + "}";
   }

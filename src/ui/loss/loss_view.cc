@@ -8,12 +8,15 @@
 #include "core/base/json_writer.h"
 #include "imgui.h"
 #include "platform/browser/host.h"
+#include "protocol/reply_keys.h"
 #include "ui/loss/loss_chart.h"
 #include "ui/loss/loss_names.h"
 #include "ui/timeline/colors.h"
 #include "ui/widgets/table_cells.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 
 namespace {
 
@@ -425,9 +428,9 @@ std::string loss_view_json(LossView* v, bool with_points) {
     json_append_string(&out, f.name);
     out += ",\"label\":";
     json_append_string(&out, f.label.empty() ? f.name : f.label);
-    out += ",\"lossTag\":";
+    protocol::append_key(&out, reply::loss_info::kLossTag);
     json_append_string(&out, f.loss_tag);
-    out += ",\"iterationTag\":";
+    protocol::append_key(&out, reply::loss_info::kIterationTag);
     json_append_string(&out, f.iteration_tag);
     out += std::string(",\"checked\":") + (f.checked ? "true" : "false");
     out += ",\"bytes\":";

@@ -6,9 +6,12 @@
 
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
+#include "protocol/reply_keys.h"
 #include "ui/runs/runs_view.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 namespace {
 
 void read_op(RunsView::Op* o, const std::vector<std::string>& k, const JsonLine& l) {
@@ -171,7 +174,7 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
   if (part == "operators") {
     v->ops.clear();
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] != "operators" || l.depth < 1) return;
+      if (k[0] != reply::runs_stats::kOperators || l.depth < 1) return;
       if (l.depth == 1)
         v->ops.emplace_back();
       else if (!v->ops.empty())
@@ -186,9 +189,10 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
       if (k[0] == "kernelDetailsTotal" && l.depth == 0) v->details_total = json_number(l);
       if (l.depth < 1) return;
-      std::vector<RunsView::Kernel>* list = k[0] == "kernels"           ? &v->kernels
-                                            : k[0] == "kernelCoreTypes" ? &v->core_types
-                                                                        : nullptr;
+      std::vector<RunsView::Kernel>* list = k[0] == reply::runs_stats::kKernels ? &v->kernels
+                                            : k[0] == reply::runs_stats::kKernelCoreTypes
+                                                ? &v->core_types
+                                                : nullptr;
       if (list) {
         if (l.depth == 1)
           list->emplace_back();
@@ -206,7 +210,7 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
   } else if (part == "distributed") {
     v->cards.clear();
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] != "distributed" || l.depth < 1) return;
+      if (k[0] != reply::runs_stats::kDistributed || l.depth < 1) return;
       if (l.depth == 1)
         v->cards.emplace_back();
       else if (!v->cards.empty())
@@ -222,12 +226,12 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
       if (k[0] == "steps" && l.depth == 1) {  // every step of either profile
         v->steps.push_back(l.value);
-      } else if (k[0] == "operatorDiff" && l.depth >= 1) {
+      } else if (k[0] == reply::runs_stats::kOperatorDiff && l.depth >= 1) {
         if (l.depth == 1)
           v->op_diff.emplace_back();
         else if (l.depth == 2 && !v->op_diff.empty())
           read_diff_row(&v->op_diff.back(), k[2], l);
-      } else if (k[0] == "stepDiff" && l.depth >= 1) {
+      } else if (k[0] == reply::runs_stats::kStepDiff && l.depth >= 1) {
         if (l.depth == 1 && k[1] == "step") v->step = l.value;
         if (k[1] != "rows" || l.depth < 2) return;
         if (l.depth == 2)
@@ -268,7 +272,8 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
   }
   // The first error, if any, as the status line.
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (k[0] == "errors" && l.depth == 1 && v->status.empty()) v->status = l.value;
+    if (k[0] == reply::runs_stats::kErrors && l.depth == 1 && v->status.empty())
+      v->status = l.value;
   });
 }
 

@@ -7,11 +7,14 @@
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
 #include "imgui.h"
+#include "protocol/reply_keys.h"
 #include "ui/theme.h"
 #include "ui/timeline/layout.h"
 #include "ui/timeline/timeline.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 
 namespace {
 constexpr double kTypingPauseMs = 150;
@@ -152,10 +155,10 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
   for (const JsonLine& l : lines) {
     if (l.depth == 0) {
       if (in_matches) flush();
-      in_matches = l.key == "matches";
-      in_names = l.key == "nameIds";
-      if (l.key == "count") p->count = std::strtoull(l.value.c_str(), nullptr, 10);
-      if (l.key == "error") p->error = l.value;
+      in_matches = l.key == reply::find::kMatches;
+      in_names = l.key == reply::find::kNameIds;
+      if (l.key == reply::find::kCount) p->count = std::strtoull(l.value.c_str(), nullptr, 10);
+      if (l.key == reply::failure::kError) p->error = l.value;
     } else if (in_names && l.depth == 1) {
       size_t n = std::strtoull(l.value.c_str(), nullptr, 10);
       if (n < t->name_match.size()) t->name_match[n] = 1;
@@ -164,17 +167,17 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
       cur = SearchMatch{};
       started = true;
     } else if (in_matches && l.depth == 2) {
-      if (l.key == "event")
+      if (l.key == reply::event::kEvent)
         cur.event = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
-      else if (l.key == "track")
+      else if (l.key == reply::event::kTrack)
         cur.track = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
-      else if (l.key == "depth")
+      else if (l.key == reply::event::kDepth)
         cur.depth = static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10));
-      else if (l.key == "start")
+      else if (l.key == reply::event::kStart)
         cur.start = std::strtod(l.value.c_str(), nullptr);
-      else if (l.key == "end")
+      else if (l.key == reply::event::kEnd)
         cur.end = std::strtod(l.value.c_str(), nullptr);
-      else if (l.key == "name")
+      else if (l.key == reply::event::kName)
         cur.name = l.value;
     }
   }

@@ -5,6 +5,7 @@
 #include "core/base/json_writer.h"
 #include "core/formats/xplane/wire.h"
 #include "core/formats/xplane/xplane_stats.h"
+#include "protocol/reply_keys.h"
 
 namespace strata {
 
@@ -110,7 +111,8 @@ std::string xplane_record_json(const TraceStore& s, uint32_t event, std::string_
   json_append_string(&o, strings.get(s.tracks[track].name));
   o += ",\"offsetPs\":" + std::to_string(offset_ps);
   o += ",\"durationPs\":" + std::to_string(duration_ps);
-  o += ",\"args\":{";
+  protocol::append_key(&o, protocol::keys::record::kArgs);
+  o += '{';
   bool first = true;
   if (meta && meta->display) {  // XProf shows the full name when the event shows another
     o += "\"long_name\":";
@@ -134,7 +136,8 @@ std::string xplane_record_json(const TraceStore& s, uint32_t event, std::string_
   };
   const StatValue* hlo_op = named("hlo_op");
   if (hlo_op || named("hlo_module") || named("hlo_category")) {
-    o += ",\"xla\":{";
+    protocol::append_key(&o, protocol::keys::record::kXla);
+    o += '{';
     bool any = false;
     for (std::string_view k : kXlaStats) {
       const StatValue* v = named(k);
@@ -145,10 +148,13 @@ std::string xplane_record_json(const TraceStore& s, uint32_t event, std::string_
     }
     const StatValue* program = named("program_id");
     if (program && program->is_integer()) {
-      if (any) o += ',';
-      o += "\"graph\":{\"programId\":" + std::to_string(program->as_int()) + ",\"op\":";
+      namespace xla = protocol::keys::xla;
+      protocol::append_key(&o, xla::kGraph, any ? ',' : '\0');
+      protocol::append_key(&o, xla::kProgramId, '{');
+      o += std::to_string(program->as_int());
+      protocol::append_key(&o, xla::kOp);
       json_append_string(&o, hlo_op ? stat_text(strings, plane, *hlo_op) : std::string_view());
-      o += ",\"available\":";
+      protocol::append_key(&o, xla::kAvailable);
       o += x->has_hlo(program->as_int()) ? "true" : "false";
       o += '}';
     }
