@@ -6,11 +6,14 @@
 #include "core/formats/json/json_flat.h"
 #include "core/view/time_view.h"
 #include "imgui.h"
+#include "protocol/reply_keys.h"
 #include "ui/labels.h"
 #include "ui/timeline/layout.h"
 #include "ui/timeline/tiles.h"
 
 namespace strata {
+
+namespace reply = protocol::keys;
 
 std::string counter_value_label(const UiSeries& se, double v) {
   if (se.in_bytes) return byte_label(v, ByteUnits::kBinary, 2);
@@ -26,9 +29,11 @@ HoverDetails hover_details_from_json(uint32_t event, const char* json) {
   std::string error;
   json_flatten(json ? json : "null", &lines, &error);
   json_walk(lines, [&](const std::vector<std::string>& keys, const JsonLine& l) {
-    if (l.depth == 0 && l.key == "cat") h.cat = l.value;
-    if (l.depth == 0 && l.key == "selfNs" && l.kind == 'n') h.self_ns = json_number(l);
-    if (l.depth == 2 && keys[0] == "record" && keys[1] == "args" && h.args.size() < kTooltipArgs)
+    if (l.depth == 0 && l.key == reply::event::kCat) h.cat = l.value;
+    if (l.depth == 0 && l.key == reply::details::kSelfNs && l.kind == 'n')
+      h.self_ns = json_number(l);
+    if (l.depth == 2 && keys[0] == reply::details::kRecord && keys[1] == reply::record::kArgs &&
+        h.args.size() < kTooltipArgs)
       h.args.emplace_back(l.key, l.kind == 'o'   ? std::string("{...}")
                                  : l.kind == 'a' ? std::string("[...]")
                                  : l.kind == 'z' ? std::string("null")
