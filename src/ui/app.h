@@ -51,9 +51,13 @@ struct App {
   DetailsPane details;
   SearchPanel search;
   LoadProgress progress;
-  std::string file_label;    // "name | 12.3 MB | 45,678 events"
-  std::string error_banner;  // the last load error, until dismissed
-  bool embedded = false;     // embed=1: the host page opens files, so no Open... or drop hint
+  std::string file_label;      // "name | 12.3 MB | 45,678 events"
+  std::string error_banner;    // the last load error, until dismissed
+  bool embedded = false;       // embed=1: the host page opens files, so no Open... or drop hint
+  bool welcome = false;        // first visit: a note on dropping files, until dismissed or a load
+  float top_bar_reserved = 0;  // px at the top bar's right end that the page's own buttons cover
+  std::string top_title;       // the title the top bar drew last frame (strata.state().title)
+  bool top_title_clipped = false;
   RectBatch batch;
   double last_frame_ms = 0;
   FrameStats frame_stats;
@@ -62,6 +66,9 @@ struct App {
   uint32_t selection_query = 0;             // the "select" query whose answer is awaited
 };
 
+// The top bar's title for the tab shown: the timeline's trace, the Runs folder, the graph's
+// module, the loss logs; "" when the tab holds nothing yet.
+std::string app_tab_title(const App& app);
 // Builds one frame: ImGui widgets, and the timeline geometry in app->batch.
 void app_frame(App* app, float width, float height, double now_ms);
 // A protocol message from the engine.

@@ -110,7 +110,7 @@ void timeline_select(Timeline* t, const SelectedEvent& e, bool reveal_time);
 void timeline_command(Timeline* t, const TraceData& d, Command c);
 // The toolbar row (tools, toggles) at (x, y), width w; returns its height.
 float timeline_toolbar(Timeline* t, const TraceData& d, float x, float y, float w);
-// Overlay listing the shortcuts, when show_help.
-void timeline_help(Timeline* t, float w, float h);
+// "Show N hidden" / "Clear marks" when there is something to show or clear, ending at `right`.
+void timeline_toolbar_extras(Timeline* t, float right);
 
 }  // namespace strata
