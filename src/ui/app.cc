@@ -37,15 +37,16 @@ void clipped_title(App* app, const std::string& text, float right) {
   ImVec2 pos = ImGui::GetCursorScreenPos();
   const float avail = right - pos.x;
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  app->top_title = text;
-  app->top_title_clipped = size.x > avail;
+  app->top_layout.title = text;
+  app->top_layout.title_clipped = size.x > avail;
   if (avail < kMinTitleW) return;
   const float shown = std::min(size.x, avail);
   ImGui::Dummy(ImVec2(shown, size.y));  // an item, for the hover
   pos.y += ImGui::GetCurrentWindow()->DC.CurrLineTextBaseOffset;
   ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), pos, ImVec2(pos.x + shown, pos.y + size.y),
                             pos.x + shown, pos.x + shown, text.c_str(), nullptr, &size);
-  if (app->top_title_clipped && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
+  if (app->top_layout.title_clipped && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", text.c_str());
 }
 
 void top_bar(App* app, float w) {
@@ -76,8 +77,10 @@ void top_bar(App* app, float w) {
   const LoadProgress& p = app->progress;
   const std::string title = app_tab_title(*app);
   const float right = w - app->top_bar_reserved - ImGui::GetStyle().ItemSpacing.x;
-  app->top_title.clear();
-  app->top_title_clipped = false;
+  TopBarLayout& layout = app->top_layout;
+  layout.title.clear();
+  layout.title_clipped = false;
+  layout.tabs_right = ImGui::GetItemRectMax().x;
   if (p.active || !title.empty()) {  // a separator only before something
     ImGui::TextDisabled("|");
     ImGui::SameLine();
@@ -93,13 +96,14 @@ void top_bar(App* app, float w) {
   } else if (!title.empty()) {
     clipped_title(app, title, right);
   }
+  layout.items_right = ImGui::GetItemRectMax().x;
   ImGui::End();
 }
 
 // A note under the top bar, wrapped to the window's width and scrolled when longer than its
 // share of the height, with its button at the right. Returns its height.
 float banner(const char* id, const std::string& text, uint32_t colour, const char* button,
-             bool* pressed, float y, float w, float h) {
+             bool* pressed, float y, float w, float h, BannerLayout* layout) {
   const ImGuiStyle& st = ImGui::GetStyle();
   const float button_w = ImGui::CalcTextSize(button).x + st.FramePadding.x * 2;
   const float wrap_w = std::max(
@@ -123,6 +127,8 @@ float banner(const char* id, const std::string& text, uint32_t colour, const cha
   ImGui::EndChild();
   ImGui::SameLine();
   *pressed = ImGui::Button(button);
+  const ImVec2 b0 = ImGui::GetItemRectMin(), b1 = ImGui::GetItemRectMax();
+  *layout = {y, banner_h, {b0.x, b0.y, b1.x - b0.x, b1.y - b0.y}};
   ImGui::End();
   ImGui::PopStyleColor();
   return banner_h;
@@ -132,8 +138,10 @@ float banner(const char* id, const std::string& text, uint32_t colour, const cha
 float banners(App* app, float w, float h) {
   float y = kTopBarH;
   bool pressed = false;
+  app->top_layout.error = app->top_layout.welcome = BannerLayout{};
   if (!app->error_banner.empty()) {
-    y += banner("##error", app->error_banner, theme::kErrorText, "Dismiss", &pressed, y, w, h);
+    y += banner("##error", app->error_banner, theme::kErrorText, "Dismiss", &pressed, y, w, h,
+                &app->top_layout.error);
     if (pressed) app->error_banner.clear();
   }
   if (app->welcome && !app->embedded) {
@@ -142,7 +150,7 @@ float banners(App* app, float w, float h) {
                 "to open them (or use Open... and Open folder...): Chrome / Perfetto JSON, "
                 "PyTorch Kineto, XPlane, HLO, training logs, .gz and .zst. Press ? for the "
                 "shortcuts of the tab shown.",
-                theme::kText, "Got it", &pressed, y, w, h);
+                theme::kText, "Got it", &pressed, y, w, h, &app->top_layout.welcome);
     if (pressed) app->welcome = false;
   }
   return y - kTopBarH;
@@ -178,7 +186,7 @@ void tool_bar(App* app, float y, float w, double now_ms) {
 }
 
 // What an empty Timeline or Memory tab says to open (the other tabs draw their own).
-void empty_state(ViewTab tab, float w, float h, bool embedded) {
+std::string empty_state(ViewTab tab, float w, float h, bool embedded) {
   const char* lines[3] = {};
   if (tab == ViewTab::kMemory) {
     lines[0] = "No memory data yet.";
@@ -196,12 +204,15 @@ void empty_state(ViewTab tab, float w, float h, bool embedded) {
                           "logs; .gz and .zst";
   }
   float y = h / 2 - ImGui::GetTextLineHeightWithSpacing();
+  std::string said;
   for (const char* line : lines) {
     if (!line) continue;
     const ImVec2 sz = ImGui::CalcTextSize(line);
     ImGui::GetBackgroundDrawList()->AddText(ImVec2((w - sz.x) / 2, y), theme::kTextDim, line);
     y += ImGui::GetTextLineHeightWithSpacing();
+    said += (said.empty() ? "" : "\n") + std::string(line);
   }
+  return said;
 }
 
 // Search keys go to the search panel; everything else to the timeline.
@@ -391,6 +402,7 @@ void app_frame(App* app, float w, float h, double now_ms) {
   const float top = kTopBarH + banners(app, w, h);
   const float below = h - top;
   route_help_commands(app);
+  app->empty_message.clear();
   if (app->tab == ViewTab::kGraph) {
     app->keys.commands.clear();
     graph_view_frame(&app->graph, &app->keys, 0, top, w, below, now_ms);
@@ -419,7 +431,7 @@ void app_frame(App* app, float w, float h, double now_ms) {
                  details_h);
   } else {
     app->keys.commands.clear();
-    if (!app->progress.active) empty_state(app->tab, w, h, app->embedded);
+    if (!app->progress.active) app->empty_message = empty_state(app->tab, w, h, app->embedded);
   }
   help_overlay_draw(&app->timeline.show_help, app->tab, w, h);
 }

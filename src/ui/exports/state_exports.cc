@@ -13,8 +13,9 @@
 extern "C" {
 
 // Tool, toggles, marks, timing interval, collapsed sections, hidden tracks (ns absolute as
-// doubles), search state; the tab shown, the top bar's title and error, the first visit's note
-// and the help overlay's title and keys. Valid until the next call.
+// doubles), search state; the tab shown, the top bar's title, error and their places (CSS px),
+// the first visit's note, an empty tab's message and the help overlay's title and keys. Valid
+// until the next call.
 EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   static std::string out;
   const strata::App* a = strata::ui_app();
@@ -24,9 +25,23 @@ EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   char buf[160];
   out = std::string("{\"tool\":\"") + kTools[static_cast<int>(t.tool)] + "\"";
   out += std::string(",\"tab\":\"") + strata::view_tab_name(a->tab) + "\"";
+  const strata::TopBarLayout& top = a->top_layout;
   out += ",\"title\":";
-  strata::json_append_string(&out, a->top_title);
-  out += std::string(",\"titleClipped\":") + (a->top_title_clipped ? "true" : "false");
+  strata::json_append_string(&out, top.title);
+  out += std::string(",\"titleClipped\":") + (top.title_clipped ? "true" : "false");
+  std::snprintf(buf, sizeof buf, ",\"topBar\":{\"tabsRight\":%.1f,\"itemsRight\":%.1f}",
+                top.tabs_right, top.items_right);
+  out += buf;
+  auto banner = [&](const char* key, const strata::BannerLayout& b) {
+    std::snprintf(buf, sizeof buf,
+                  ",\"%s\":{\"y\":%.1f,\"h\":%.1f,\"button\":[%.1f,%.1f,%.1f,%.1f]}", key, b.y, b.h,
+                  b.button[0], b.button[1], b.button[2], b.button[3]);
+    out += buf;
+  };
+  banner("errorBanner", top.error);
+  banner("welcomeBanner", top.welcome);
+  out += ",\"emptyMessage\":";
+  strata::json_append_string(&out, a->empty_message);
   out += ",\"error\":";
   strata::json_append_string(&out, a->error_banner);
   out += std::string(",\"welcome\":") + (a->welcome && !a->embedded ? "true" : "false");
