@@ -13,6 +13,7 @@ constexpr ThemePalette kDark = {
     0xFF6673FF,  // salmon red
     0xE0202020, 0x60FFFFFF, 0xC0FFFFFF, 0x40FFFFFF, 0xFFFFFFFF, 0xFF201D1A, 0x90C8C8C8, 0x60FFFFFF,
     0xFF2A2A3A,  // banner: a dark red-grey
+    0xFF40D0F0,  // comparison: yellow
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
@@ -23,6 +24,7 @@ constexpr ThemePalette kLight = {
     0xFF2020C0,  // dark red
     0xE8FAFAFA, 0x70000000, 0xC0000000, 0x30000000, 0xFF000000, 0xFFFFFFFF, 0xA0606060, 0x30000000,
     0xFFE6E6FA,  // banner: a pale rose
+    0xFF0080C0,  // comparison: dark amber
 };
 }  // namespace
 

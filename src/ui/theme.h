@@ -26,6 +26,7 @@ struct ThemePalette {
   uint32_t flow;           // flow arrows when no event is selected
   uint32_t row_highlight;  // a table row under the linked cursor
   uint32_t banner_bg;      // behind the load error under the top bar and the welcome note
+  uint32_t compare_line;   // the loss comparison's curve (yellow on dark, dark amber on light)
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -57,6 +58,7 @@ inline const uint32_t& kChartBg = g_palette.chart_bg;
 inline const uint32_t& kFlow = g_palette.flow;
 inline const uint32_t& kRowHighlight = g_palette.row_highlight;
 inline const uint32_t& kBannerBg = g_palette.banner_bg;
+inline const uint32_t& kCompareLine = g_palette.compare_line;
 }  // namespace theme
 
 }  // namespace strata

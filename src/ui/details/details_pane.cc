@@ -6,6 +6,7 @@
 #include "core/view/time_view.h"
 #include "imgui.h"
 #include "ui/graph/graph_link.h"
+#include "ui/theme.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeline.h"
 
@@ -82,7 +83,7 @@ const JsonLine* field(const std::vector<JsonLine>& lines, const char* key) {
 void row(const char* label, const std::string& value) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
-  ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "%s", label);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "%s", label);
   ImGui::TableSetColumnIndex(1);
   ImGui::TextUnformatted(value.c_str());
 }
@@ -258,7 +259,7 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       ImGui::EndTable();
     }
     if (field(p->lines, "parent") && field(p->lines, "parent")->kind == 'o') {
-      ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Parent");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Parent");
       ImGui::SameLine();
       related(p->lines, "parent", t, origin_ns);
     }
@@ -266,21 +267,23 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       // Non-empty when the line after the array is one of its elements.
       const size_t at = static_cast<size_t>(fl - p->lines.data());
       if (at + 1 < p->lines.size() && p->lines[at + 1].depth == 1) {
-        ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Flows");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Flows");
         related(p->lines, "flows", t, origin_ns);
       }
     }
     // Kineto: the kernels and copies an operator launched, through its runtime calls' flows.
     if (const JsonLine* n = field(p->lines, "launchedCount"); n && n->value != "0") {
       ImGui::TextColored(
-          ImVec4(0.65f, 0.65f, 0.65f, 1), "Launched elsewhere (%s%s): %s in total, over %s",
+          ImGui::ColorConvertU32ToFloat4(theme::kTextDim),
+          "Launched elsewhere (%s%s): %s in total, over %s",
           text("launchedComplete") == "false" ? "at least " : "", n->value.c_str(),
           format_duration(std::strtod(text("launchedTotalNs").c_str(), nullptr)).c_str(),
           format_duration(std::strtod(text("launchedSpanNs").c_str(), nullptr)).c_str());
       related(p->lines, "launched", t, origin_ns);
     }
     if (const JsonLine* c = field(p->lines, "childCount"); c && c->value != "0") {
-      ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Children (%s)", c->value.c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Children (%s)",
+                         c->value.c_str());
       related(p->lines, "children", t, origin_ns);
     }
     graph_link_button(p->lines);  // an XLA op: "Open in graph viewer"
@@ -292,7 +295,7 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
         const JsonLine& a = p->lines[j];
         if (a.depth != 1 || a.key != "args") continue;
         ImGui::Separator();
-        ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Args");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Args");
         if (a.kind == 'o' || a.kind == 'a')
           draw_tree(p->lines, j + 1, a.depth);
         else

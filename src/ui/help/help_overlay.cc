@@ -67,8 +67,7 @@ HelpRows rows(const char* title, const HelpRow (&r)[N]) {
   return {title, r, N};
 }
 
-void table(const HelpRows& r, const char* id) {
-  if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_RowBg)) return;
+void rows_of(const HelpRows& r) {
   for (size_t i = 0; i < r.count; ++i) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
@@ -76,7 +75,6 @@ void table(const HelpRows& r, const char* id) {
     ImGui::TableSetColumnIndex(1);
     ImGui::TextUnformatted(r.rows[i].what);
   }
-  ImGui::EndTable();
 }
 
 }  // namespace
@@ -109,10 +107,14 @@ void help_overlay_draw(bool* open, ViewTab tab, float w, float h) {
   ImGui::Begin(title, open,
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoCollapse);
-  table(own, "keys");
-  ImGui::Spacing();
-  ImGui::TextDisabled("%s", help_page_rows().title);
-  table(help_page_rows(), "page");
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+    rows_of(own);
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextDisabled("%s", help_page_rows().title);
+    rows_of(help_page_rows());
+    ImGui::EndTable();
+  }
   ImGui::End();
 }
 

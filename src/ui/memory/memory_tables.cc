@@ -12,6 +12,7 @@
 #include "core/view/time_view.h"
 #include "imgui.h"
 #include "ui/memory/memory_view.h"
+#include "ui/theme.h"
 
 namespace strata {
 
@@ -159,7 +160,7 @@ void allocs_tab(MemoryView* m, MemorySendQuery send) {
       const MemoryView::Alloc& a = m->allocs[m->allocs_order[static_cast<size_t>(r)]];
       const bool open = std::isnan(a.release_t);
       ImGui::TableNextRow();
-      if (open) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.45f, 0.4f, 1));
+      if (open) ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(a.name.empty() ? "(unknown)" : a.name.c_str());
       ImGui::TableNextColumn();
