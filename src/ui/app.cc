@@ -6,9 +6,11 @@
 #include <cstring>
 
 #include "imgui.h"
+#include "imgui_internal.h"  // RenderTextEllipsis, the line's text baseline
 #include "platform/browser/host.h"
 #include "platform/browser/runs_host.h"
 #include "protocol/reply_keys.h"
+#include "ui/help/help_overlay.h"
 #include "ui/labels.h"
 #include "ui/timeline/colors.h"
 
@@ -20,13 +22,34 @@ namespace {
 
 constexpr float kTopBarH = 34.0f;
 constexpr float kToolBarH = 32.0f;
-App* g_app = nullptr;  // for query callbacks (one App per UI module)
+constexpr float kMinTitleW = 40.0f;      // narrower than this, the title is not drawn
+constexpr float kBannerMinLines = 3;     // a banner shows at least this many lines before scrolling
+constexpr float kBannerMaxShare = 0.3f;  // and at most this share of the page's height
+App* g_app = nullptr;                    // for query callbacks (one App per UI module)
 
 uint32_t send_query(const char* kind, const std::string& args) {
   uint32_t id = g_app->next_query_id++;
   g_app->queries[id] = kind;
   host_query(id, kind, args.c_str());
   return id;
+}
+
+// The tab's title after the tabs: clipped before `right` (where the page's own buttons start),
+// ending in "..." with the whole text in a tooltip.
+void clipped_title(App* app, const std::string& text, float right) {
+  ImVec2 pos = ImGui::GetCursorScreenPos();
+  const float avail = right - pos.x;
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  app->top_layout.title = text;
+  app->top_layout.title_clipped = size.x > avail;
+  if (avail < kMinTitleW) return;
+  const float shown = std::min(size.x, avail);
+  ImGui::Dummy(ImVec2(shown, size.y));  // an item, for the hover
+  pos.y += ImGui::GetCurrentWindow()->DC.CurrLineTextBaseOffset;
+  ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), pos, ImVec2(pos.x + shown, pos.y + size.y),
+                            pos.x + shown, pos.x + shown, text.c_str(), nullptr, &size);
+  if (app->top_layout.title_clipped && ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", text.c_str());
 }
 
 void top_bar(App* app, float w) {
@@ -54,50 +77,145 @@ void top_bar(App* app, float w) {
   tab_button("Loss", ViewTab::kLoss);
   tab_button("Runs", ViewTab::kRuns);
   tab_button("Graph", ViewTab::kGraph);
-  ImGui::TextDisabled("|");
-  ImGui::SameLine();
   const LoadProgress& p = app->progress;
+  const std::string title = app_tab_title(*app);
+  const float right = w - app->top_bar_reserved - ImGui::GetStyle().ItemSpacing.x;
+  TopBarLayout& layout = app->top_layout;
+  layout.title.clear();
+  layout.title_clipped = false;
+  layout.tabs_right = ImGui::GetItemRectMax().x;
+  if (p.active || !title.empty()) {  // a separator only before something
+    ImGui::TextDisabled("|");
+    ImGui::SameLine();
+  }
   if (p.active) {
     char overlay[160];
     float frac = p.total > 0 ? static_cast<float>(p.loaded / p.total) : 0.0f;
     std::snprintf(overlay, sizeof overlay, "%s  %s / %s  %.0f MB/s", p.name.c_str(),
                   byte_label(p.loaded, ByteUnits::kDecimal).c_str(),
                   byte_label(p.total, ByteUnits::kDecimal).c_str(), p.mb_per_s);
-    ImGui::ProgressBar(frac, ImVec2(std::min(520.0f, w * 0.5f), 0), overlay);
-  } else {
-    ImGui::TextUnformatted(app->file_label.c_str());
+    const float bar_w = std::min({520.0f, w * 0.5f, right - ImGui::GetCursorScreenPos().x});
+    ImGui::ProgressBar(frac, ImVec2(std::max(bar_w, kMinTitleW), 0), overlay);
+  } else if (!title.empty()) {
+    clipped_title(app, title, right);
   }
-  if (!app->error_banner.empty()) {
-    ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, theme::kErrorText);
-    ImGui::TextUnformatted(app->error_banner.c_str());
-    ImGui::PopStyleColor();
-    ImGui::SameLine();
-    if (ImGui::SmallButton("x")) app->error_banner.clear();
-  }
+  layout.items_right = ImGui::GetItemRectMax().x;
   ImGui::End();
 }
 
-void tool_bar(App* app, float w, double now_ms) {
-  ImGui::SetNextWindowPos(ImVec2(0, kTopBarH));
+// A note under the top bar, wrapped to the window's width and scrolled when longer than its
+// share of the height, with its button at the right. Returns its height.
+float banner(const char* id, const std::string& text, uint32_t colour, const char* button,
+             bool* pressed, float y, float w, float h, BannerLayout* layout) {
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float button_w = ImGui::CalcTextSize(button).x + st.FramePadding.x * 2;
+  const float wrap_w = std::max(
+      kMinTitleW, w - button_w - st.WindowPadding.x * 2 - st.ItemSpacing.x * 2 - st.ScrollbarSize);
+  const float text_h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap_w).y;
+  const float box_h =
+      std::min(text_h, std::max(ImGui::GetTextLineHeight() * kBannerMinLines, h * kBannerMaxShare));
+  const float banner_h = std::max(box_h, ImGui::GetFrameHeight()) + st.WindowPadding.y * 2;
+  ImGui::SetNextWindowPos(ImVec2(0, y));
+  ImGui::SetNextWindowSize(ImVec2(w, banner_h));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, theme::kBannerBg);
+  ImGui::Begin(
+      id, nullptr,
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::BeginChild("##text", ImVec2(wrap_w + st.ScrollbarSize, box_h), false);
+  ImGui::PushTextWrapPos(wrap_w);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+  ImGui::SameLine();
+  *pressed = ImGui::Button(button);
+  const ImVec2 b0 = ImGui::GetItemRectMin(), b1 = ImGui::GetItemRectMax();
+  *layout = {y, banner_h, {b0.x, b0.y, b1.x - b0.x, b1.y - b0.y}};
+  ImGui::End();
+  ImGui::PopStyleColor();
+  return banner_h;
+}
+
+// The load error, then the first visit's note, under the top bar; returns their height.
+float banners(App* app, float w, float h) {
+  float y = kTopBarH;
+  bool pressed = false;
+  app->top_layout.error = app->top_layout.welcome = BannerLayout{};
+  if (!app->error_banner.empty()) {
+    y += banner("##error", app->error_banner, theme::kErrorText, "Dismiss", &pressed, y, w, h,
+                &app->top_layout.error);
+    if (pressed) app->error_banner.clear();
+  }
+  if (app->welcome && !app->embedded) {
+    y += banner("##welcome",
+                "Welcome to Strata. Drop trace files or profiler folders anywhere on this page "
+                "to open them (or use Open... and Open folder...): Chrome / Perfetto JSON, "
+                "PyTorch Kineto, XPlane, HLO, training logs, .gz and .zst. Press ? for the "
+                "shortcuts of the tab shown.",
+                theme::kText, "Got it", &pressed, y, w, h, &app->top_layout.welcome);
+    if (pressed) app->welcome = false;
+  }
+  return y - kTopBarH;
+}
+
+// `?` and Esc for the help overlay, whichever tab is shown (the tabs' own keys come after).
+void route_help_commands(App* app) {
+  bool& open = app->timeline.show_help;
+  auto& cmds = app->keys.commands;
+  for (auto it = cmds.begin(); it != cmds.end();) {
+    if (*it == Command::kHelp || (*it == Command::kEscape && open)) {
+      open = *it == Command::kHelp ? !open : false;
+      it = cmds.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void tool_bar(App* app, float y, float w, double now_ms) {
+  ImGui::SetNextWindowPos(ImVec2(0, y));
   ImGui::SetNextWindowSize(ImVec2(w, kToolBarH));
   ImGui::Begin("##toolbar", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoScrollWithMouse);
-  timeline_toolbar(&app->timeline, app->data, 0, kTopBarH, w);
+  timeline_toolbar(&app->timeline, app->data, 0, y, w);
   ImGui::SameLine();
   ImGui::TextDisabled("|");
   ImGui::SameLine();
   search_panel_draw(&app->search, &app->timeline, app->data, now_ms, send_query);
+  timeline_toolbar_extras(&app->timeline, ImGui::GetWindowContentRegionMax().x);
   ImGui::End();
 }
 
-void empty_state(float w, float h, bool embedded) {
-  const char* msg =
-      embedded ? "No trace loaded yet"
-               : "Drop a trace here, or click Open...  (Chrome Trace Event JSON, .gz, .zst)";
-  ImVec2 sz = ImGui::CalcTextSize(msg);
-  ImGui::GetBackgroundDrawList()->AddText(ImVec2((w - sz.x) / 2, h / 2), theme::kTextDim, msg);
+// What an empty Timeline or Memory tab says to open (the other tabs draw their own).
+std::string empty_state(ViewTab tab, float w, float h, bool embedded) {
+  const char* lines[3] = {};
+  if (tab == ViewTab::kMemory) {
+    lines[0] = "No memory data yet.";
+    lines[1] = embedded ? "The host page opens files."
+                        : "Open a trace with memory events (PyTorch profiler with profile_memory, "
+                          "XPlane)";
+    lines[2] = embedded ? nullptr : "or an Ascend memory_record.csv: drop it anywhere, or Open...";
+  } else {
+    lines[0] = "No trace loaded yet.";
+    lines[1] = embedded ? "The host page opens files."
+                        : "Drop trace files or a profiler folder anywhere on this page, or use "
+                          "Open... / Open folder...";
+    lines[2] = embedded ? nullptr
+                        : "Chrome / Perfetto JSON, PyTorch Kineto, XPlane (.pb), HLO, training "
+                          "logs; .gz and .zst";
+  }
+  float y = h / 2 - ImGui::GetTextLineHeightWithSpacing();
+  std::string said;
+  for (const char* line : lines) {
+    if (!line) continue;
+    const ImVec2 sz = ImGui::CalcTextSize(line);
+    ImGui::GetBackgroundDrawList()->AddText(ImVec2((w - sz.x) / 2, y), theme::kTextDim, line);
+    y += ImGui::GetTextLineHeightWithSpacing();
+    said += (said.empty() ? "" : "\n") + std::string(line);
+  }
+  return said;
 }
 
 // Search keys go to the search panel; everything else to the timeline.
@@ -284,36 +402,41 @@ void app_frame(App* app, float w, float h, double now_ms) {
   app->batch.clear();
   app->graph.gpu.visible = false;  // the Graph tab shows it when it draws
   top_bar(app, w);
+  const float top = kTopBarH + banners(app, w, h);
+  const float below = h - top;
+  route_help_commands(app);
+  app->empty_message.clear();
   if (app->tab == ViewTab::kGraph) {
     app->keys.commands.clear();
-    graph_view_frame(&app->graph, &app->keys, 0, kTopBarH, w, h - kTopBarH, now_ms);
+    graph_view_frame(&app->graph, &app->keys, 0, top, w, below, now_ms);
   } else if (app->tab == ViewTab::kLoss) {
     app->keys.commands.clear();
-    loss_view_frame(&app->loss, 0, kTopBarH, w, h - kTopBarH);
+    loss_view_frame(&app->loss, 0, top, w, below);
   } else if (app->tab == ViewTab::kRuns) {
     app->keys.commands.clear();
-    runs_view_frame(&app->runs, 0, kTopBarH, w, h - kTopBarH);
+    runs_view_frame(&app->runs, 0, top, w, below);
   } else if (app->data.loaded && app->tab == ViewTab::kMemory) {
     app->keys.commands.clear();
-    memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, kTopBarH, w,
-                      h - kTopBarH, now_ms, send_query);
+    memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, top, w, below, now_ms,
+                      send_query);
   } else if (app->data.loaded) {
-    tool_bar(app, w, now_ms);
-    const float top = kTopBarH + kToolBarH;
+    tool_bar(app, top, w, now_ms);
+    const float tl_top = top + kToolBarH;
     const float details_h = std::clamp(h * 0.28f, 120.0f, 320.0f);
-    const float tl_h = h - top - details_h;
+    const float tl_h = h - tl_top - details_h;
     route_search_commands(app);
-    timeline_frame(&app->timeline, app->data, &app->keys, 0, top, w, tl_h, now_ms, &app->batch);
+    timeline_frame(&app->timeline, app->data, &app->keys, 0, tl_top, w, tl_h, now_ms, &app->batch);
     timeline_request_data(&app->timeline, app->data, host_post_to_engine);
     timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
     if (app->timeline.selection_changed) selection_changed(app);
     if (app->timeline.region_pending) region_requested(app);
-    details_draw(&app->details, &app->timeline, app->data.origin_ns, 0, top + tl_h, w, details_h);
-    timeline_help(&app->timeline, w, h);
+    details_draw(&app->details, &app->timeline, app->data.origin_ns, 0, tl_top + tl_h, w,
+                 details_h);
   } else {
     app->keys.commands.clear();
-    if (!app->progress.active) empty_state(w, h, app->embedded);
+    if (!app->progress.active) app->empty_message = empty_state(app->tab, w, h, app->embedded);
   }
+  help_overlay_draw(&app->timeline.show_help, app->tab, w, h);
 }
 
 }  // namespace strata

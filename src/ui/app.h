@@ -39,6 +39,19 @@ enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph };
 const char* view_tab_name(ViewTab tab);
 bool view_tab_from_name(const char* name, ViewTab* tab);  // false for an unknown name
 
+// Where the top bar and the banners under it drew in the last frame (CSS px), for
+// strata.state(): what the title says, where the tabs end, where a banner and its button are.
+struct BannerLayout {
+  float y = 0, h = 0;              // h 0: not shown
+  float button[4] = {0, 0, 0, 0};  // x, y, w, h
+};
+struct TopBarLayout {
+  std::string title;  // the title the top bar drew
+  bool title_clipped = false;
+  float tabs_right = 0, items_right = 0;  // the tab buttons' right end; the last item's
+  BannerLayout error, welcome;
+};
+
 struct App {
   ViewTab tab = ViewTab::kTimeline;
   LossView loss;
@@ -51,9 +64,13 @@ struct App {
   DetailsPane details;
   SearchPanel search;
   LoadProgress progress;
-  std::string file_label;    // "name | 12.3 MB | 45,678 events"
-  std::string error_banner;  // the last load error, until dismissed
-  bool embedded = false;     // embed=1: the host page opens files, so no Open... or drop hint
+  std::string file_label;      // "name | 12.3 MB | 45,678 events"
+  std::string error_banner;    // the last load error, until dismissed
+  bool embedded = false;       // embed=1: the host page opens files, so no Open... or drop hint
+  bool welcome = false;        // first visit: a note on dropping files, until dismissed or a load
+  float top_bar_reserved = 0;  // px at the top bar's right end that the page's own buttons cover
+  TopBarLayout top_layout;     // where the top bar and its banners drew last frame
+  std::string empty_message;   // what an empty Timeline / Memory tab says, "" when not empty
   RectBatch batch;
   double last_frame_ms = 0;
   FrameStats frame_stats;
@@ -62,6 +79,9 @@ struct App {
   uint32_t selection_query = 0;             // the "select" query whose answer is awaited
 };
 
+// The top bar's title for the tab shown: the timeline's trace, the Runs folder, the graph's
+// module, the loss logs; "" when the tab holds nothing yet.
+std::string app_tab_title(const App& app);
 // Builds one frame: ImGui widgets, and the timeline geometry in app->batch.
 void app_frame(App* app, float width, float height, double now_ms);
 // A protocol message from the engine.

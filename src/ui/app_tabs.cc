@@ -1,5 +1,7 @@
-// Which tab shows what: the tabs' names (the script API's), and the tab a newly opened file
-// brings to the front. The page reports what opened; the choice is made here.
+// Which tab shows what: the tabs' names (the script API's), the tab a newly opened file brings
+// to the front, and the top bar's title for the tab shown. The page reports what opened; the
+// choice is made here.
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -45,6 +47,40 @@ void app_file_opened(App* app, const std::string& kind, bool memory_added) {
     app->tab = ViewTab::kGraph;
   }
   // A trace (chrome-json, xplane) opens behind whichever tab is shown.
+}
+
+std::string app_tab_title(const App& app) {
+  char buf[96];
+  switch (app.tab) {
+    case ViewTab::kRuns: {
+      const RunDiscovery& d = app.runs.discovery;
+      if (d.runs.empty()) return "";
+      std::snprintf(buf, sizeof buf, "  |  %zu run%s", d.runs.size(),
+                    d.runs.size() == 1 ? "" : "s");
+      return "Runs folder " + (d.root.empty() ? std::string("(no common root)") : d.root) + buf;
+    }
+    case ViewTab::kGraph: {
+      const GraphView& g = app.graph;
+      if (g.module < 0 || g.module >= static_cast<int>(g.modules.size())) return "";
+      const GraphModuleInfo& m = g.modules[static_cast<size_t>(g.module)];
+      std::snprintf(buf, sizeof buf, "  |  %u instructions", m.instructions);
+      std::string title = "HLO module " + m.name;
+      if (!m.source.empty() && m.source != m.name) title += "  (" + m.source + ")";
+      return title + buf;
+    }
+    case ViewTab::kLoss: {
+      const std::vector<LossFile>& files = app.loss.files;
+      if (files.empty()) return "";
+      std::string title = files.size() == 1 ? "Training log " : "Training logs ";
+      for (size_t i = 0; i < files.size(); ++i) title += (i ? ", " : "") + files[i].name;
+      return title;
+    }
+    case ViewTab::kMemory:
+      return app.file_label.empty() ? "" : "Memory of " + app.file_label;
+    case ViewTab::kTimeline:
+      break;
+  }
+  return app.file_label;
 }
 
 void app_runs_profile_loaded(App* app) {

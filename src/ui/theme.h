@@ -32,6 +32,9 @@ struct ThemePalette {
   uint32_t memory_peak;                        // the peak's dot and label
   uint32_t memory_instant;                     // the instant the live tables describe
   uint32_t chart_axis;                         // axes and frames of the tabs' charts
+  // page
+  uint32_t banner_bg;     // behind the load error under the top bar and the welcome note
+  uint32_t compare_line;  // the loss comparison's curve (yellow on dark, dark amber on light)
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -70,6 +73,9 @@ inline const uint32_t& kMemoryReserved = g_palette.memory_reserved;
 inline const uint32_t& kMemoryPeak = g_palette.memory_peak;
 inline const uint32_t& kMemoryInstant = g_palette.memory_instant;
 inline const uint32_t& kChartAxis = g_palette.chart_axis;
+// page
+inline const uint32_t& kBannerBg = g_palette.banner_bg;
+inline const uint32_t& kCompareLine = g_palette.compare_line;
 }  // namespace theme
 
 }  // namespace strata

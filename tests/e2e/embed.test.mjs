@@ -1,13 +1,22 @@
 // Embedding and hosting (issue 10): web/embed-example.html drives Strata in an iframe over the
 // postMessage protocol, same-origin and cross-origin, with the origins= allowlist; messages of the
 // wrong shape are answered with errors; the URL parameters view=, select=, several url=, and the
-// "Copy link" button.
+// "Copy link" button; the embedded top bar has no stray separators.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { CALL_TIMEOUT_MS, DIST_DIR, countTrace, newStrataPage, poll, serverAndBrowser, withTimeout } from './lib.mjs';
+import {
+  CALL_TIMEOUT_MS,
+  DIST_DIR,
+  countTrace,
+  newStrataPage,
+  poll,
+  screenshotCanvas,
+  serverAndBrowser,
+  withTimeout,
+} from './lib.mjs';
 import { makeHtmlTrace } from './html-trace.mjs';
 
 describe('embedding', () => {
@@ -306,6 +315,36 @@ describe('URL parameters and Copy link', () => {
     } finally {
       await s.close();
       other.close();
+    }
+  });
+
+  test('embedded and empty, the top bar ends at the tabs: no stray separator', async () => {
+    const s = await newStrataPage(env.browser);
+    try {
+      await s.goto(`${env.server.url}?embed=1`);
+      await s.frame();
+      let st = await s.call(() => window.strata.state());
+      assert.equal(st.title, '');
+      assert.equal(st.topBar.itemsRight, st.topBar.tabsRight, 'nothing is drawn after the tabs');
+      assert.match(st.emptyMessage, /host page opens files/);
+      // Pixels: right of the tabs, the top bar is one colour (no "|" left over).
+      const { image } = await screenshotCanvas(s.page);
+      const colours = new Set();
+      for (let y = 2; y < 30; y++)
+        for (let x = Math.ceil(st.topBar.tabsRight) + 2; x < image.width; x++) {
+          const j = (y * image.width + x) * 4;
+          colours.add((image.data[j] << 16) | (image.data[j + 1] << 8) | image.data[j + 2]);
+        }
+      assert.equal(colours.size, 1, `the top bar after the tabs is empty (${colours.size} colours)`);
+      // With a trace, a separator comes before its name.
+      await s.open('demo/demo-trace.json');
+      await s.frame();
+      st = await s.call(() => window.strata.state());
+      assert.match(st.title, /demo-trace\.json/);
+      assert.ok(st.topBar.itemsRight > st.topBar.tabsRight + 100, 'the title follows the tabs');
+      s.assertNoErrors();
+    } finally {
+      await s.close();
     }
   });
 });

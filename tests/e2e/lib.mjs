@@ -341,12 +341,21 @@ export async function launchBrowser() {
 const IGNORED = [/\/favicon\.ico\b/];
 
 /**
- * Opens a page at 1280x720 and records its errors:
+ * Opens a page at 1280x720 (as a returning visitor unless firstVisit) and records its errors:
  *   pageErrors (uncaught exceptions), consoleErrors (console.error, also from workers),
  *   httpErrors (responses >= 400 and failed requests), crashes.
  */
-export async function newStrataPage(browser) {
+export async function newStrataPage(browser, { firstVisit = false } = {}) {
   const context = await browser.newContext({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  // A returning visitor unless asked: the first visit's note would move every tab's layout.
+  if (!firstVisit)
+    await context.addInitScript(() => {
+      try {
+        localStorage.setItem('strata.visited', '1');
+      } catch (e) {
+        /* a frame without storage: nothing to remember */
+      }
+    });
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
   const log = { pageErrors: [], consoleErrors: [], httpErrors: [], crashes: [] };

@@ -94,10 +94,36 @@
     })
     .then(() => {
       if (embedded) ui._ui_set_embedded(1);
+      else if (firstVisit()) ui._ui_set_welcome(1);
+      watchTopBarButtons();
       for (const m of uiQueue.splice(0)) deliver(m);
     })
     .catch((e) => fatal(`Strata could not start: ${(e && e.message) || e}`));
 
+  // True once per browser (remembered in localStorage; never when storage is denied, so a
+  // sandboxed frame is not greeted on every load). The UI shows its note on dropping files.
+  function firstVisit() {
+    try {
+      if (localStorage.getItem('strata.visited')) return false;
+      localStorage.setItem('strata.visited', '1');
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+  // The page's own buttons (web/page/embed.js: theme, Recent, Copy link) sit over the top bar's
+  // right end: the UI is told how much they cover so that its title and errors stop before them.
+  function watchTopBarButtons() {
+    const report = () => {
+      const bar = document.getElementById('copy-link');
+      const r = bar && bar.getBoundingClientRect();
+      ui._ui_set_top_bar_reserved(r && r.width > 0 ? Math.max(0, canvas.clientWidth - r.left) : 0);
+    };
+    const bar = document.getElementById('copy-link');
+    if (bar && window.ResizeObserver) new ResizeObserver(report).observe(bar);
+    window.addEventListener('resize', report);
+    report();
+  }
   const withString = (s, fn) => StrataWasm.withString(ui, s, fn);
   const toUi = (buffer) => StrataWasm.withBytes(ui, new Uint8Array(buffer), (p, n) => ui._ui_receive(p, n));
   function fileLabel(s) {
@@ -137,8 +163,8 @@
         toUi(m.trackList);
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
         withString(m.kind || '', (p) => ui._ui_file_opened(p, 0));
-        if (m.summary[SUMMARY.errors].length) withString(m.summary[SUMMARY.errors][0], (p) => ui._ui_show_error(p));
-        else withString('', (p) => ui._ui_show_error(p));
+        // Every error of the load, one a line (the UI wraps and scrolls them).
+        withString(m.summary[SUMMARY.errors].join('\n'), (p) => ui._ui_show_error(p));
         break;
       case MSG.preview:
         // A big file's first part, indexed early (or, name null, the previous trace back).
@@ -309,16 +335,17 @@
     openFiles(fileInput.files);
     fileInput.value = '';
   });
-  canvas.addEventListener('dragover', (e) => {
+  // Files and folders drop anywhere on the page (the canvas, the buttons over it).
+  document.addEventListener('dragover', (e) => {
     e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
+    e.dataTransfer.dropEffect = embedded ? 'none' : 'copy';
   });
   folderInput &&
     folderInput.addEventListener('change', () => {
       if (folderInput.files.length) open(Array.from(folderInput.files));
       folderInput.value = '';
     });
-  canvas.addEventListener('drop', (e) => {
+  document.addEventListener('drop', (e) => {
     e.preventDefault();
     if (embedded) return;
     // A dropped directory opens as a profiler folder; its entries must be taken during the event.

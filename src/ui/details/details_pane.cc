@@ -7,6 +7,7 @@
 #include "imgui.h"
 #include "protocol/reply_keys.h"
 #include "ui/graph/graph_link.h"
+#include "ui/theme.h"
 #include "ui/timeline/colors.h"
 #include "ui/timeline/timeline.h"
 
@@ -86,7 +87,7 @@ const JsonLine* field(const std::vector<JsonLine>& lines, std::string_view key) 
 void row(const char* label, const std::string& value) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
-  ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "%s", label);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "%s", label);
   ImGui::TableSetColumnIndex(1);
   ImGui::TextUnformatted(value.c_str());
 }
@@ -265,7 +266,7 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
     }
     if (const JsonLine* parent = field(p->lines, reply::details::kParent);
         parent && parent->kind == 'o') {
-      ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Parent");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Parent");
       ImGui::SameLine();
       related(p->lines, reply::details::kParent, t, origin_ns);
     }
@@ -273,14 +274,15 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       // Non-empty when the line after the array is one of its elements.
       const size_t at = static_cast<size_t>(fl - p->lines.data());
       if (at + 1 < p->lines.size() && p->lines[at + 1].depth == 1) {
-        ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Flows");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Flows");
         related(p->lines, reply::details::kFlows, t, origin_ns);
       }
     }
     // Kineto: the kernels and copies an operator launched, through its runtime calls' flows.
     if (const JsonLine* n = field(p->lines, reply::details::kLaunchedCount); n && n->value != "0") {
       ImGui::TextColored(
-          ImVec4(0.65f, 0.65f, 0.65f, 1), "Launched elsewhere (%s%s): %s in total, over %s",
+          ImGui::ColorConvertU32ToFloat4(theme::kTextDim),
+          "Launched elsewhere (%s%s): %s in total, over %s",
           text(reply::details::kLaunchedComplete) == "false" ? "at least " : "", n->value.c_str(),
           format_duration(std::strtod(text(reply::details::kLaunchedTotalNs).c_str(), nullptr))
               .c_str(),
@@ -289,7 +291,8 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       related(p->lines, reply::details::kLaunched, t, origin_ns);
     }
     if (const JsonLine* c = field(p->lines, reply::details::kChildCount); c && c->value != "0") {
-      ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Children (%s)", c->value.c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Children (%s)",
+                         c->value.c_str());
       related(p->lines, reply::details::kChildren, t, origin_ns);
     }
     graph_link_button(p->lines);  // an XLA op: "Open in graph viewer"
@@ -301,7 +304,7 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
         const JsonLine& a = p->lines[j];
         if (a.depth != 1 || a.key != reply::record::kArgs) continue;
         ImGui::Separator();
-        ImGui::TextColored(ImVec4(0.65f, 0.65f, 0.65f, 1), "Args");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Args");
         if (a.kind == 'o' || a.kind == 'a')
           draw_tree(p->lines, j + 1, a.depth);
         else

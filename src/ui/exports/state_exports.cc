@@ -5,13 +5,17 @@
 #include <cstdio>
 #include <string>
 
+#include "core/base/json_writer.h"
 #include "imgui.h"
 #include "ui/exports/ui_app.h"
+#include "ui/help/help_overlay.h"
 
 extern "C" {
 
 // Tool, toggles, marks, timing interval, collapsed sections, hidden tracks (ns absolute as
-// doubles), search state. Valid until the next call.
+// doubles), search state; the tab shown, the top bar's title, error and their places (CSS px),
+// the first visit's note, an empty tab's message and the help overlay's title and keys. Valid
+// until the next call.
 EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   static std::string out;
   const strata::App* a = strata::ui_app();
@@ -20,8 +24,36 @@ EMSCRIPTEN_KEEPALIVE const char* ui_state_json() {
   static const char* kTools[] = {"", "select", "pan", "zoom", "timing"};
   char buf[160];
   out = std::string("{\"tool\":\"") + kTools[static_cast<int>(t.tool)] + "\"";
-  out += std::string(",\"tab\":\"") + (a->tab == strata::ViewTab::kMemory ? "memory" : "timeline") +
-         "\"";
+  out += std::string(",\"tab\":\"") + strata::view_tab_name(a->tab) + "\"";
+  const strata::TopBarLayout& top = a->top_layout;
+  out += ",\"title\":";
+  strata::json_append_string(&out, top.title);
+  out += std::string(",\"titleClipped\":") + (top.title_clipped ? "true" : "false");
+  std::snprintf(buf, sizeof buf, ",\"topBar\":{\"tabsRight\":%.1f,\"itemsRight\":%.1f}",
+                top.tabs_right, top.items_right);
+  out += buf;
+  auto banner = [&](const char* key, const strata::BannerLayout& b) {
+    std::snprintf(buf, sizeof buf,
+                  ",\"%s\":{\"y\":%.1f,\"h\":%.1f,\"button\":[%.1f,%.1f,%.1f,%.1f]}", key, b.y, b.h,
+                  b.button[0], b.button[1], b.button[2], b.button[3]);
+    out += buf;
+  };
+  banner("errorBanner", top.error);
+  banner("welcomeBanner", top.welcome);
+  out += ",\"emptyMessage\":";
+  strata::json_append_string(&out, a->empty_message);
+  out += ",\"error\":";
+  strata::json_append_string(&out, a->error_banner);
+  out += std::string(",\"welcome\":") + (a->welcome && !a->embedded ? "true" : "false");
+  const strata::HelpRows help = strata::help_rows(a->tab);
+  out += ",\"helpTitle\":";
+  strata::json_append_string(&out, help.title);
+  out += ",\"helpKeys\":[";
+  for (size_t i = 0; i < help.count; ++i) {
+    if (i) out += ',';
+    strata::json_append_string(&out, help.rows[i].keys);
+  }
+  out += "]";
   out += std::string(",\"grid\":") + (t.show_grid ? "true" : "false");
   out += std::string(",\"help\":") + (t.show_help ? "true" : "false");
   out += std::string(",\"flows\":") + (t.show_flows ? "true" : "false");

@@ -11,6 +11,7 @@
 #include "protocol/reply_keys.h"
 #include "ui/loss/loss_chart.h"
 #include "ui/loss/loss_names.h"
+#include "ui/theme.h"
 #include "ui/timeline/colors.h"
 #include "ui/widgets/table_cells.h"
 
@@ -274,7 +275,8 @@ void comparison_board(LossView* v, const std::vector<LossFile*>& checked, float 
   }
   cached_comparison(v, a, b);  // a new mode: `c` (the cache) is recomputed in place
   std::vector<double> shown = v->smooth ? ema(c.value, v->smooth_weight) : c.value;
-  std::vector<ChartSeries> series{{&c.iteration, &shown, 0xFF40D0F0, compare_mode_name(v->mode)}};
+  std::vector<ChartSeries> series{
+      {&c.iteration, &shown, theme::kCompareLine, compare_mode_name(v->mode)}};
   const float chart_w = std::max(200.0f, w * 0.62f),
               body_h = h - 2 * ImGui::GetFrameHeightWithSpacing();
   bool here = false;

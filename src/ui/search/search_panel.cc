@@ -87,11 +87,14 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
     if (!p->error.empty()) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s", p->error.c_str());
     } else {
+      const float count_x = ImGui::GetCursorPosX();  // a fixed slot: the buttons stay put
       if (p->current >= 0)
         ImGui::Text("%d of %llu", p->current + 1, static_cast<unsigned long long>(p->count));
       else
         ImGui::Text("%llu found", static_cast<unsigned long long>(p->count));
-      ImGui::SameLine();
+      ImGui::SameLine(std::max(
+          count_x + ImGui::CalcTextSize("0000000 of 0000000").x,
+          ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x));
       if (ImGui::SmallButton("<")) search_panel_step(p, t, d, -1);
       ImGui::SameLine();
       if (ImGui::SmallButton(">")) search_panel_step(p, t, d, 1);

@@ -166,7 +166,7 @@ std::vector<proto::SliceEntry> timeline_folded_runs(const Timeline& t, const Tra
                                                     size_t limit);
 // The engine's details of a hovered event arrived (ui_set_hover_details).
 void timeline_hover_details(Timeline* t, uint32_t event, const char* json);
-// Overlay listing the shortcuts, when show_help.
-void timeline_help(Timeline* t, float w, float h);
+// "Show N hidden" / "Clear marks" when there is something to show or clear, ending at `right`.
+void timeline_toolbar_extras(Timeline* t, float right);
 
 }  // namespace strata

@@ -1,5 +1,5 @@
 // The timeline's toolbar (the four tools of the seed trace viewer, the flow and grid toggles,
-// the shortcuts button) and the shortcuts overlay.
+// the shortcuts button; src/ui/help draws the overlay) and its right-aligned extras.
 #include <algorithm>
 #include <cstdio>
 
@@ -38,55 +38,28 @@ float timeline_toolbar(Timeline* t, const TraceData& d, float x, float y, float 
   ImGui::SameLine();
   if (ImGui::Button("?")) t->show_help = !t->show_help;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keyboard shortcuts (?)");
-  int hidden = 0;
-  for (uint8_t h : t->hidden) hidden += h;
-  if (hidden) {
-    ImGui::SameLine();
-    char label[48];
-    std::snprintf(label, sizeof label, "Show %d hidden", hidden);
-    if (ImGui::SmallButton(label)) std::fill(t->hidden.begin(), t->hidden.end(), 0);
-  }
-  if (!t->marks.empty()) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Clear marks")) t->marks.clear();
-  }
   return 0;
 }
 
-void timeline_help(Timeline* t, float w, float h) {
-  if (!t->show_help) return;
-  ImGui::SetNextWindowPos(ImVec2(w / 2, h / 2), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::Begin("Keyboard shortcuts", &t->show_help,
-               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoCollapse);
-  static const char* kRows[][2] = {
-      {"W / S", "zoom in / out about the mouse (hold to keep going)"},
-      {"A / D", "pan earlier / later (shift: faster)"},
-      {"wheel, shift+wheel", "zoom; scroll the tracks"},
-      {"right or middle drag", "pan with any tool"},
-      {"1 2 3 4", "tools: select, pan, zoom, timing"},
-      {"click, ctrl-click", "select an event; add or remove one"},
-      {"drag (select tool)", "select every event in a rectangle"},
-      {"f", "zoom to the selection (or the timing interval)"},
-      {"m", "mark the selection's time range (m with nothing selected clears marks)"},
-      {"0", "show the whole trace"},
-      {"/", "search the whole trace"},
-      {"Enter, shift+Enter", "next / previous search result"},
-      {"g", "grid on / off"},
-      {"Esc", "clear the selection and the timing interval"},
-      {"?", "this help"},
+// "Show N hidden" and "Clear marks", when there is something to show or clear. Right-aligned at
+// `right` so that their coming and going moves no other control.
+void timeline_toolbar_extras(Timeline* t, float right) {
+  int hidden = 0;
+  for (uint8_t h : t->hidden) hidden += h;
+  if (!hidden && t->marks.empty()) return;
+  char label[48];
+  std::snprintf(label, sizeof label, "Show %d hidden", hidden);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  auto width = [&](const char* text) {
+    return ImGui::CalcTextSize(text).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
   };
-  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
-    for (const auto& r : kRows) {
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText), "%s", r[0]);
-      ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(r[1]);
-    }
-    ImGui::EndTable();
-  }
-  ImGui::End();
+  float x = right;
+  if (hidden) x -= width(label);
+  if (!t->marks.empty()) x -= width("Clear marks");
+  ImGui::SameLine(x);
+  if (hidden && ImGui::SmallButton(label)) std::fill(t->hidden.begin(), t->hidden.end(), 0);
+  if (hidden && !t->marks.empty()) ImGui::SameLine();
+  if (!t->marks.empty() && ImGui::SmallButton("Clear marks")) t->marks.clear();
 }
 
 }  // namespace strata
