@@ -53,6 +53,9 @@ std::string error_json(const std::string& message) {
 }
 
 constexpr size_t kMaxRegexLength = 1000;
+// Slices of the whole trace the find reply counts matches in (the ruler's search marks): more
+// than a wide screen has pixels, so zoomed out every mark lands on its own pixel.
+constexpr size_t kFindBins = 4096;
 
 }  // namespace
 
@@ -88,7 +91,7 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       for (StrId id = 0; id < s.strings.size(); ++id)
         match[id] = contains_ignore_case(s.strings.get(id), text);
     }
-    FindResult r = find_matching(s, match, limit);
+    FindResult r = find_matching(s, match, limit, kFindBins);
     std::string o = "{\"count\":" + std::to_string(r.count) + ",\"matches\":[";
     for (size_t i = 0; i < r.events.size(); ++i) {
       if (i) o += ',';
@@ -96,6 +99,13 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
                         {EventField::kEvent, EventField::kName, EventField::kStart,
                          EventField::kEnd, EventField::kTrack, EventField::kDepth},
                         {origin, &store_to_display_});
+    }
+    // bins: matches per slice of [binsStart, binsEnd] (ns from the trace start), see find.h.
+    o += "],\"binsStart\":0,\"binsEnd\":" +
+         std::to_string(s.has_time ? s.end_ns - s.start_ns : 0) + ",\"bins\":[";
+    for (size_t i = 0; i < r.bins.size(); ++i) {
+      if (i) o += ',';
+      o += std::to_string(r.bins[i]);
     }
     o += "],\"nameIds\":[";
     bool first = true;
@@ -138,8 +148,9 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       append_event_json(
           &o, s, events[i],
           {EventField::kEvent, EventField::kStart, EventField::kEnd, EventField::kName,
-           EventField::kTsNs, EventField::kDurNs, EventField::kPid, EventField::kTid},
-          {origin, nullptr});
+           EventField::kTsNs, EventField::kDurNs, EventField::kPid, EventField::kTid,
+           EventField::kTrack, EventField::kDepth},
+          {origin, &store_to_display_});
     }
     o += "],\"summary\":[";
     std::vector<SummaryRow> rows = summarize(s, events);
@@ -149,7 +160,8 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       o += "{\"name\":";
       json_append_string(&o, s.strings.get(r.name));
       o += ",\"count\":" + std::to_string(r.count) + ",\"totalNs\":" + std::to_string(r.total) +
-           ",\"minNs\":" + std::to_string(r.min) + ",\"maxNs\":" + std::to_string(r.max) +
+           ",\"selfNs\":" + std::to_string(r.self) + ",\"minNs\":" + std::to_string(r.min) +
+           ",\"maxNs\":" + std::to_string(r.max) +
            ",\"avgNs\":";
       json_append_number(&o,
                          r.count ? static_cast<double>(r.total) / static_cast<double>(r.count) : 0);

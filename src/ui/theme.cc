@@ -12,6 +12,9 @@ constexpr ThemePalette kDark = {
     0xFFFFC78C,  // light blue
     0xFF6673FF,  // salmon red
     0xE0202020, 0x60FFFFFF, 0xC0FFFFFF, 0x40FFFFFF, 0xFFFFFFFF, 0xFF201D1A, 0x90C8C8C8, 0x60FFFFFF,
+    // panels
+    0xFFC050FF,  // search mark: pink
+    0xFFA6A6A6,  // dim label
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
@@ -21,6 +24,9 @@ constexpr ThemePalette kLight = {
     0xFFB05A1A,  // dark blue
     0xFF2020C0,  // dark red
     0xE8FAFAFA, 0x70000000, 0xC0000000, 0x30000000, 0xFF000000, 0xFFFFFFFF, 0xA0606060, 0x30000000,
+    // panels
+    0xFF9010C8,  // search mark: deep pink
+    0xFF6A6A6A,  // dim label
 };
 }  // namespace
 

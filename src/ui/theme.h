@@ -25,6 +25,9 @@ struct ThemePalette {
   uint32_t chart_bg;       // plot areas (loss chart)
   uint32_t flow;           // flow arrows when no event is selected
   uint32_t row_highlight;  // a table row under the linked cursor
+  // panels
+  uint32_t search_mark;   // a search match's tick in the ruler
+  uint32_t label_dim;     // secondary labels in the details pane and the selection summary
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -55,6 +58,9 @@ inline const uint32_t& kOutline = g_palette.outline;
 inline const uint32_t& kChartBg = g_palette.chart_bg;
 inline const uint32_t& kFlow = g_palette.flow;
 inline const uint32_t& kRowHighlight = g_palette.row_highlight;
+// panels
+inline const uint32_t& kSearchMark = g_palette.search_mark;
+inline const uint32_t& kLabelDim = g_palette.label_dim;
 }  // namespace theme
 
 }  // namespace strata
