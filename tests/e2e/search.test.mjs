@@ -158,6 +158,7 @@ describe('search marks and the result list', () => {
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Backspace');
     await poll(async () => !(await state()).searchActive, { message: 'the search to end' });
+    await s.frame();
     await page.keyboard.press('Escape');
     await s.frame();
   }

@@ -7,6 +7,7 @@
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
 #include "imgui.h"
+#include "platform/browser/redraw.h"
 #include "ui/theme.h"
 #include "ui/timeline/layout.h"
 #include "ui/timeline/timeline.h"
@@ -70,6 +71,8 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
   if (ImGui::Checkbox("regex", &p->regex)) p->changed_ms = now_ms;
   // Send once typing pauses; an empty box ends the search.
   std::string key = std::string(p->regex ? "r:" : "s:") + p->text;
+  // Frames are drawn on demand: keep them coming until the pause is over and the query is out.
+  if (key != p->sent) request_redraw();
   if (key != p->sent && now_ms - p->changed_ms >= kTypingPauseMs) {
     p->sent = key;
     p->matches.clear();
