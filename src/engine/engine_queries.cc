@@ -101,8 +101,8 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
                         {origin, &store_to_display_});
     }
     // bins: matches per slice of [binsStart, binsEnd] (ns from the trace start), see find.h.
-    o += "],\"binsStart\":0,\"binsEnd\":" +
-         std::to_string(s.has_time ? s.end_ns - s.start_ns : 0) + ",\"bins\":[";
+    o += "],\"binsStart\":0,\"binsEnd\":" + std::to_string(s.has_time ? s.end_ns - s.start_ns : 0) +
+         ",\"bins\":[";
     for (size_t i = 0; i < r.bins.size(); ++i) {
       if (i) o += ',';
       o += std::to_string(r.bins[i]);
@@ -145,12 +145,11 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     std::string o = "{\"count\":" + std::to_string(count) + ",\"events\":[";
     for (size_t i = 0; i < events.size(); ++i) {
       if (i) o += ',';
-      append_event_json(
-          &o, s, events[i],
-          {EventField::kEvent, EventField::kStart, EventField::kEnd, EventField::kName,
-           EventField::kTsNs, EventField::kDurNs, EventField::kPid, EventField::kTid,
-           EventField::kTrack, EventField::kDepth},
-          {origin, &store_to_display_});
+      append_event_json(&o, s, events[i],
+                        {EventField::kEvent, EventField::kStart, EventField::kEnd,
+                         EventField::kName, EventField::kTsNs, EventField::kDurNs, EventField::kPid,
+                         EventField::kTid, EventField::kTrack, EventField::kDepth},
+                        {origin, &store_to_display_});
     }
     o += "],\"summary\":[";
     std::vector<SummaryRow> rows = summarize(s, events);
@@ -161,8 +160,7 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       json_append_string(&o, s.strings.get(r.name));
       o += ",\"count\":" + std::to_string(r.count) + ",\"totalNs\":" + std::to_string(r.total) +
            ",\"selfNs\":" + std::to_string(r.self) + ",\"minNs\":" + std::to_string(r.min) +
-           ",\"maxNs\":" + std::to_string(r.max) +
-           ",\"avgNs\":";
+           ",\"maxNs\":" + std::to_string(r.max) + ",\"avgNs\":";
       json_append_number(&o,
                          r.count ? static_cast<double>(r.total) / static_cast<double>(r.count) : 0);
       o += '}';

@@ -305,8 +305,8 @@ void app_frame(App* app, float w, float h, double now_ms) {
     timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
     if (app->timeline.selection_changed) selection_changed(app);
     if (app->timeline.region_pending) region_requested(app);
-    details_draw(&app->details, &app->details_layout, &app->timeline, app->data, app->data.origin_ns,
-                 0, top + tl_h, w, details_h);
+    details_draw(&app->details, &app->details_layout, &app->timeline, app->data,
+                 app->data.origin_ns, 0, top + tl_h, w, details_h);
     timeline_help(&app->timeline, w, h);
   } else {
     app->keys.commands.clear();

@@ -6,7 +6,7 @@ namespace strata {
 
 namespace {
 constexpr ThemePalette kDark = {
-    false,      0xFF1E1B18, 0xFF24211E, 0xFF2A2723, 0xFF3A342E, 0xFF8A8580,
+    false, 0xFF1E1B18, 0xFF24211E, 0xFF2A2723, 0xFF3A342E, 0xFF8A8580,
     0xFF00D7FF,  // amber
     0xFFD09A4A, 0x30FFFFFF, 0xFFE6E6E6, 0xFFA0A0A0,
     0xFFFFC78C,  // light blue
@@ -18,7 +18,7 @@ constexpr ThemePalette kDark = {
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
-    true,       0xFFF4F3F2, 0xFFFBFAF9, 0xFFEFEDEB, 0xFFDCD6D0, 0xFF8C8884,
+    true, 0xFFF4F3F2, 0xFFFBFAF9, 0xFFEFEDEB, 0xFFDCD6D0, 0xFF8C8884,
     0xFF0078E6,  // deep orange
     0xFFB06C2A, 0x30000000, 0xFF1E1E1E, 0xFF5E5E5E,
     0xFFB05A1A,  // dark blue

@@ -26,8 +26,8 @@ struct ThemePalette {
   uint32_t flow;           // flow arrows when no event is selected
   uint32_t row_highlight;  // a table row under the linked cursor
   // panels
-  uint32_t search_mark;   // a search match's tick in the ruler
-  uint32_t label_dim;     // secondary labels in the details pane and the selection summary
+  uint32_t search_mark;  // a search match's tick in the ruler
+  uint32_t label_dim;    // secondary labels in the details pane and the selection summary
 };
 
 // The active palette (dark until set_theme says otherwise).

@@ -112,7 +112,7 @@ describe('details pane', () => {
         const v = await s.details();
         return v && v.xla ? v : null;
       },
-      { message: "details with xla" },
+      { message: 'details with xla' },
     );
     assert.equal(d.xla.long_name, EXPRESSION);
     assert.equal(d.xla.hlo_category, 'loop fusion');

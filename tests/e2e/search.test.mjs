@@ -4,15 +4,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import {
-  DIST_DIR,
-  analyseImage,
-  countTrace,
-  newStrataPage,
-  poll,
-  screenshotCanvas,
-  serverAndBrowser,
-} from './lib.mjs';
+import { DIST_DIR, analyseImage, countTrace, newStrataPage, poll, screenshotCanvas, serverAndBrowser } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 
@@ -199,7 +191,10 @@ describe('search marks and the result list', () => {
     const plain = await eventsArea();
     await search(rareName());
     const dimmed = await eventsArea();
-    assert.ok(dimmed.lum > plain.lum, `the dimmed view is lighter (${plain.lum.toFixed(1)} -> ${dimmed.lum.toFixed(1)})`);
+    assert.ok(
+      dimmed.lum > plain.lum,
+      `the dimmed view is lighter (${plain.lum.toFixed(1)} -> ${dimmed.lum.toFixed(1)})`,
+    );
     assert.ok(
       dimmed.dark <= plain.dark + 0.01,
       `no dark slabs: dark share ${plain.dark.toFixed(3)} -> ${dimmed.dark.toFixed(3)}`,

@@ -18,9 +18,7 @@ function exactRecords(file) {
     const [ip, fp = ''] = String(v).split('.');
     return BigInt(ip) * 1000n + BigInt((fp + '000').slice(0, 3));
   };
-  return records
-    .filter((r) => r && r.ph === 'X')
-    .map((r) => ({ r, a: ns(r.ts), b: ns(r.ts) + ns(r.dur || '0') }));
+  return records.filter((r) => r && r.ph === 'X').map((r) => ({ r, a: ns(r.ts), b: ns(r.ts) + ns(r.dur || '0') }));
 }
 
 // Self time of each X record: its duration less the direct children's, where a child is an X
@@ -93,7 +91,10 @@ describe('selection summary', () => {
     await s.setView(sum.startNs + w * 0.3, sum.startNs + w * 0.34);
     await s.frame();
     const box = await origin();
-    await drag({ x: box.x + box.width * 0.3, y: box.y + box.height * 0.15 }, { x: box.x + box.width * 0.9, y: box.y + box.height * 0.65 });
+    await drag(
+      { x: box.x + box.width * 0.3, y: box.y + box.height * 0.15 },
+      { x: box.x + box.width * 0.9, y: box.y + box.height * 0.65 },
+    );
     const p = await summaryShown();
     const sm = p.summary;
     assert.deepEqual(
@@ -131,7 +132,10 @@ describe('selection summary', () => {
       nested = 0;
     for (const row of sm.rows) {
       if (!expected.has(row.name)) continue;
-      assert.ok(Math.abs(row.selfNs - expected.get(row.name)) <= 0, `${row.name}: self ${row.selfNs} vs ${expected.get(row.name)}`);
+      assert.ok(
+        Math.abs(row.selfNs - expected.get(row.name)) <= 0,
+        `${row.name}: self ${row.selfNs} vs ${expected.get(row.name)}`,
+      );
       assert.ok(row.selfNs <= row.totalNs);
       compared++;
       if (row.selfNs < row.totalNs) nested++;
@@ -184,7 +188,10 @@ describe('selection summary', () => {
     const longest = mine.reduce((a, b) => (b.durNs > a.durNs ? b : a));
     const v = await s.view();
     assert.ok(v.startNs <= longest.tsNs && v.endNs >= longest.tsNs + longest.durNs, 'the longest one is in view');
-    assert.ok(v.endNs - v.startNs <= Math.max(longest.durNs * 1.5, 2000), `zoomed to it: ${v.endNs - v.startNs} ns for ${longest.durNs} ns`);
+    assert.ok(
+      v.endNs - v.startNs <= Math.max(longest.durNs * 1.5, 2000),
+      `zoomed to it: ${v.endNs - v.startNs} ns for ${longest.durNs} ns`,
+    );
     await page.keyboard.press('Escape');
     s.assertNoErrors();
   });

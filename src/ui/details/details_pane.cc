@@ -171,11 +171,16 @@ void draw_xla(DetailsPane* p) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "XLA op");
   // Label, stat: in the order a reader wants them (XProf's op details put these first).
   static constexpr const char* kRows[][2] = {
-      {"Op", "hlo_op"},          {"Expression", "long_name"},
-      {"Category", "hlo_category"}, {"Module", "hlo_module"},
-      {"Program", "program_id"}, {"FLOPs", "flops"},
-      {"Bytes accessed", "bytes_accessed"}, {"Shape", "shape_with_layout"},
-      {"Source", "source"},      {"TF op", "tf_op"},
+      {"Op", "hlo_op"},
+      {"Expression", "long_name"},
+      {"Category", "hlo_category"},
+      {"Module", "hlo_module"},
+      {"Program", "program_id"},
+      {"FLOPs", "flops"},
+      {"Bytes accessed", "bytes_accessed"},
+      {"Shape", "shape_with_layout"},
+      {"Source", "source"},
+      {"TF op", "tf_op"},
   };
   if (ImGui::BeginTable("xla", 2, ImGuiTableFlags_SizingFixedFit)) {
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed);
@@ -291,14 +296,16 @@ void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData
     // Kineto: the kernels and copies an operator launched, through its runtime calls' flows.
     if (const JsonLine* n = field(p->lines, "launchedCount"); n && n->value != "0") {
       ImGui::TextColored(
-          ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "Launched elsewhere (%s%s): %s in total, over %s",
+          ImGui::ColorConvertU32ToFloat4(theme::kLabelDim),
+          "Launched elsewhere (%s%s): %s in total, over %s",
           text("launchedComplete") == "false" ? "at least " : "", n->value.c_str(),
           format_duration(std::strtod(text("launchedTotalNs").c_str(), nullptr)).c_str(),
           format_duration(std::strtod(text("launchedSpanNs").c_str(), nullptr)).c_str());
       related(p->lines, "launched", t, origin_ns);
     }
     if (const JsonLine* c = field(p->lines, "childCount"); c && c->value != "0") {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "Children (%s)", c->value.c_str());
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "Children (%s)",
+                         c->value.c_str());
       related(p->lines, "children", t, origin_ns);
     }
     // Args: the record's "args" object, as a tree.

@@ -35,7 +35,7 @@ struct DetailsLayout {
   float height = 0;  // chosen by dragging the top edge (CSS px); 0 = a share of the window
   bool collapsed = false;
   bool dragging = false;
-  float drag_offset = 0;         // mouse y minus the pane's top when the drag began
+  float drag_offset = 0;             // mouse y minus the pane's top when the drag began
   float x = 0, y = 0, w = 0, h = 0;  // the last frame's rectangle
   float title_h = 0;                 // its title bar (the drag handle)
 };

@@ -211,8 +211,7 @@ void summary_draw(SelectionSummary* s, Timeline* t, const TraceData& d) {
     ImGui::TableSetColumnIndex(kName);
     s->row_y.push_back(ImGui::GetCursorScreenPos().y);
     ImGui::PushID(static_cast<int>(i));
-    if (ImGui::Selectable(l.name.c_str(), l.name == s->picked,
-                          ImGuiSelectableFlags_SpanAllColumns))
+    if (ImGui::Selectable(l.name.c_str(), l.name == s->picked, ImGuiSelectableFlags_SpanAllColumns))
       clicked = l.name;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s\nClick: select these %llu events, zoom to the longest", l.name.c_str(),

@@ -22,7 +22,6 @@ constexpr float kResultsW = 640, kResultsMinW = 320, kResultsH = 320;
 constexpr float kResultsLeft = 220;  // right of the timeline's track-name column
 constexpr float kResultsTop = 80, kResultsMargin = 12;
 
-
 void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
   if (p->matches.empty()) return;
   int n = static_cast<int>(p->matches.size());

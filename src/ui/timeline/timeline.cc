@@ -434,7 +434,7 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   draw_overlays(*t, dl, drag_x0, drag_y0, drag_x1, drag_y1, drag_is_range);
   draw_labels(t, d, x, dl);
   draw_ruler(t->view, L.x0, y, L.w, kRulerH, dl);
-  draw_search_marks(&t->search_marks, t->view, L.x0, y, L.w, kRulerH, dl);  // search matches
+  draw_search_marks(&t->search_marks, t->view, L.x0, y, L.w, kRulerH, dl);
   if (hovered) {  // cursor line and time
     float mx = io.MousePos.x;
     dl->AddLine(ImVec2(mx, L.y0), ImVec2(mx, L.y0 + L.h), theme::kCursorLine);

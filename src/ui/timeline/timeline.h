@@ -10,8 +10,8 @@
 
 #include "core/view/time_view.h"
 #include "platform/gl/rect_renderer.h"
-#include "ui/search/search_marks.h"
 #include "ui/input/keymap.h"
+#include "ui/search/search_marks.h"
 #include "ui/timeline/tiles.h"
 #include "ui/trace_data.h"
 
