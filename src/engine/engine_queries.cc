@@ -55,6 +55,9 @@ std::string error_json(const std::string& message) {
 }
 
 constexpr size_t kMaxRegexLength = 1000;
+// Slices of the whole trace the find reply counts matches in (the ruler's search marks): more
+// than a wide screen has pixels, so zoomed out every mark lands on its own pixel.
+constexpr size_t kFindBins = 4096;
 
 }  // namespace
 
@@ -90,7 +93,7 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       for (StrId id = 0; id < s.strings.size(); ++id)
         match[id] = contains_ignore_case(s.strings.get(id), text);
     }
-    FindResult r = find_matching(s, match, limit);
+    FindResult r = find_matching(s, match, limit, kFindBins);
     namespace find = protocol::keys::find;
     std::string o;
     protocol::append_key(&o, find::kCount, '{');
@@ -103,6 +106,18 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
                         {EventField::kEvent, EventField::kName, EventField::kStart,
                          EventField::kEnd, EventField::kTrack, EventField::kDepth},
                         {origin, &store_to_display_});
+    }
+    o += ']';
+    // bins: matches per slice of [binsStart, binsEnd] (ns from the trace start), see find.h.
+    protocol::append_key(&o, find::kBinsStart);
+    o += '0';
+    protocol::append_key(&o, find::kBinsEnd);
+    o += std::to_string(s.has_time ? s.end_ns - s.start_ns : 0);
+    protocol::append_key(&o, find::kBins);
+    o += '[';
+    for (size_t i = 0; i < r.bins.size(); ++i) {
+      if (i) o += ',';
+      o += std::to_string(r.bins[i]);
     }
     o += ']';
     protocol::append_key(&o, find::kNameIds);
@@ -150,11 +165,11 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     o += '[';
     for (size_t i = 0; i < events.size(); ++i) {
       if (i) o += ',';
-      append_event_json(
-          &o, s, events[i],
-          {EventField::kEvent, EventField::kStart, EventField::kEnd, EventField::kName,
-           EventField::kTsNs, EventField::kDurNs, EventField::kPid, EventField::kTid},
-          {origin, nullptr});
+      append_event_json(&o, s, events[i],
+                        {EventField::kEvent, EventField::kStart, EventField::kEnd,
+                         EventField::kName, EventField::kTsNs, EventField::kDurNs, EventField::kPid,
+                         EventField::kTid, EventField::kTrack, EventField::kDepth},
+                        {origin, &store_to_display_});
     }
     o += ']';
     protocol::append_key(&o, sel::kSummary);
@@ -169,6 +184,8 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       o += std::to_string(r.count);
       protocol::append_key(&o, row::kTotalNs);
       o += std::to_string(r.total);
+      protocol::append_key(&o, row::kSelfNs);
+      o += std::to_string(r.self);
       protocol::append_key(&o, row::kMinNs);
       o += std::to_string(r.min);
       protocol::append_key(&o, row::kMaxNs);

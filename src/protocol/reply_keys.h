@@ -113,16 +113,21 @@ namespace select_summary {
 inline constexpr std::string_view kName = "name";
 inline constexpr std::string_view kCount = "count";
 inline constexpr std::string_view kTotalNs = "totalNs";
+inline constexpr std::string_view kSelfNs = "selfNs";
 inline constexpr std::string_view kMinNs = "minNs";
 inline constexpr std::string_view kMaxNs = "maxNs";
 inline constexpr std::string_view kAvgNs = "avgNs";
 }  // namespace select_summary
 
-// engine_find(): {count, matches: [event:: fields], nameIds: the matching names' ids}.
+// engine_find(): {count, matches: [event:: fields], nameIds: the matching names' ids, bins: the
+// matches per equal slice of [binsStart, binsEnd] (ns from the trace start)}.
 namespace find {
 inline constexpr std::string_view kCount = "count";
 inline constexpr std::string_view kMatches = "matches";
 inline constexpr std::string_view kNameIds = "nameIds";
+inline constexpr std::string_view kBinsStart = "binsStart";
+inline constexpr std::string_view kBinsEnd = "binsEnd";
+inline constexpr std::string_view kBins = "bins";
 }  // namespace find
 
 // Any query's answer when it failed: {error: message}.

@@ -422,7 +422,7 @@ void app_frame(App* app, float w, float h, double now_ms) {
   } else if (app->data.loaded) {
     tool_bar(app, top, w, now_ms);
     const float tl_top = top + kToolBarH;
-    const float details_h = std::clamp(h * 0.28f, 120.0f, 320.0f);
+    const float details_h = details_pane_height(app->details_layout, h, h - tl_top);
     const float tl_h = h - tl_top - details_h;
     route_search_commands(app);
     timeline_frame(&app->timeline, app->data, &app->keys, 0, tl_top, w, tl_h, now_ms, &app->batch);
@@ -430,8 +430,8 @@ void app_frame(App* app, float w, float h, double now_ms) {
     timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
     if (app->timeline.selection_changed) selection_changed(app);
     if (app->timeline.region_pending) region_requested(app);
-    details_draw(&app->details, &app->timeline, app->data.origin_ns, 0, tl_top + tl_h, w,
-                 details_h);
+    details_draw(&app->details, &app->details_layout, &app->timeline, app->data,
+                 app->data.origin_ns, 0, tl_top + tl_h, w, details_h);
   } else {
     app->keys.commands.clear();
     if (!app->progress.active) app->empty_message = empty_state(app->tab, w, h, app->embedded);

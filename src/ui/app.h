@@ -62,6 +62,7 @@ struct App {
   Timeline timeline;
   NavKeys keys;
   DetailsPane details;
+  DetailsLayout details_layout;  // the pane's height and collapse, kept across selections
   SearchPanel search;
   LoadProgress progress;
   std::string file_label;      // "name | 12.3 MB | 45,678 events"

@@ -18,6 +18,9 @@ constexpr ThemePalette kDark = {
     // page: banner, comparison curve
     0xFF2A2A3A,  // banner: a dark red-grey
     0xFF40D0F0,  // comparison: yellow
+    // panels
+    0xFFC050FF,  // search mark: pink
+    0xFFA6A6A6,  // dim label
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
@@ -33,6 +36,9 @@ constexpr ThemePalette kLight = {
     // page: banner, comparison curve
     0xFFE6E6FA,  // banner: a pale rose
     0xFF0080C0,  // comparison: dark amber
+    // panels
+    0xFF9010C8,  // search mark: deep pink
+    0xFF6A6A6A,  // dim label
 };
 }  // namespace
 

@@ -35,6 +35,9 @@ struct ThemePalette {
   // page
   uint32_t banner_bg;     // behind the load error under the top bar and the welcome note
   uint32_t compare_line;  // the loss comparison's curve (yellow on dark, dark amber on light)
+  // panels
+  uint32_t search_mark;  // a search match's tick in the ruler
+  uint32_t label_dim;    // secondary labels in the details pane and the selection summary
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -76,6 +79,9 @@ inline const uint32_t& kChartAxis = g_palette.chart_axis;
 // page
 inline const uint32_t& kBannerBg = g_palette.banner_bg;
 inline const uint32_t& kCompareLine = g_palette.compare_line;
+// panels
+inline const uint32_t& kSearchMark = g_palette.search_mark;
+inline const uint32_t& kLabelDim = g_palette.label_dim;
 }  // namespace theme
 
 }  // namespace strata

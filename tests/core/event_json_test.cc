@@ -44,7 +44,7 @@ TEST(EventJson, EveryReplyKeepsItsShape) {
   const std::string sel = e.query_json("select", "{\"events\":[1]}");
   EXPECT_TRUE(has(sel,
                   "{\"event\":1,\"start\":1000,\"end\":2000,\"name\":\"b\",\"tsNs\":2000,"
-                  "\"durNs\":1000,\"pid\":1,\"tid\":\"t2\"}"))
+                  "\"durNs\":1000,\"pid\":1,\"tid\":\"t2\",\"track\":0,\"depth\":1}"))
       << sel;
   const std::string d = e.details_json(0, "");
   EXPECT_EQ(d.rfind("{\"event\":0,\"name\":\"a\",\"cat\":\"c\",\"phase\":\"X\",\"startNs\":1000,"

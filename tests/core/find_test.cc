@@ -47,5 +47,35 @@ TEST(Find, CountsAllAndReturnsEarliestFirst) {
   EXPECT_EQ(find_events(s, "", 100).count, 0u);
 }
 
+// The bins count every match by start time over the whole trace, listed or not, so the ruler
+// can mark matches the result list leaves out.
+TEST(Find, BinsCountEveryMatchOverTheTrace) {
+  TraceStore s;
+  TraceBuilder b(&s);
+  uint32_t t = b.thread_track(b.process("1", 1), "1", 1);
+  StrId hit = b.strings().intern("hit"), miss = b.strings().intern("miss");
+  b.add_complete(t, 1000, 10, miss, 0, 0, 0);  // the trace starts here
+  b.add_complete(t, 1010, 10, hit, 0, 0, 0);   // bin 0
+  b.add_complete(t, 1500, 10, hit, 0, 0, 0);   // bin 5 of 10 over [1000, 2000]
+  b.add_complete(t, 1990, 10, hit, 0, 0, 0);   // ends at 2000: the last bin
+  b.add_complete(t, 1995, 5, miss, 0, 0, 0);
+  b.finish();
+  ASSERT_EQ(s.start_ns, 1000);
+  ASSERT_EQ(s.end_ns, 2000);
+  std::vector<uint8_t> names(s.strings.size(), 0);
+  names[hit] = 1;
+  FindResult r = find_matching(s, names, 1, 10);
+  EXPECT_EQ(r.count, 3u);
+  EXPECT_EQ(r.events.size(), 1u);
+  ASSERT_EQ(r.bins.size(), 10u);
+  EXPECT_EQ(r.bins[0], 1u);
+  EXPECT_EQ(r.bins[5], 1u);
+  EXPECT_EQ(r.bins[9], 1u);
+  uint32_t sum = 0;
+  for (uint32_t n : r.bins) sum += n;
+  EXPECT_EQ(sum, 3u);
+  EXPECT_TRUE(find_matching(s, names, 1).bins.empty());
+}
+
 }  // namespace
 }  // namespace strata

@@ -73,5 +73,26 @@ TEST(Selection, RegionAndSummary) {
   EXPECT_EQ(ev.size(), 2u);
 }
 
+// Self time per name: each event's duration minus what its children cover, summed by name,
+// whether or not the children are in the selection themselves.
+TEST(Selection, SummarySelfTime) {
+  Fixture f;
+  std::vector<uint32_t> ev;
+  EXPECT_EQ(select_region(f.s, 0, 1000, {{f.track, 0, 2}}, 100, &ev), 5u);
+  auto rows = summarize(f.s, ev);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].name, f.a);
+  EXPECT_EQ(rows[0].total, 110);
+  EXPECT_EQ(rows[0].self, 100 - 20 - 40 + 10);  // outer[0,100] less its two inners; outer[200,210]
+  EXPECT_EQ(rows[1].name, f.b);
+  EXPECT_EQ(rows[1].self, 20 - 5 + 40);  // the first inner less its leaf
+  EXPECT_EQ(rows[2].name, f.c);
+  EXPECT_EQ(rows[2].self, 5);
+  // Only the outer events selected: their self time still leaves out the unselected children.
+  rows = summarize(f.s, {f.find(f.a, 0)});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].self, 40);
+}
+
 }  // namespace
 }  // namespace strata

@@ -472,6 +472,8 @@
     },
     // UI state: {tool, grid, help, flows, marks:[[startNs,endNs]], timing, collapsedSections, hiddenTracks, ...}
     state: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_state_json())) : null),
+    // The details pane, selection summary and search panel as drawn: {details, summary, search, timeline}.
+    panels: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_panels_json())) : null),
     // CPU time of building frames (not GPU time): {frames, medianMs, p99Ms}; reset starts anew.
     frameStats(reset) {
       const p = ui._malloc(24);

@@ -33,8 +33,11 @@ FindResult find_events(const TraceStore& s, std::string_view text, size_t limit)
 }
 
 FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_matches,
-                         size_t limit) {
+                         size_t limit, size_t bins) {
   FindResult r;
+  r.bins.assign(bins, 0);
+  const double span = static_cast<double>(std::max<TimeNs>(1, s.end_ns - s.start_ns));
+  const double per_ns = static_cast<double>(bins) / span;
   // Keep the `limit` earliest matches in a max-heap keyed by (start, index).
   using Key = std::pair<TimeNs, uint32_t>;
   std::priority_queue<Key> heap;
@@ -43,6 +46,10 @@ FindResult find_matching(const TraceStore& s, const std::vector<uint8_t>& name_m
     const StrId name = s.events.name[i];
     if (name >= name_matches.size() || !name_matches[name]) continue;
     ++r.count;
+    if (bins) {
+      const double at = static_cast<double>(s.events.start[i] - s.start_ns) * per_ns;
+      r.bins[static_cast<size_t>(std::clamp(at, 0.0, static_cast<double>(bins - 1)))]++;
+    }
     if (limit == 0) continue;
     Key k{s.events.start[i], i};
     if (heap.size() < limit) {

@@ -33,10 +33,11 @@ std::vector<SummaryRow> summarize(const TraceStore& s, const std::vector<uint32_
     StrId n = s.events.name[e];
     TimeNs d = s.events.dur[e];
     auto [it, fresh] = index.try_emplace(n, rows.size());
-    if (fresh) rows.push_back({n, 0, 0, d, d});
+    if (fresh) rows.push_back({n, 0, 0, d, d, 0});
     SummaryRow& r = rows[it->second];
     ++r.count;
     r.total += d;
+    r.self += self_time(s, e);
     r.min = std::min(r.min, d);
     r.max = std::max(r.max, d);
   }

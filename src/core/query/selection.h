@@ -1,6 +1,6 @@
 // Multi-selection: the events under a dragged rectangle (rows × time range), and the summary
-// table of any set of events (count, total / average / min / max duration by name), as the
-// seed trace viewer shows for a ctrl-click or drag selection.
+// table of any set of events (count, total / self / average / min / max duration by name), as
+// the seed trace viewer and Perfetto's slice aggregation show for a ctrl-click or drag selection.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -18,6 +18,7 @@ struct SummaryRow {
   StrId name = 0;
   uint64_t count = 0;
   TimeNs total = 0, min = 0, max = 0;
+  TimeNs self = 0;  // total minus the time the events' children cover (hierarchy.h self_time)
 };
 
 // Appends the events of `rows` intersecting [t0, t1] (absolute ns), at most `limit`; returns

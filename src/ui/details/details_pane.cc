@@ -1,10 +1,12 @@
 #include "ui/details/details_pane.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "core/view/time_view.h"
 #include "imgui.h"
+#include "platform/browser/redraw.h"
 #include "protocol/reply_keys.h"
 #include "ui/graph/graph_link.h"
 #include "ui/theme.h"
@@ -14,6 +16,14 @@
 namespace strata {
 
 namespace reply = protocol::keys;
+namespace {
+// The pane's height: a share of the canvas until the user drags its edge, and
+// never so tall or short that the timeline or the pane becomes useless.
+constexpr float kDefaultShare = 0.28f;
+constexpr float kMinH = 120, kDefaultMaxH = 320;
+constexpr float kMinDragH = 60;  // the user may drag it smaller than it starts
+constexpr float kMinTimelineH = 140;
+}  // namespace
 
 void details_set(DetailsPane* p, int64_t event, const char* json) {
   p->event = event;
@@ -30,50 +40,22 @@ void details_set(DetailsPane* p, int64_t event, const char* json) {
 
 void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>* events,
                          std::vector<double>* starts, std::vector<double>* ends) {
-  p->summary.clear();
   p->summary_waiting = false;
   p->multi = true;
-  std::vector<JsonLine> lines;
-  std::string err;
-  if (!json_flatten(json ? json : "{}", &lines, &err)) return;
-  std::string section;
-  SummaryLine cur;
-  bool started = false;
-  for (const JsonLine& l : lines) {
-    if (l.depth == 0) {
-      if (section == reply::select::kSummary && started) p->summary.push_back(cur), started = false;
-      section = l.key;
-      if (l.key == reply::select::kCount)
-        p->selection_count = std::strtoull(l.value.c_str(), nullptr, 10);
-    } else if (section == reply::select::kSummary && l.depth == 1) {
-      if (started) p->summary.push_back(cur);
-      cur = SummaryLine{};
-      started = true;
-    } else if (section == reply::select::kSummary && l.depth == 2) {
-      double v = std::strtod(l.value.c_str(), nullptr);
-      if (l.key == reply::select_summary::kName)
-        cur.name = l.value;
-      else if (l.key == reply::select_summary::kCount)
-        cur.count = static_cast<uint64_t>(v);
-      else if (l.key == reply::select_summary::kTotalNs)
-        cur.total = v;
-      else if (l.key == reply::select_summary::kMinNs)
-        cur.min = v;
-      else if (l.key == reply::select_summary::kMaxNs)
-        cur.max = v;
-      else if (l.key == reply::select_summary::kAvgNs)
-        cur.avg = v;
-    } else if (section == reply::select::kEvents && l.depth == 2) {
-      double v = std::strtod(l.value.c_str(), nullptr);
-      if (l.key == reply::event::kEvent)
-        events->push_back(static_cast<uint32_t>(v));
-      else if (l.key == reply::event::kStart)
-        starts->push_back(v);
-      else if (l.key == reply::event::kEnd)
-        ends->push_back(v);
-    }
+  summary_set(&p->summary, json);
+  p->selection_count = p->summary.count;
+  for (const SummaryEvent& e : p->summary.events) {
+    events->push_back(e.event);
+    starts->push_back(e.start);
+    ends->push_back(e.end);
   }
-  if (section == reply::select::kSummary && started) p->summary.push_back(cur);
+}
+
+float details_pane_height(const DetailsLayout& l, float canvas_h, float avail) {
+  if (l.collapsed) return ImGui::GetFrameHeight();
+  const float fallback = std::clamp(canvas_h * kDefaultShare, kMinH, kDefaultMaxH);
+  const float h = l.height > 0 ? l.height : fallback;
+  return std::clamp(h, kMinDragH, std::max(kMinDragH, avail - kMinTimelineH));
 }
 
 namespace {
@@ -87,7 +69,7 @@ const JsonLine* field(const std::vector<JsonLine>& lines, std::string_view key) 
 void row(const char* label, const std::string& value) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "%s", label);
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "%s", label);
   ImGui::TableSetColumnIndex(1);
   ImGui::TextUnformatted(value.c_str());
 }
@@ -159,81 +141,119 @@ void related(const std::vector<JsonLine>& lines, std::string_view key, Timeline*
   }
 }
 
-void draw_summary(DetailsPane* p) {
+void draw_summary(DetailsPane* p, Timeline* t, const TraceData& d) {
   ImGui::Text("%llu events selected", static_cast<unsigned long long>(p->selection_count));
   if (p->summary_waiting) {
     ImGui::SameLine();
     ImGui::TextDisabled("(summing...)");
   }
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Sortable |
-                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable |
-                                ImGuiTableFlags_BordersInnerV;
-  if (!ImGui::BeginTable("summary", 6, flags)) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("Count");
-  ImGui::TableSetupColumn(
-      "Total", ImGuiTableColumnFlags_DefaultSort | ImGuiTableColumnFlags_PreferSortDescending);
-  ImGui::TableSetupColumn("Avg");
-  ImGui::TableSetupColumn("Min");
-  ImGui::TableSetupColumn("Max");
-  ImGui::TableHeadersRow();
-  if (ImGuiTableSortSpecs* sort = ImGui::TableGetSortSpecs();
-      sort && sort->SpecsDirty && sort->SpecsCount > 0) {
-    const ImGuiTableColumnSortSpecs& s = sort->Specs[0];
-    auto key = [&](const SummaryLine& l) -> double {
-      switch (s.ColumnIndex) {
-        case 1:
-          return static_cast<double>(l.count);
-        case 2:
-          return l.total;
-        case 3:
-          return l.avg;
-        case 4:
-          return l.min;
-        case 5:
-          return l.max;
-        default:
-          return 0;
+  summary_draw(&p->summary, t, d);
+}
+
+// An XLA op's own block, above the raw args: what it computes (XProf's long_name, the HLO
+// expression), its category, module and costs, and the link into its graph.
+void draw_xla(DetailsPane* p) {
+  size_t at = 0;
+  bool found = false;
+  for (size_t i = 0; i < p->lines.size() && !found; ++i) {
+    if (p->lines[i].depth != 0 || p->lines[i].key != "record") continue;
+    for (size_t j = i + 1; j < p->lines.size() && p->lines[j].depth > 0; ++j)
+      if (p->lines[j].depth == 1 && p->lines[j].key == "xla" && p->lines[j].kind == 'o') {
+        at = j, found = true;
+        break;
       }
-    };
-    const bool asc = s.SortDirection == ImGuiSortDirection_Ascending;
-    std::stable_sort(p->summary.begin(), p->summary.end(),
-                     [&](const SummaryLine& a, const SummaryLine& b) {
-                       if (s.ColumnIndex == 0) return asc ? a.name < b.name : a.name > b.name;
-                       return asc ? key(a) < key(b) : key(a) > key(b);
-                     });
-    sort->SpecsDirty = false;
   }
-  for (const SummaryLine& l : p->summary) {
-    ImGui::TableNextRow();
-    ImGui::TableSetColumnIndex(0);
-    ImGui::TextUnformatted(l.name.c_str());
-    ImGui::TableSetColumnIndex(1);
-    ImGui::Text("%llu", static_cast<unsigned long long>(l.count));
-    ImGui::TableSetColumnIndex(2);
-    ImGui::TextUnformatted(format_duration(l.total).c_str());
-    ImGui::TableSetColumnIndex(3);
-    ImGui::TextUnformatted(format_duration(l.avg).c_str());
-    ImGui::TableSetColumnIndex(4);
-    ImGui::TextUnformatted(format_duration(l.min).c_str());
-    ImGui::TableSetColumnIndex(5);
-    ImGui::TextUnformatted(format_duration(l.max).c_str());
+  if (!found) return;
+  auto value = [&](const char* key) -> const std::string* {
+    for (size_t j = at + 1; j < p->lines.size() && p->lines[j].depth > 1; ++j)
+      if (p->lines[j].depth == 2 && p->lines[j].key == key && p->lines[j].kind != 'o')
+        return &p->lines[j].value;
+    return nullptr;
+  };
+  ImGui::Separator();
+  p->xla_y = ImGui::GetCursorScreenPos().y;
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "XLA op");
+  // Label, stat: in the order a reader wants them (XProf's op details put these first).
+  static constexpr const char* kRows[][2] = {
+      {"Op", "hlo_op"},
+      {"Expression", "long_name"},
+      {"Category", "hlo_category"},
+      {"Module", "hlo_module"},
+      {"Program", "program_id"},
+      {"FLOPs", "flops"},
+      {"Bytes accessed", "bytes_accessed"},
+      {"Shape", "shape_with_layout"},
+      {"Source", "source"},
+      {"TF op", "tf_op"},
+  };
+  if (ImGui::BeginTable("xla", 2, ImGuiTableFlags_SizingFixedFit)) {
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    for (const auto& r : kRows) {
+      const std::string* v = value(r[1]);
+      if (!v || v->empty()) continue;
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "%s", r[0]);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextWrapped("%s", v->c_str());  // an expression can be long: it wraps, whole
+    }
+    ImGui::EndTable();
   }
-  ImGui::EndTable();
+  p->graph_link_y = ImGui::GetCursorScreenPos().y;
+  graph_link_button(p->lines);  // "Open in graph viewer"
+}
+
+// The top edge (the title bar) drags to resize the pane; dragging a collapsed pane opens it.
+void drag_edge(DetailsLayout* l) {
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 m = io.MousePos;
+  // The collapse arrow sits at the title bar's left end: it keeps its click.
+  const bool over = m.x >= l->x + l->title_h && m.x < l->x + l->w && m.y >= l->y &&
+                    m.y < l->y + l->title_h && ImGui::IsWindowHovered();
+  if (over || l->dragging) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
+  if (over && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    l->dragging = true;
+    l->drag_offset = m.y - l->y;
+  }
+  if (!l->dragging) return;
+  if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+    l->dragging = false;
+    return;
+  }
+  const float bottom = l->y + l->h;
+  const float height = bottom - (m.y - l->drag_offset);
+  if (std::abs(height - l->h) >= 1) {
+    l->height = std::max(kMinDragH, height);
+    l->collapsed = false;
+  }
 }
 
 }  // namespace
 
-void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float y, float w,
-                  float h) {
+void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData& d,
+                  int64_t origin_ns, float x, float y, float w, float h) {
+  p->xla_y = p->graph_link_y = p->args_y = -1;
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
-  ImGui::Begin("Details", nullptr,
-               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                   ImGuiWindowFlags_NoSavedSettings);
+  ImGui::SetNextWindowCollapsed(l->collapsed);
+  const bool open = ImGui::Begin(
+      "Details", nullptr,
+      ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
+  const bool was_collapsed = l->collapsed;
+  const float was_height = l->height;
+  l->collapsed = ImGui::IsWindowCollapsed();  // the title bar's arrow (or a double click)
+  l->x = x, l->y = y, l->w = w, l->h = h;
+  l->title_h = ImGui::GetFrameHeight();
+  drag_edge(l);
+  // The layout follows next frame: ask for it, as nothing else may.
+  if (l->collapsed != was_collapsed || l->height != was_height) request_redraw();
+  if (!open) {
+    ImGui::End();
+    return;
+  }
   if (p->multi) {
-    draw_summary(p);
+    draw_summary(p, t, d);
   } else if (p->event < 0) {
     ImGui::TextDisabled("Click an event to see its details; ctrl-click or drag to select several.");
   } else if (p->waiting && p->lines.empty()) {
@@ -264,9 +284,10 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       row("Thread", text(reply::event::kThread) + "  (tid " + text(reply::event::kTid) + ")");
       ImGui::EndTable();
     }
+    draw_xla(p);  // an XLA op: expression, category, graph link
     if (const JsonLine* parent = field(p->lines, reply::details::kParent);
         parent && parent->kind == 'o') {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Parent");
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "Parent");
       ImGui::SameLine();
       related(p->lines, reply::details::kParent, t, origin_ns);
     }
@@ -274,14 +295,14 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       // Non-empty when the line after the array is one of its elements.
       const size_t at = static_cast<size_t>(fl - p->lines.data());
       if (at + 1 < p->lines.size() && p->lines[at + 1].depth == 1) {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Flows");
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "Flows");
         related(p->lines, reply::details::kFlows, t, origin_ns);
       }
     }
     // Kineto: the kernels and copies an operator launched, through its runtime calls' flows.
     if (const JsonLine* n = field(p->lines, reply::details::kLaunchedCount); n && n->value != "0") {
       ImGui::TextColored(
-          ImGui::ColorConvertU32ToFloat4(theme::kTextDim),
+          ImGui::ColorConvertU32ToFloat4(theme::kLabelDim),
           "Launched elsewhere (%s%s): %s in total, over %s",
           text(reply::details::kLaunchedComplete) == "false" ? "at least " : "", n->value.c_str(),
           format_duration(std::strtod(text(reply::details::kLaunchedTotalNs).c_str(), nullptr))
@@ -291,11 +312,10 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
       related(p->lines, reply::details::kLaunched, t, origin_ns);
     }
     if (const JsonLine* c = field(p->lines, reply::details::kChildCount); c && c->value != "0") {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Children (%s)",
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "Children (%s)",
                          c->value.c_str());
       related(p->lines, reply::details::kChildren, t, origin_ns);
     }
-    graph_link_button(p->lines);  // an XLA op: "Open in graph viewer"
     // Args: the record's "args" object, as a tree.
     for (size_t i = 0; i < p->lines.size(); ++i) {
       const JsonLine& rec = p->lines[i];
@@ -304,7 +324,8 @@ void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float
         const JsonLine& a = p->lines[j];
         if (a.depth != 1 || a.key != reply::record::kArgs) continue;
         ImGui::Separator();
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "Args");
+        p->args_y = ImGui::GetCursorScreenPos().y;
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "Args");
         if (a.kind == 'o' || a.kind == 'a')
           draw_tree(p->lines, j + 1, a.depth);
         else

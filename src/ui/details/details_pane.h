@@ -1,23 +1,20 @@
 // The details pane: everything about the selection. One event: name, category, start, end,
-// duration, self time, process/thread, args as a tree (read lazily from the file), its parent
-// and children (click to go there). Several events (ctrl-click or a dragged rectangle): the
-// seed's summary table, count and total / average / min / max duration by name.
+// duration, self time, process/thread, an XLA op's expression, category and graph link, its
+// parent and children (click to go there), then the raw args as a tree (read lazily from the
+// file). Several events (ctrl-click or a dragged rectangle): the summary table by name
+// (selection_summary.h). The pane's top edge drags to resize it; its arrow collapses it.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "core/formats/json/json_flat.h"
+#include "ui/details/selection_summary.h"
 
 namespace strata {
 
 struct Timeline;
-
-struct SummaryLine {
-  std::string name;
-  uint64_t count = 0;
-  double total = 0, min = 0, max = 0, avg = 0;  // ns
-};
+struct TraceData;
 
 struct DetailsPane {
   int64_t event = -1;           // single selected event, -1 = none
@@ -28,16 +25,31 @@ struct DetailsPane {
   bool multi = false;
   bool summary_waiting = false;
   uint64_t selection_count = 0;
-  std::vector<SummaryLine> summary;
+  SelectionSummary summary;
+  // What the last frame showed of an XLA op, for the script API (y: CSS px, -1 when not shown).
+  float xla_y = -1, graph_link_y = -1, args_y = -1;
 };
 
+// The pane's size and state: kept across selections (DetailsPane is replaced on each).
+struct DetailsLayout {
+  float height = 0;  // chosen by dragging the top edge (CSS px); 0 = a share of the window
+  bool collapsed = false;
+  bool dragging = false;
+  float drag_offset = 0;             // mouse y minus the pane's top when the drag began
+  float x = 0, y = 0, w = 0, h = 0;  // the last frame's rectangle
+  float title_h = 0;                 // its title bar (the drag handle)
+};
+
+// The height the pane takes out of `avail` (the space under the toolbar) of a canvas `canvas_h`
+// tall, collapsed or not.
+float details_pane_height(const DetailsLayout& l, float canvas_h, float avail);
 // Replaces the content with the engine's details JSON for `event`.
 void details_set(DetailsPane* p, int64_t event, const char* json);
 // Replaces the summary with the engine's "select" answer; returns the selected events it lists
 // (event, start, end relative ns) so the timeline can outline them.
 void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>* events,
                          std::vector<double>* starts, std::vector<double>* ends);
-void details_draw(DetailsPane* p, Timeline* t, int64_t origin_ns, float x, float y, float w,
-                  float h);
+void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData& d,
+                  int64_t origin_ns, float x, float y, float w, float h);
 
 }  // namespace strata

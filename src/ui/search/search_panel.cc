@@ -7,6 +7,7 @@
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
 #include "imgui.h"
+#include "platform/browser/redraw.h"
 #include "protocol/reply_keys.h"
 #include "ui/theme.h"
 #include "ui/timeline/layout.h"
@@ -19,6 +20,10 @@ namespace reply = protocol::keys;
 namespace {
 constexpr double kTypingPauseMs = 150;
 constexpr int kResultLimit = 1000;
+// The result list's first placement (CSS px); the user may move and resize it after.
+constexpr float kResultsW = 640, kResultsMinW = 320, kResultsH = 320;
+constexpr float kResultsLeft = 220;  // right of the timeline's track-name column
+constexpr float kResultsTop = 80, kResultsMargin = 12;
 
 void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
   if (p->matches.empty()) return;
@@ -33,6 +38,14 @@ void go_to(SearchPanel* p, Timeline* t, const TraceData& d, int i) {
   }
 }
 }  // namespace
+
+std::string search_track_label(const TraceData& d, uint32_t track) {
+  if (track >= d.tracks.size()) return std::string();
+  const UiTrack& tr = d.tracks[track];
+  std::string out = tr.process < d.processes.size() ? d.processes[tr.process].name : std::string();
+  if (!out.empty()) out += " / ";
+  return out + (tr.name.empty() ? std::to_string(tr.tid) : tr.name);
+}
 
 void search_panel_step(SearchPanel* p, Timeline* t, const TraceData& d, int dir) {
   // The text changed and its answer has not arrived (or not even been asked): walk the new
@@ -60,12 +73,15 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
   if (ImGui::Checkbox("regex", &p->regex)) p->changed_ms = now_ms;
   // Send once typing pauses; an empty box ends the search.
   std::string key = std::string(p->regex ? "r:" : "s:") + p->text;
+  // Frames are drawn on demand: keep them coming until the pause is over and the query is out.
+  if (key != p->sent) request_redraw();
   if (key != p->sent && now_ms - p->changed_ms >= kTypingPauseMs) {
     p->sent = key;
     p->matches.clear();
     p->count = 0;
     p->current = -1;
     p->error.clear();
+    search_marks_clear(&t->search_marks);
     if (p->text[0] == 0) {
       t->search_active = false;
       p->pending_id = 0;
@@ -100,20 +116,35 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
       if (ImGui::SmallButton(">")) search_panel_step(p, t, d, 1);
       ImGui::SameLine();
       if (ImGui::SmallButton("list")) p->show_results = !p->show_results;
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      p->list_button[0] = lo.x, p->list_button[1] = lo.y;
+      p->list_button[2] = hi.x - lo.x, p->list_button[3] = hi.y - lo.y;
     }
   }
   if (p->show_results && t->search_active) {
-    ImGui::SetNextWindowSize(ImVec2(520, 320), ImGuiCond_FirstUseEver);
+    // Right of the track names (the timeline's label column) and below the toolbar, so the
+    // list never hides which track a result is on.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float list_w = std::min(kResultsW, std::max(kResultsMinW, display.x - kResultsLeft));
+    ImGui::SetNextWindowPos(ImVec2(std::max(kResultsLeft, display.x - list_w - kResultsMargin),
+                                   t->layout.y0 > 0 ? t->layout.y0 : kResultsTop),
+                            ImGuiCond_Appearing);
+    ImGui::SetNextWindowSize(ImVec2(list_w, kResultsH), ImGuiCond_Appearing);
     if (ImGui::Begin("Search results", &p->show_results, ImGuiWindowFlags_NoSavedSettings)) {
+      const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+      p->results_rect[0] = at.x, p->results_rect[1] = at.y;
+      p->results_rect[2] = size.x, p->results_rect[3] = size.y;
       if (p->count > p->matches.size())
         ImGui::TextDisabled("first %zu of %llu, by time", p->matches.size(),
                             static_cast<unsigned long long>(p->count));
-      if (ImGui::BeginTable(
-              "results", 3,
-              ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable)) {
-        ImGui::TableSetupColumn("Name");
-        ImGui::TableSetupColumn("Start");
-        ImGui::TableSetupColumn("Duration");
+      if (ImGui::BeginTable("results", 4,
+                            ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("Name", ImGuiTableColumnFlags_WidthStretch, 3);
+        ImGui::TableSetupColumn("Track", ImGuiTableColumnFlags_WidthStretch, 2);
+        ImGui::TableSetupColumn("Start", ImGuiTableColumnFlags_WidthStretch, 1);
+        ImGui::TableSetupColumn("Duration", ImGuiTableColumnFlags_WidthStretch, 1);
         ImGui::TableHeadersRow();
         ImGuiListClipper clip;
         clip.Begin(static_cast<int>(p->matches.size()));
@@ -128,8 +159,12 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
               go_to(p, t, d, i);
             ImGui::PopID();
             ImGui::TableSetColumnIndex(1);
-            ImGui::TextUnformatted(format_tick(m.start, 1000).c_str());
+            const std::string track = search_track_label(d, m.track);
+            ImGui::TextUnformatted(track.c_str());
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", track.c_str());
             ImGui::TableSetColumnIndex(2);
+            ImGui::TextUnformatted(format_tick(m.start, 1000).c_str());
+            ImGui::TableSetColumnIndex(3);
             ImGui::TextUnformatted(format_duration(m.end - m.start).c_str());
           }
         }
@@ -137,6 +172,8 @@ void search_panel_draw(SearchPanel* p, Timeline* t, const TraceData& d, double n
       }
     }
     ImGui::End();
+  } else {
+    p->results_rect[2] = p->results_rect[3] = 0;
   }
 }
 
@@ -149,8 +186,10 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
   if (!json_flatten(json, &lines, &err)) return;
   p->matches.clear();
   t->name_match.assign(d.names.size(), 0);
+  SearchMarks& marks = t->search_marks;
+  search_marks_clear(&marks);
   SearchMatch cur{};
-  bool in_matches = false, in_names = false, started = false;
+  bool in_matches = false, in_names = false, in_bins = false, started = false;
   auto flush = [&] {
     if (started) p->matches.push_back(cur);
     started = false;
@@ -160,8 +199,14 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
       if (in_matches) flush();
       in_matches = l.key == reply::find::kMatches;
       in_names = l.key == reply::find::kNameIds;
+      in_bins = l.key == reply::find::kBins;
+      if (l.key == reply::find::kBinsStart)
+        marks.bins_start = std::strtod(l.value.c_str(), nullptr);
+      if (l.key == reply::find::kBinsEnd) marks.bins_end = std::strtod(l.value.c_str(), nullptr);
       if (l.key == reply::find::kCount) p->count = std::strtoull(l.value.c_str(), nullptr, 10);
       if (l.key == reply::failure::kError) p->error = l.value;
+    } else if (in_bins && l.depth == 1) {
+      marks.bins.push_back(static_cast<uint32_t>(std::strtoul(l.value.c_str(), nullptr, 10)));
     } else if (in_names && l.depth == 1) {
       size_t n = std::strtoull(l.value.c_str(), nullptr, 10);
       if (n < t->name_match.size()) t->name_match[n] = 1;
@@ -185,6 +230,8 @@ void search_panel_result(SearchPanel* p, Timeline* t, const TraceData& d, uint32
     }
   }
   if (in_matches) flush();
+  for (const SearchMatch& m : p->matches) marks.starts.push_back(m.start);
+  marks.listed_all = p->matches.size() >= p->count;
   t->search_active = p->error.empty();
   // Enter pressed while this answer was on its way: walk only now that every match is read.
   const int dir = p->step_when_answered;

@@ -104,7 +104,7 @@ void draw_slices(const Timeline& t, const TraceData& d,
                : d.name_colors[s.name];
     // Search: matches keep their colour, everything else is dimmed.
     if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name]))
-      col = shade(col, 0.3f);
+      col = search_dim_color(col);
     if (instant) {
       batch->add(x0 - 1.5f, y0, x0 + 1.5f, y1, shade(col, 0.85f));
       if (is_selected(t, s.event))

@@ -504,6 +504,7 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   draw_overlays(*t, dl, drag_x0, drag_y0, drag_x1, drag_y1, drag_is_range);
   draw_labels(t, d, x, dl);
   draw_ruler(t, L.x0, y, L.w, kRulerH, dl);
+  draw_search_marks(&t->search_marks, t->view, L.x0, y, L.w, kRulerH, dl);
   if (in_labels && !ImGui::IsPopupOpen("##trackmenu")) label_tooltip(t, d, io.MousePos.y);
   if (hovered && t->drag_button < 0)
     timeline_hover_tooltip(t, d, io.MousePos.x, io.MousePos.y, true,

@@ -11,6 +11,7 @@
 #include "core/view/time_view.h"
 #include "platform/gl/rect_renderer.h"
 #include "ui/input/keymap.h"
+#include "ui/search/search_marks.h"
 #include "ui/timeline/tiles.h"
 #include "ui/trace_data.h"
 
@@ -97,6 +98,7 @@ struct Timeline {
   // Search highlight: names that match (by string id); empty = no search active.
   std::vector<uint8_t> name_match;
   bool search_active = false;
+  SearchMarks search_marks;  // every match's tick in the ruler (ui/search/search_marks.h)
 
   // Flow arrows of the selected event (from its details), drawn whatever the toggle says.
   std::vector<proto::FlowEntry> selected_flows;
