@@ -12,6 +12,8 @@ constexpr ThemePalette kDark = {
     0xFFFFC78C,  // light blue
     0xFF6673FF,  // salmon red
     0xE0202020, 0x60FFFFFF, 0xC0FFFFFF, 0x40FFFFFF, 0xFFFFFFFF, 0xFF201D1A, 0x90C8C8C8, 0x60FFFFFF,
+    0xFF221F1C,  // graph: canvas, name / node text, box tint (fills at 42%) and edge, groups, edges
+    0xFFF2F2F2, 0xFFC8C8C8, 0xFF6B6B6B, 0xFFA0958C, 0xFF3A332D, 0xFF8A7A6A, 0xFFE8D2BC, 0xC8A09890,
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
@@ -21,6 +23,8 @@ constexpr ThemePalette kLight = {
     0xFFB05A1A,  // dark blue
     0xFF2020C0,  // dark red
     0xE8FAFAFA, 0x70000000, 0xC0000000, 0x30000000, 0xFF000000, 0xFFFFFFFF, 0xA0606060, 0x30000000,
+    0xFFFCFAFA,  // graph: canvas, name / node text, box tint (fills kept) and edge, groups, edges
+    0xFF000000, 0xFF463C3C, 0xFFFFFFFF, 0xFF645046, 0xFFF8F0EC, 0xFFAA9182, 0xFF5A3C32, 0xC88C7D78,
 };
 }  // namespace
 
