@@ -157,7 +157,7 @@ describe('graph viewer: first day', () => {
             y1 = sy(n.y + n.h / 2);
           if (x0 < cx + 1 || y0 < cy + 1 || x1 > cx + cw - 1 || y1 > cy + ch - 1) continue;
           const adv = g.label.advance;
-          if (n.name.length * adv > x1 - x0 - 10 * g.zoom) continue; // cut with '~': not whole
+          if (n.name.length * adv > x1 - x0 - 10) continue; // cut with '~': not whole
           const fill = fillLum(image, box, x0, y0, x1, y1);
           const tx = Math.floor(x0 + 6 * g.zoom) - box.x,
             ty = Math.floor(y0 + 5 * g.zoom) - box.y;
@@ -258,7 +258,7 @@ describe('graph viewer: first day', () => {
     assert.equal(h.source, '/src/model.py:42');
     assert.match(h.tooltip, /^d\ndot {2}f32\[8,4\]\nsource: \/src\/model\.py:42$/);
     // Off the boxes: no tooltip.
-    const [cx, cy, cw, ch] = g.canvas;
+    const [cx, cy, , ch] = g.canvas;
     await env.page.mouse.move(cx + 3, cy + ch - 3);
     await env.session.frame();
     assert.equal((await graph()).hover, null);
@@ -278,8 +278,7 @@ describe('graph viewer: first day', () => {
     assert.equal(whole.hops, 0);
     assert.equal(whole.selected, 'd', 'the selection is kept');
     assert.equal(whole.wholeButton, null);
-    assert.ok(whole.zoom * whole.height <= ch && whole.zoom * whole.width <= cw, 'fitted');
-    void cx;
+    assert.ok(whole.zoom * whole.height <= whole.canvas[3] && whole.zoom * whole.width <= whole.canvas[2], 'fitted');
     env.session.assertNoErrors();
   });
 
