@@ -62,10 +62,11 @@ TEST(GraphSession, CutShortModulesSayWhereTheyStop) {
   Engine e;
   GraphSession g(e);
   const std::string text(kHlo);
-  // Cut inside the entry: the module opens with what was read, its note names the line.
+  // Cut inside the entry: the module opens with what was read, its note names the line where
+  // the text ends (after the fifth line).
   ASSERT_EQ(add_whole(&g, 1, "cut.hlo", text.substr(0, text.find("  ROOT"))), 1) << g.error();
   std::string list = g.modules_json();
-  EXPECT_NE(list.find("\"note\":\"line 5:"), std::string::npos) << list;
+  EXPECT_NE(list.find("\"note\":\"line 6:"), std::string::npos) << list;
   EXPECT_NE(list.find("not closed"), std::string::npos) << list;
   // A whole module says nothing.
   ASSERT_EQ(add_whole(&g, 1, "f.hlo", kHlo), 1);
