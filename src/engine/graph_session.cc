@@ -10,6 +10,7 @@
 #include "core/graph/graph_message.h"
 #include "core/graph/hlo_graph.h"
 #include "core/graph/layered_layout.h"
+#include "core/graph/overview.h"
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
 
@@ -39,8 +40,23 @@ std::string_view GraphSession::buffered(size_t n) const {
 }
 
 void GraphSession::keep_modules(std::vector<hlo::HloModule>* parsed, std::string_view name,
-                                bool from_trace) {
-  for (auto& m : *parsed) modules_.push_back({std::move(m), std::string(name), from_trace});
+                                bool from_trace, const std::string& file_error) {
+  for (auto& m : *parsed) {
+    std::string note = m.note;
+    modules_.push_back({std::move(m), std::string(name), from_trace, std::move(note)});
+  }
+  // Where the file stopped when no module kept says so itself (the module it broke in had
+  // nothing to keep, or a compressed file ended early): the last module read carries it.
+  if (!parsed->empty() && !file_error.empty()) {
+    bool said = false;
+    for (size_t k = modules_.size() - parsed->size(); k < modules_.size(); ++k)
+      said = said || modules_[k].note == file_error;
+    if (!said) {
+      std::string& note = modules_.back().note;
+      note += (note.empty() ? "" : "; ");
+      note += "the file stops after this module: " + file_error;
+    }
+  }
 }
 
 int GraphSession::add(int kind, std::string_view name, bool from_trace, int64_t program_id) {
@@ -51,7 +67,7 @@ int GraphSession::add(int kind, std::string_view name, bool from_trace, int64_t 
   error_ = importer.error();
   if (!ok) return -1;
   const auto added = static_cast<int>(importer.modules().size());
-  keep_modules(&importer.modules(), name, from_trace);
+  keep_modules(&importer.modules(), name, from_trace, error_);
   return added;
 }
 
@@ -72,7 +88,7 @@ int GraphSession::import_end() {
   int added = -1;
   if (ok) {
     added = static_cast<int>(import_->modules().size());
-    keep_modules(&import_->modules(), import_name_, false);
+    keep_modules(&import_->modules(), import_name_, false, error_);
   }
   import_.reset();
   return added;
@@ -98,7 +114,11 @@ std::string GraphSession::hlo_stream_end(bool keep) {
   std::vector<graph::StreamedHlo> got = stream_.finish(&errors);
   size_t added = 0;
   if (keep)
-    for (auto& h : got) modules_.push_back({std::move(h.module), std::move(h.name), true}), ++added;
+    for (auto& h : got) {
+      std::string note = h.module.note;
+      modules_.push_back({std::move(h.module), std::move(h.name), true, std::move(note)});
+      ++added;
+    }
   std::string o = "{\"added\":" + std::to_string(added) + ",\"errors\":[";
   for (size_t k = 0; k < errors.size(); ++k) {
     if (k) o += ',';
@@ -127,6 +147,8 @@ std::string GraphSession::modules_json() const {
     o += std::to_string(m.instruction_count());
     append_key(&o, mod::kEntry);
     o += std::to_string(m.entry == kNone ? 0 : m.entry);
+    append_key(&o, mod::kNote);
+    json_append_string(&o, modules_[k].note);
     append_key(&o, mod::kComputations);
     o += '[';
     for (uint32_t c = 0; c < m.computation_count(); ++c) {
@@ -136,7 +158,18 @@ std::string GraphSession::modules_json() const {
       append_key(&o, comp::kInstructions);
       o += std::to_string(m.comp_count[c]);
       append_key(&o, comp::kFusion);
-      o += std::to_string(m.comp_is_fusion[c]) + "}";
+      o += std::to_string(m.comp_is_fusion[c]);
+      // Too big to read whole: the op and radius it opens on (core/graph/overview.h).
+      if (!m.comp_is_fusion[c]) {
+        const graph::OverviewStart start = graph::overview_start(m, c);
+        if (start.instr != kNone) {
+          append_key(&o, comp::kStart);
+          o += std::to_string(start.instr);
+          append_key(&o, comp::kStartHops);
+          o += std::to_string(start.hops);
+        }
+      }
+      o += "}";
     }
     o += "]}";
   }

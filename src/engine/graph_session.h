@@ -54,8 +54,10 @@ class GraphSession {
   bool hlo_stream_commit(size_t n);
   std::string hlo_stream_end(bool keep);
 
-  // [{name, source, programId, fromTrace, instructions, entry, computations:[{name,
-  // instructions, fusion}]}]
+  // [{name, source, programId, fromTrace, instructions, entry, note, computations:[{name,
+  // instructions, fusion, start?, startHops?}]}]: note says where a file cut short stopped
+  // ("" when whole); start / startHops, on computations too big to read whole, are the op and
+  // radius the Graph tab opens them on (core/graph/overview.h).
   std::string modules_json() const;
   // Lays out one computation (expanded: instructions shown opened; focus >= 0 with hops: its
   // N-hop neighbourhood) as a graph message (core/graph/graph_message.h); empty when bad.
@@ -93,9 +95,11 @@ class GraphSession {
     hlo::HloModule m;
     std::string source;  // the file it came from
     bool from_trace = false;
+    std::string note;  // what the viewer says about it: where its text stopped, no ENTRY
   };
   bool valid(uint32_t module) const { return module < modules_.size(); }
-  void keep_modules(std::vector<hlo::HloModule>* parsed, std::string_view name, bool from_trace);
+  void keep_modules(std::vector<hlo::HloModule>* parsed, std::string_view name, bool from_trace,
+                    const std::string& file_error);
   void add_cost_record(uint32_t event, std::string_view record);
   std::string_view buffered(size_t n) const;
 

@@ -158,13 +158,18 @@ inline constexpr std::string_view kProgramId = "programId";
 inline constexpr std::string_view kInstructions = "instructions";
 inline constexpr std::string_view kEntry = "entry";
 inline constexpr std::string_view kComputations = "computations";
+// Where a cut-short module stops, or how its entry was chosen (empty when read whole).
+inline constexpr std::string_view kNote = "note";
 }  // namespace graph_module
 
-// One of graph_module.computations (fusion: 1 for a fused computation).
+// One of graph_module.computations (fusion: 1 for a fused computation; start, startHops: the op
+// and radius a computation too big to read whole opens on, when it is).
 namespace graph_computation {
 inline constexpr std::string_view kName = "name";
 inline constexpr std::string_view kInstructions = "instructions";
 inline constexpr std::string_view kFusion = "fusion";
+inline constexpr std::string_view kStart = "start";
+inline constexpr std::string_view kStartHops = "startHops";
 }  // namespace graph_computation
 
 // engine_hlo_protos(): the HloProtos an xplane holds, where they are (file: the source index;

@@ -19,6 +19,7 @@
 #include "platform/gl/world_renderer.h"
 #include "ui/app.h"
 #include "ui/exports/ui_app.h"
+#include "ui/graph/graph_fonts.h"
 #include "ui/input/keymap.h"
 #include "ui/theme.h"
 #include "ui/timeline/colors.h"
@@ -42,6 +43,7 @@ void ensure_fonts(float dpr) {
   cfg.OversampleH = cfg.OversampleV = 1;
   cfg.PixelSnapH = true;
   io.Fonts->AddFontDefault(&cfg);
+  strata::graph_fonts_add(io.Fonts, dpr);  // after the UI font, which stays the default
   io.FontGlobalScale = 1.0f / dpr;
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();

@@ -38,6 +38,13 @@ struct ThemePalette {
   // panels
   uint32_t search_mark;  // a search match's tick in the ruler
   uint32_t label_dim;    // secondary labels in the details pane and the selection summary
+  // graph: the Graph tab's canvas, box text, groups (opened fusions and calls) and edges; box
+  // fills are their opcode family's colour multiplied per channel by graph_box_tint.
+  uint32_t graph_canvas;
+  uint32_t graph_name_text, graph_node_text;  // a box's first line, its other lines
+  uint32_t graph_box_tint, graph_box_edge;
+  uint32_t graph_group_fill, graph_group_edge, graph_group_title;
+  uint32_t graph_edge;
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -82,6 +89,16 @@ inline const uint32_t& kCompareLine = g_palette.compare_line;
 // panels
 inline const uint32_t& kSearchMark = g_palette.search_mark;
 inline const uint32_t& kLabelDim = g_palette.label_dim;
+// graph
+inline const uint32_t& kGraphCanvas = g_palette.graph_canvas;
+inline const uint32_t& kGraphNameText = g_palette.graph_name_text;
+inline const uint32_t& kGraphNodeText = g_palette.graph_node_text;
+inline const uint32_t& kGraphBoxTint = g_palette.graph_box_tint;
+inline const uint32_t& kGraphBoxEdge = g_palette.graph_box_edge;
+inline const uint32_t& kGraphGroupFill = g_palette.graph_group_fill;
+inline const uint32_t& kGraphGroupEdge = g_palette.graph_group_edge;
+inline const uint32_t& kGraphGroupTitle = g_palette.graph_group_title;
+inline const uint32_t& kGraphEdge = g_palette.graph_edge;
 }  // namespace theme
 
 }  // namespace strata

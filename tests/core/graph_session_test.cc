@@ -58,6 +58,47 @@ TEST(GraphSession, AddsModulesAndAnswersForThem) {
   EXPECT_GE(GraphSession::bench_generated(50), 0.0);
 }
 
+TEST(GraphSession, CutShortModulesSayWhereTheyStop) {
+  Engine e;
+  GraphSession g(e);
+  const std::string text(kHlo);
+  // Cut inside the entry: the module opens with what was read, its note names the line where
+  // the text ends (after the fifth line).
+  ASSERT_EQ(add_whole(&g, 1, "cut.hlo", text.substr(0, text.find("  ROOT"))), 1) << g.error();
+  std::string list = g.modules_json();
+  EXPECT_NE(list.find("\"note\":\"line 6:"), std::string::npos) << list;
+  EXPECT_NE(list.find("not closed"), std::string::npos) << list;
+  // A whole module says nothing.
+  ASSERT_EQ(add_whole(&g, 1, "f.hlo", kHlo), 1);
+  list = g.modules_json();
+  EXPECT_NE(list.rfind("\"entry\":0,\"note\":\"\","), std::string::npos) << list;
+  EXPECT_GT(list.rfind("\"entry\":0,\"note\":\"\","), list.find("f.hlo")) << list;
+  // A file that breaks in its second module: the first, whole, carries where the file stopped.
+  ASSERT_EQ(add_whole(&g, 1, "two.hlo", text + "\nHloModule second\n\nENTRY e {\n  bad\n"), 1);
+  list = g.modules_json();
+  EXPECT_NE(list.find("the file stops after this module: line "), std::string::npos) << list;
+}
+
+TEST(GraphSession, BigComputationsListWhereTheyStart) {
+  Engine e;
+  GraphSession g(e);
+  std::string text = "HloModule big\n\nENTRY main {\n  p = f32[8] parameter(0)\n";
+  text += "  s = f32[8] sqrt(p)\n";
+  std::string last = "s";
+  for (int k = 0; k < 1200; ++k) {
+    text += "  n" + std::to_string(k) + " = f32[8] negate(" + last + ")\n";
+    last = "n" + std::to_string(k);
+  }
+  text += "  ROOT r = f32[8] negate(" + last + ")\n}\n";
+  ASSERT_EQ(add_whole(&g, 1, "big.hlo", text), 1) << g.error();
+  const std::string list = g.modules_json();
+  // The first op writing the most bytes (every op writes f32[8]): the sqrt, index 1.
+  EXPECT_NE(list.find("\"start\":1,\"startHops\":3"), std::string::npos) << list;
+  ASSERT_EQ(add_whole(&g, 1, "f.hlo", kHlo), 1);
+  const std::string both = g.modules_json();
+  EXPECT_EQ(both.find("\"start\""), both.rfind("\"start\"")) << "small computations: no start";
+}
+
 TEST(GraphSession, BadFilesSayWhyAndAddNothing) {
   Engine e;
   GraphSession g(e);

@@ -11,7 +11,7 @@ namespace strata::graph {
 namespace {
 
 constexpr uint32_t kMagic = 0x48505247;  // "GRPH"
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;         // 2: the node's source line
 // UI font metrics (13 px text): about 7 px per character, 15 px per line.
 constexpr float kCharW = 7.5f, kLineH = 15.f, kPadX = 16.f, kPadY = 10.f;
 constexpr size_t kMaxChars = 44;  // longer lines are cut (with an ellipsis) in the box
@@ -49,6 +49,19 @@ NodeText node_text(const hlo::HloModule& m, uint32_t instr) {
   const std::string space = hlo::memory_space_label(m.memory_space[instr]);
   if (!space.empty()) t.layout += (t.layout.empty() ? "" : "  ") + space;
   return t;
+}
+
+std::string node_source(const hlo::HloModule& m, uint32_t instr) {
+  std::string s(m.str(m.source_file[instr]));
+  if (s.empty()) return s;
+  if (m.source_line[instr] > 0) s += ":" + std::to_string(m.source_line[instr]);
+  const std::string_view fn = m.str(m.source_function[instr]);
+  if (!fn.empty()) {
+    s += " (";
+    s += fn;
+    s += ")";
+  }
+  return s;
 }
 
 LayoutInput hlo_layout_input(const hlo::HloModule& m, const hlo::VisibleGraph& vis) {
@@ -115,6 +128,7 @@ std::vector<uint8_t> write_graph_message(const hlo::HloModule& m, uint32_t modul
     w.str(t.opcode);
     w.str(t.shape);
     w.str(t.layout);
+    w.str(node_source(m, vis.node_instr[k]));
   }
   for (uint32_t k = 0; k < g; ++k) {
     const uint32_t i = vis.group_instr[k];
@@ -163,11 +177,13 @@ bool read_graph_message(const uint8_t* data, size_t size, GraphData* out) {
   d.opcode.resize(n);
   d.shape.resize(n);
   d.layout.resize(n);
+  d.source.resize(n);
   for (uint32_t k = 0; k < n && r.ok; ++k) {
     d.name[k] = r.str();
     d.opcode[k] = r.str();
     d.shape[k] = r.str();
     d.layout[k] = r.str();
+    d.source[k] = r.str();
   }
   d.group_label.resize(g);
   for (uint32_t k = 0; k < g && r.ok; ++k) d.group_label[k] = r.str();

@@ -1,7 +1,8 @@
 // The graph view's data: one HLO computation's visible graph, laid out, as the engine worker
 // sends it to the UI (a binary message in a transferable buffer, read back bounds-checked by
-// read_graph_message). Node text (name, opcode, shape, layout + memory space) travels with it so
-// the UI draws without asking again; details of one node are a separate JSON query.
+// read_graph_message). Node text (name, opcode, shape, layout + memory space, and the source
+// line for the hover) travels with it so the UI draws without asking again; details of one node
+// are a separate JSON query.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -21,6 +22,10 @@ struct NodeText {
 };
 NodeText node_text(const hlo::HloModule& m, uint32_t instr);
 
+// The source line that produced an instruction, as its hover shows it: "file:line (function)"
+// from its metadata or innermost stack frame; "file:line", "file" or "" with less to go on.
+std::string node_source(const hlo::HloModule& m, uint32_t instr);
+
 // Box sizes for the layout, from the text lines (monospace-ish metrics of the UI font).
 LayoutInput hlo_layout_input(const hlo::HloModule& m, const hlo::VisibleGraph& vis);
 
@@ -35,6 +40,7 @@ struct GraphData {
   std::vector<uint32_t> instr;                                // per node
   std::vector<int32_t> group;                                 // per node
   std::vector<std::string_view> name, opcode, shape, layout;  // per node
+  std::vector<std::string_view> source;                       // per node, node_source
   std::vector<uint32_t> edge_src, edge_dst;                   // node indices
   std::vector<uint8_t> edge_reversed;
   std::vector<uint32_t> edge_point_offset;  // edges + 1

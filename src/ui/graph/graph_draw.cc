@@ -9,17 +9,22 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
+#include "core/graph/node_label.h"
 #include "imgui.h"
 #include "platform/browser/redraw.h"
+#include "ui/graph/graph_fonts.h"
 #include "ui/graph/graph_host.h"
 #include "ui/graph/graph_view.h"
+#include "ui/theme.h"
 
 namespace strata {
 
 namespace {
 
 constexpr float kDetailsW = 340;
-constexpr ImU32 kCanvasColour = IM_COL32(250, 250, 252, 255);  // light in both themes
+// The least zoom an overview opens at: its box text at 10 px (core/graph/node_label.h), as centring
+// on an op.
+constexpr float kReadableZoom = 0.8f;
 
 bool expandable(std::string_view op) {
   return op == "fusion" || op == "call" || op == "while" || op == "conditional" ||
@@ -95,18 +100,18 @@ void toolbar(GraphView* v, float w) {
   int hops = v->hops;
   ImGui::SetNextItemWidth(90);
   if (ImGui::SliderInt("##hops", &hops, 1, 12, "width %d")) v->hops = hops;
+  // A new width around the selection: laid out again, and centred on the selection then.
+  if (ImGui::IsItemDeactivatedAfterEdit() && v->use_hops) graph_view_set_hops(v, v->hops);
   ImGui::SameLine();
   bool use = v->use_hops;
   if (ImGui::Checkbox("around selection", &use)) {
     if (use && v->selected_instr >= 0)
       graph_view_set_hops(v, v->hops);
     else if (!use) {
-      v->use_hops = false;
+      v->use_hops = v->overview = false;
       v->center_pending = v->selected_instr >= 0;
       graph_view_send(v);
     }
-  } else if (v->use_hops && ImGui::IsItemDeactivated()) {
-    graph_view_set_hops(v, v->hops);
   }
   ImGui::SameLine();
   if (ImGui::Button("Fit")) graph_view_fit(v);
@@ -122,15 +127,46 @@ void toolbar(GraphView* v, float w) {
   }
   ImGui::SameLine();
   ImGui::TextDisabled("%s", v->status.c_str());
-  (void)w;
+  // A file cut short says where it stopped; a big computation says it opened on an overview.
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w - 16);
+  if (m && !m->note.empty())
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "Partly read: %s",
+                       m->note.c_str());
+  // Around a selection (or on a big computation's overview): the whole graph is one click.
+  v->whole_button[2] = 0;
+  if (v->use_hops && m) {
+    if (ImGui::SmallButton("Whole graph")) graph_view_show_whole(v);
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    v->whole_button[0] = a.x, v->whole_button[1] = a.y;
+    v->whole_button[2] = b.x - a.x, v->whole_button[3] = b.y - a.y;
+    ImGui::SameLine();
+    const int32_t sel = graph_view_node_of(v, v->selected_instr);
+    const uint32_t all =
+        v->data.computation < m->comp_count.size() ? m->comp_count[v->data.computation] : 0;
+    if (v->overview && v->have && sel >= 0) {
+      const std::string_view name = v->data.name[sel];
+      ImGui::TextDisabled(
+          "of %u ops, too many to read at once: the %d-hop neighbourhood of %.*s, the largest "
+          "op. Pick any op and a width to see around it.",
+          all, v->hops, static_cast<int>(name.size()), name.data());
+    } else {
+      ImGui::TextDisabled("of %u ops: the %d-hop neighbourhood of the selection.", all, v->hops);
+    }
+  }
+  ImGui::PopTextWrapPos();
 }
 
-// Cuts a line to `px` pixels at `char_w` pixels per character (the monospace UI font).
-std::string fit_text(std::string_view s, float px, float char_w = 7.f) {
-  const size_t max = static_cast<size_t>(std::max(0.f, px / char_w));
-  if (s.size() <= max) return std::string(s);
-  if (max < 2) return {};
-  return std::string(s.substr(0, max - 1)) + "~";
+// The tooltip of a box: its name, opcode and shape, and the source line that produced it.
+std::string hover_text(const graph::GraphData& d, int32_t k) {
+  std::string t(d.name[k]);
+  t += "\n";
+  t += d.opcode[k];
+  t += "  ";
+  t += d.shape[k];
+  t += "\n";
+  t += d.source[k].empty() ? std::string("source: not in the HLO's metadata")
+                           : "source: " + std::string(d.source[k]);
+  return t;
 }
 
 void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
@@ -138,11 +174,20 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   v->canvas_y = y;
   v->canvas_w = w;
   v->canvas_h = h;
-  if (v->fit_pending && v->have) {
+  // Fit and centre wait for the answer to the latest request: the layout on screen until then
+  // is the one before it, where the selection sits elsewhere.
+  const bool answered = v->have && v->got_seq == v->sent_seq;
+  if (v->fit_pending && answered) {
     graph_view_fit(v);
     v->fit_pending = false;
+    // An overview fitted too small to read is shown readable, around its op, instead.
+    const int32_t node = graph_view_node_of(v, v->selected_instr);
+    if (v->overview && node >= 0 && v->zoom < kReadableZoom) {
+      v->zoom = kReadableZoom;
+      graph_view_centre_on(v, node);
+    }
   }
-  if (v->center_pending && v->have) {
+  if (v->center_pending && answered) {
     v->center_pending = false;
     const int32_t node = graph_view_node_of(v, v->selected_instr);
     if (node >= 0)
@@ -184,13 +229,15 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(ImVec2(x, y), ImVec2(x + w, y + h), true);
   if (!v->have) {
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), kCanvasColour);
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + w, y + h), theme::kGraphCanvas);
     const char* msg =
         v->modules.empty()
             ? "Open an HLO file (.hlo text, .hlo_proto.pb), or an xplane with HLO protos."
             : (v->module < 0 ? "Choose a module above." : "Laying out...");
-    dl->AddText(ImVec2(x + 20, y + 20), IM_COL32(90, 90, 90, 255), msg);
+    dl->AddText(ImVec2(x + 20, y + 20), theme::kTextDim, msg);
     dl->PopClipRect();
+    v->label_px = 0;
+    v->hover_node = -1;
     return;
   }
   const graph::GraphData& d = v->data;
@@ -202,31 +249,35 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   // Boxes and edges: the GPU scene (graph_scene.h), built once per layout; this frame only
   // sets the view and picks the index ranges it meets. Curves are cut into more straight
   // pieces as they grow on screen; arrowheads only once they are big enough to see.
-  if (v->scene.built_for != v->data_version) {
+  if (v->scene.built_for != v->data_version || v->scene.built_light != g_palette.light) {
     graph_scene_build(d, &v->scene, &v->gpu);
     v->scene.built_for = v->data_version;
+    v->scene.built_light = g_palette.light;
   }
   WorldLayer& gpu = v->gpu;
   gpu.visible = true;
   gpu.clip[0] = x, gpu.clip[1] = y, gpu.clip[2] = w, gpu.clip[3] = h;
-  gpu.background = kCanvasColour;
+  gpu.background = theme::kGraphCanvas;
   gpu.scale = v->zoom;
   gpu.tx = x + w / 2 - v->cx * v->zoom;
   gpu.ty = y + h / 2 - v->cy * v->zoom;
   gpu.curve_steps = v->zoom < 0.1f ? 1 : v->zoom < 0.3f ? 4 : v->zoom < 1.f ? 8 : 12;
   gpu.line_width = 1;
   gpu.arrow_half = 5.f * std::min(1.f, v->zoom);
-  gpu.curve_rgba = IM_COL32(120, 125, 140, 200);
+  gpu.curve_rgba = theme::kGraphEdge;
   const float margin = 4 / v->zoom;  // line widths and antialiasing reach past the boxes
   graph_scene_view(v->scene, vx0 - margin, vy0 - margin, vx1 + margin, vy1 + margin,
                    v->zoom >= 0.2f, &gpu);
 
-  // Text scales with the boxes (the layout sized them for 13 px text), up to 1.5x; below
-  // about 6 px it is not drawn at all (level of detail: boxes only).
-  const float font_size = ImGui::GetFontSize() * std::min(v->zoom, 1.5f);
-  const float char_w = 7.f * std::min(v->zoom, 1.5f);
-  const bool text = font_size >= 6.f;
-  ImFont* font = ImGui::GetFont();
+  // Text scales with the boxes (the layout sized them for 13 px text), up to 1.5x, in whole
+  // pixel sizes each drawn from its own font (ui/graph/graph_fonts.h) so no glyph is lost;
+  // below 6 px it is not drawn at all (level of detail: boxes only).
+  float font_size = 0;
+  ImFont* font = graph_font(graph::label_px(v->zoom), &font_size);
+  const bool text = font != nullptr;
+  const float char_w = text ? font->GetCharAdvance('m') * font_size / font->FontSize : 0;
+  v->label_px = text ? graph::label_px(v->zoom) : 0;
+  v->label_advance = char_w;
   const int32_t sel = graph_view_node_of(v, v->selected_instr);
 
   // Group titles (expanded fusions / called computations; the boxes are on the GPU): the
@@ -238,8 +289,8 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
     if (text) {
       const std::string t = "[-] " + std::string(d.group_label[g]);
       dl->AddText(font, font_size, ImVec2(sx(b[0]) + 6 * v->zoom, sy(b[1]) + 3 * v->zoom),
-                  IM_COL32(50, 60, 90, 255),
-                  fit_text(t, (b[2] - b[0]) * v->zoom - 10, char_w).c_str());
+                  theme::kGraphGroupTitle,
+                  graph::fit_label(t, (b[2] - b[0]) * v->zoom - 10, char_w).c_str());
     }
     const ImVec2 mp = io.MousePos;
     if (ImGui::IsItemDeactivated() && io.MouseDragMaxDistanceSqr[0] < 16.f && mp.x >= sx(b[0]) &&
@@ -308,15 +359,17 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
           std::string t = l == 1 && expandable(lines[l]) ? "[+] " + std::string(lines[l])
                                                          : std::string(lines[l]);
           dl->AddText(font, font_size, ImVec2(a.x + 6 * v->zoom, ty),
-                      l == 0 ? IM_COL32(0, 0, 0, 255) : IM_COL32(60, 60, 70, 255),
-                      fit_text(t, tw, char_w).c_str());
+                      l == 0 ? theme::kGraphNameText : theme::kGraphNodeText,
+                      graph::fit_label(t, tw, char_w).c_str());
         }
       }
   }
-  if (hit >= 0 && hovered && text == false) {
-    ImGui::SetTooltip("%.*s\n%.*s\n%.*s", static_cast<int>(d.name[hit].size()), d.name[hit].data(),
-                      static_cast<int>(d.opcode[hit].size()), d.opcode[hit].data(),
-                      static_cast<int>(d.shape[hit].size()), d.shape[hit].data());
+  // Hovering a box tells its op, shape and source line, whether or not its text is drawn.
+  v->hover_node = -1;
+  if (hit >= 0 && hovered && !ImGui::IsMouseDragging(0) && !ImGui::IsMouseDragging(1)) {
+    v->hover_node = hit;
+    v->hover_text = hover_text(d, hit);
+    ImGui::SetTooltip("%s", v->hover_text.c_str());
   }
   dl->PopClipRect();
 

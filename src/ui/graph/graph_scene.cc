@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "ui/theme.h"
+
 namespace strata {
 
 namespace {
@@ -36,6 +38,18 @@ uint32_t opcode_colour(std::string_view op) {
   return rgba(220, 232, 248);
 }
 
+// The family colour in the theme: each channel times the theme's box tint (the dark theme
+// darkens the fills so its light text reads on them).
+uint32_t themed(uint32_t rgba_colour) {
+  const uint32_t tint = theme::kGraphBoxTint;
+  uint32_t out = rgba_colour & 0xFF000000u;
+  for (int shift = 0; shift < 24; shift += 8) {
+    const uint32_t c = (rgba_colour >> shift) & 0xFF, t = (tint >> shift) & 0xFF;
+    out |= ((c * t + 127) / 255) << shift;
+  }
+  return out;
+}
+
 // Items in the index's order.
 template <typename Make>
 void fill_in_order(const graph::TileIndex& t, std::vector<RectInstance>* out, Make make) {
@@ -64,7 +78,7 @@ void simplify(const float* p, uint32_t a, uint32_t b, float tol, std::vector<uin
 
 void add_segment(const float* p, const float* q, std::vector<RectInstance>* seg,
                  std::vector<float>* boxes) {
-  seg->push_back({p[0], p[1], q[0], q[1], rgba(120, 125, 140, 200)});
+  seg->push_back({p[0], p[1], q[0], q[1], theme::kGraphEdge});
   // The curve stays within its ends' box (its control points are inside it).
   boxes->insert(boxes->end(), {std::min(p[0], q[0]), std::min(p[1], q[1]), std::max(p[0], q[0]),
                                std::max(p[1], q[1])});
@@ -83,9 +97,9 @@ void graph_scene_build(const graph::GraphData& d, GraphScene* s, WorldLayer* lay
   s->nodes = graph::build_tile_index(boxes.data(), n);
   fill_in_order(s->nodes, &layer->over.items, [&](uint32_t k) {
     const float* b = &boxes[4 * static_cast<size_t>(k)];
-    return RectInstance{b[0], b[1], b[2], b[3], opcode_colour(d.opcode[k])};
+    return RectInstance{b[0], b[1], b[2], b[3], themed(opcode_colour(d.opcode[k]))};
   });
-  layer->over.edge_rgba = rgba(70, 80, 100);
+  layer->over.edge_rgba = theme::kGraphBoxEdge;
 
   // Edges: every polyline segment is a curve instance; an arrowhead at each edge's end. The
   // coarse set: the polylines simplified within about a pixel of the whole graph on a
@@ -107,7 +121,7 @@ void graph_scene_build(const graph::GraphData& d, GraphScene* s, WorldLayer* lay
     for (uint32_t k = 1, prev = 0; k < end - b; ++k)
       if (keep[k]) add_segment(p + 2 * prev, p + 2 * k, &coarse, &coarse_boxes), prev = k;
     tip.push_back({p[2 * (end - b - 1)], p[2 * (end - b - 1) + 1], d.edge_reversed[e] ? 1.f : 0.f,
-                   0, rgba(120, 125, 140, 200)});
+                   0, theme::kGraphEdge});
   }
   s->segments = graph::build_tile_index(boxes.data(), static_cast<uint32_t>(seg.size()));
   s->coarse = graph::build_tile_index(coarse_boxes.data(), static_cast<uint32_t>(coarse.size()));
@@ -122,9 +136,9 @@ void graph_scene_build(const graph::GraphData& d, GraphScene* s, WorldLayer* lay
   layer->under.items.clear();
   for (size_t g = 0; g < d.group_label.size(); ++g) {
     const float* b = &d.group_box[4 * g];
-    layer->under.items.push_back({b[0], b[1], b[2], b[3], rgba(236, 240, 248)});
+    layer->under.items.push_back({b[0], b[1], b[2], b[3], theme::kGraphGroupFill});
   }
-  layer->under.edge_rgba = rgba(130, 145, 170);
+  layer->under.edge_rgba = theme::kGraphGroupEdge;
   ++layer->version;
 }
 

@@ -14,7 +14,8 @@
 namespace strata {
 
 struct GraphScene {
-  uint64_t built_for = 0;  // GraphView::data_version it was built from (0: none)
+  uint64_t built_for = 0;    // GraphView::data_version it was built from (0: none)
+  bool built_light = false;  // the theme its colours are from
   graph::TileIndex nodes, segments, arrows;
   // Zoomed far out: the edges' polylines simplified within `coarse_tol` world units (most
   // edges become one or two segments), drawn instead while that is under half a pixel. Their
@@ -23,7 +24,8 @@ struct GraphScene {
   float coarse_tol = 0;
 };
 
-// Fills layer->{under, curves, arrows, over}.items from the graph and bumps layer->version.
+// Fills layer->{under, curves, arrows, over}.items from the graph, in the current theme's
+// colours, and bumps layer->version.
 void graph_scene_build(const graph::GraphData& d, GraphScene* s, WorldLayer* layer);
 
 // Sets the layer's ranges for the world rectangle in view (everything that meets it, and a

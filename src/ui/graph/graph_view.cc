@@ -73,6 +73,8 @@ void graph_view_set_modules(GraphView* v, const char* json) {
         m.instructions = to_u32(l.value);
       else if (l.key == reply::graph_module::kEntry)
         m.entry = to_u32(l.value);
+      else if (l.key == "note")
+        m.note = l.value;
     } else if (!mods.empty() && l.depth == 3) {
       GraphModuleInfo& m = mods.back();
       if (l.key == reply::graph_computation::kName)
@@ -81,11 +83,20 @@ void graph_view_set_modules(GraphView* v, const char* json) {
         m.comp_count.push_back(to_u32(l.value));
       else if (l.key == reply::graph_computation::kFusion)
         m.comp_fusion.push_back(l.value != "0");
+      else if (l.key == "start" && !m.comp_name.empty()) {
+        m.comp_start.resize(m.comp_name.size(), -1);
+        m.comp_start.back() = static_cast<int32_t>(to_u32(l.value));
+      } else if (l.key == "startHops" && !m.comp_name.empty()) {
+        m.comp_start_hops.resize(m.comp_name.size(), 0);
+        m.comp_start_hops.back() = to_u32(l.value);
+      }
     }
   }
   for (auto& m : mods) {
     m.comp_count.resize(m.comp_name.size(), 0);
     m.comp_fusion.resize(m.comp_name.size(), 0);
+    m.comp_start.resize(m.comp_name.size(), -1);
+    m.comp_start_hops.resize(m.comp_name.size(), 0);
   }
   const std::string current = v->module >= 0 && v->module < static_cast<int>(v->modules.size())
                                   ? v->modules[v->module].name
@@ -224,6 +235,7 @@ void graph_view_open(GraphView* v, int module, int32_t computation, int32_t inst
   v->computation = computation >= 0 ? static_cast<uint32_t>(computation) : m.entry;
   v->expanded.clear();
   v->use_hops = false;
+  v->overview = false;
   v->focus = instr;
   v->selected_instr = instr;
   v->details.clear();
@@ -232,6 +244,13 @@ void graph_view_open(GraphView* v, int module, int32_t computation, int32_t inst
   v->have = false;
   v->center_pending = instr >= 0;
   v->fit_pending = instr < 0;
+  // Too big to read whole: its largest op, selected, and its neighbourhood, fitted.
+  if (instr < 0 && v->computation < m.comp_start.size() && m.comp_start[v->computation] >= 0) {
+    instr = m.comp_start[v->computation];
+    v->overview = v->use_hops = true;
+    v->hops = static_cast<int>(std::max<uint32_t>(m.comp_start_hops[v->computation], 1));
+    v->focus = v->selected_instr = instr;
+  }
   graph_view_send(v);
   if (instr >= 0) {
     const std::string a =
@@ -270,8 +289,16 @@ bool graph_view_expand_name(GraphView* v, const char* name, bool expand) {
 void graph_view_set_hops(GraphView* v, int hops) {
   v->hops = std::max(hops, 0);
   v->use_hops = hops > 0 && v->selected_instr >= 0;
+  v->overview = false;
   v->focus = v->selected_instr;
   v->center_pending = v->selected_instr >= 0;
+  graph_view_send(v);
+}
+
+void graph_view_show_whole(GraphView* v) {
+  v->use_hops = v->overview = false;
+  v->center_pending = false;
+  v->fit_pending = true;
   graph_view_send(v);
 }
 
@@ -287,7 +314,10 @@ std::string graph_view_json(const GraphView* v) {
     protocol::append_key(&o, reply::graph_module::kProgramId);
     o += std::to_string(m.program_id);
     o += ",\"computations\":" + std::to_string(m.comp_name.size());
-    o += ",\"instructions\":" + std::to_string(m.instructions) + "}";
+    o += ",\"instructions\":" + std::to_string(m.instructions);
+    o += ",\"note\":";
+    json_append_string(&o, m.note);
+    o += "}";
   }
   o += "],\"module\":";
   const bool on = v->have && v->module >= 0 && v->module < static_cast<int>(v->modules.size());
@@ -363,6 +393,59 @@ std::string graph_view_json(const GraphView* v) {
   }
   o += "]";
   o += ",\"hops\":" + std::to_string(v->use_hops ? v->hops : 0);
+  // What the Graph tab says about the module (where a file cut short stopped), and whether it
+  // opened on a big computation's overview: its largest op, the radius, the ops it has.
+  const GraphModuleInfo* mod = v->module >= 0 && v->module < static_cast<int>(v->modules.size())
+                                   ? &v->modules[v->module]
+                                   : nullptr;
+  o += ",\"note\":";
+  if (mod && !mod->note.empty())
+    json_append_string(&o, mod->note);
+  else
+    o += "null";
+  o += ",\"overview\":";
+  if (on && v->overview && v->use_hops && sel >= 0) {
+    o += "{\"op\":";
+    json_append_string(&o, d.name[sel]);
+    o += ",\"hops\":" + std::to_string(v->hops);
+    o +=
+        ",\"of\":" +
+        std::to_string(d.computation < mod->comp_count.size() ? mod->comp_count[d.computation] : 0);
+    o += "}";
+  } else {
+    o += "null";
+  }
+  // Box text as the last frame drew it: size and advance per character (CSS px, 0: no text).
+  o += ",\"label\":{\"px\":" + std::to_string(v->label_px) + ",\"advance\":";
+  json_append_number(&o, v->label_advance);
+  o += "},\"hover\":";
+  if (on && v->hover_node >= 0 && v->hover_node < static_cast<int32_t>(n)) {
+    const int32_t h = v->hover_node;
+    o += "{\"name\":";
+    json_append_string(&o, d.name[h]);
+    o += ",\"opcode\":";
+    json_append_string(&o, d.opcode[h]);
+    o += ",\"shape\":";
+    json_append_string(&o, d.shape[h]);
+    o += ",\"source\":";
+    json_append_string(&o, d.source[h]);
+    o += ",\"tooltip\":";
+    json_append_string(&o, v->hover_text);
+    o += "}";
+  } else {
+    o += "null";
+  }
+  o += ",\"wholeButton\":";
+  if (v->whole_button[2] > 0) {
+    o += "[";
+    for (int c = 0; c < 4; ++c) {
+      if (c) o += ',';
+      json_append_number(&o, v->whole_button[c]);
+    }
+    o += "]";
+  } else {
+    o += "null";
+  }
   o += ",\"pending\":";
   o += v->sent_seq != v->got_seq ? "true" : "false";
   o += ",\"details\":";

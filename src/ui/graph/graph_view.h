@@ -26,6 +26,11 @@ struct GraphModuleInfo {
   std::vector<std::string> comp_name;
   std::vector<uint32_t> comp_count;
   std::vector<uint8_t> comp_fusion;
+  // Computations too big to read whole open on their largest op with a small radius
+  // (core/graph/overview.h); -1: shown whole.
+  std::vector<int32_t> comp_start;
+  std::vector<uint32_t> comp_start_hops;
+  std::string note;  // where a file cut short stopped, no ENTRY...: "" when whole
 };
 
 struct GraphView {
@@ -37,6 +42,7 @@ struct GraphView {
   int32_t focus = -1;           // instruction; -1: the whole computation
   int hops = 3;
   bool use_hops = false;
+  bool overview = false;  // opened on a big computation's overview (the focus is its largest op)
   uint32_t sent_seq = 0, got_seq = 0;  // requests sent / answered
   bool dirty = false;                  // the request changed: send it
   // The answer.
@@ -52,6 +58,13 @@ struct GraphView {
   float cx = 0, cy = 0, zoom = 1;
   bool fit_pending = false, center_pending = false;
   float canvas_x = 0, canvas_y = 0, canvas_w = 0, canvas_h = 0;
+  // What the last frame drew, for the script API: box text size and advance (CSS px; 0: no
+  // text), the node under the mouse and its tooltip, the "Whole graph" button (x, y, w, h).
+  int label_px = 0;
+  float label_advance = 0;
+  int32_t hover_node = -1;
+  std::string hover_text;
+  float whole_button[4] = {0, 0, 0, 0};
   // Selection: an instruction (kept across layouts), its node in the current data.
   int32_t selected_instr = -1;
   std::string details_json;
@@ -79,6 +92,8 @@ void graph_view_open(GraphView* v, int module, int32_t computation, int32_t inst
 bool graph_view_select_name(GraphView* v, const char* name);
 bool graph_view_expand_name(GraphView* v, const char* name, bool expand);
 void graph_view_set_hops(GraphView* v, int hops);
+// The whole computation, fitted, the selection kept (from an overview or a neighbourhood).
+void graph_view_show_whole(GraphView* v);
 void graph_view_timeline_stats(GraphView* v, int64_t count, double total_ns);
 // The worker's op_costs_json for the selected node (ignored when another node is selected).
 void graph_view_trace_costs(GraphView* v, const char* json);
