@@ -110,23 +110,14 @@ describe('themes', () => {
       await s.close();
     }
   });
-  // The graph canvas and the memory chart are drawn by their own views, themed separately.
-  const PENDING = {
-    graph: 'the graph canvas stays light in the dark theme',
-    memory: 'the memory chart stays dark in the light theme',
-  };
   for (const tab of TABS)
     for (const theme of ['dark', 'light'])
-      test(
-        `${tab} in the ${theme} theme keeps no colours of the other theme`,
-        { todo: (theme === 'dark' ? tab === 'graph' : tab === 'memory') && PENDING[tab] },
-        () => {
-          const share = shares.get(`${tab}/${theme}`);
-          assert.ok(share !== undefined, 'drawn by the test before');
-          assert.ok(
-            share < WRONG_SHARE_MAX,
-            `${(share * 100).toFixed(1)} % of the ${tab} tab is in the other theme's greys`,
-          );
-        },
-      );
+      test(`${tab} in the ${theme} theme keeps no colours of the other theme`, () => {
+        const share = shares.get(`${tab}/${theme}`);
+        assert.ok(share !== undefined, 'drawn by the test before');
+        assert.ok(
+          share < WRONG_SHARE_MAX,
+          `${(share * 100).toFixed(1)} % of the ${tab} tab is in the other theme's greys`,
+        );
+      });
 });
