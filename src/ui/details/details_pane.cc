@@ -178,7 +178,7 @@ void draw_xla(DetailsPane* p) {
       {"Op", "hlo_op"},
       {"Expression", "long_name"},
       {"Category", "hlo_category"},
-      {"Module", "hlo_module"},
+      {"Module", reply::xla::kHloModule.data()},
       {"Program", "program_id"},
       {"FLOPs", "flops"},
       {"Bytes accessed", "bytes_accessed"},

@@ -6,27 +6,30 @@
 #include <string>
 
 #include "core/base/json_writer.h"
+#include "protocol/reply_keys.h"
 #include "ui/exports/ui_app.h"
 
 namespace {
 
 constexpr size_t kListedRows = 20;
 
-void num(std::string* o, const char* key, double v, bool comma = true) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%s\"%s\":%.17g", comma ? "," : "", key, v);
+void num(std::string* o, std::string_view key, double v, bool comma = true) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%s\"%.*s\":%.17g", comma ? "," : "", static_cast<int>(key.size()),
+                key.data(), v);
   *o += buf;
 }
 
 void line_json(std::string* o, const strata::SummaryLine& l, double y) {
+  namespace row = strata::protocol::keys::select_summary;
   *o += "{\"name\":";
   strata::json_append_string(o, l.name);
-  num(o, "count", static_cast<double>(l.count));
-  num(o, "totalNs", l.total);
-  num(o, "selfNs", l.self);
-  num(o, "avgNs", l.avg);
-  num(o, "minNs", l.min);
-  num(o, "maxNs", l.max);
+  num(o, row::kCount, static_cast<double>(l.count));
+  num(o, row::kTotalNs, l.total);
+  num(o, row::kSelfNs, l.self);
+  num(o, row::kAvgNs, l.avg);
+  num(o, row::kMinNs, l.min);
+  num(o, row::kMaxNs, l.max);
   num(o, "y", y);
   *o += '}';
 }

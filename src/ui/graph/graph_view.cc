@@ -83,10 +83,10 @@ void graph_view_set_modules(GraphView* v, const char* json) {
         m.comp_count.push_back(to_u32(l.value));
       else if (l.key == reply::graph_computation::kFusion)
         m.comp_fusion.push_back(l.value != "0");
-      else if (l.key == "start" && !m.comp_name.empty()) {
+      else if (l.key == reply::graph_computation::kStart && !m.comp_name.empty()) {
         m.comp_start.resize(m.comp_name.size(), -1);
         m.comp_start.back() = static_cast<int32_t>(to_u32(l.value));
-      } else if (l.key == "startHops" && !m.comp_name.empty()) {
+      } else if (l.key == reply::graph_computation::kStartHops && !m.comp_name.empty()) {
         m.comp_start_hops.resize(m.comp_name.size(), 0);
         m.comp_start_hops.back() = to_u32(l.value);
       }
