@@ -119,10 +119,20 @@
       const r = bar && bar.getBoundingClientRect();
       ui._ui_set_top_bar_reserved(r && r.width > 0 ? Math.max(0, canvas.clientWidth - r.left) : 0);
     };
-    const bar = document.getElementById('copy-link');
-    if (bar && window.ResizeObserver) new ResizeObserver(report).observe(bar);
+    // embed.js may add the buttons after the UI is ready: watch for them until they are there.
+    const attach = () => {
+      const bar = document.getElementById('copy-link');
+      if (!bar) return false;
+      if (window.ResizeObserver) new ResizeObserver(report).observe(bar);
+      report();
+      return true;
+    };
     window.addEventListener('resize', report);
     report();
+    if (!attach()) {
+      const watch = new MutationObserver(() => attach() && watch.disconnect());
+      watch.observe(document.body, { childList: true, subtree: true });
+    }
   }
   const withString = (s, fn) => StrataWasm.withString(ui, s, fn);
   const toUi = (buffer) => StrataWasm.withBytes(ui, new Uint8Array(buffer), (p, n) => ui._ui_receive(p, n));

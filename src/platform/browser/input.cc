@@ -20,6 +20,26 @@ bool g_release_pending[3] = {false, false, false};
 // The same for keys ImGui reads (Enter in the search box, arrows, backspace...).
 bool g_key_pressed_this_frame[512] = {};
 bool g_key_release_pending[512] = {};
+// Modifiers too: Ctrl+A pressed and released inside one frame must reach ImGui as Ctrl held while
+// A was down. A modifier seen down during a frame stays down for that frame; the frame after
+// takes its latest state.
+struct Modifiers {
+  bool ctrl = false, shift = false, alt = false, super = false;
+};
+Modifiers g_mods_now, g_mods_this_frame;
+
+void set_modifiers(bool ctrl, bool shift, bool alt, bool super) {
+  g_mods_now = {ctrl, shift, alt, super};
+  g_mods_this_frame.ctrl |= ctrl;
+  g_mods_this_frame.shift |= shift;
+  g_mods_this_frame.alt |= alt;
+  g_mods_this_frame.super |= super;
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyCtrl = g_mods_this_frame.ctrl;
+  io.KeyShift = g_mods_this_frame.shift;
+  io.KeyAlt = g_mods_this_frame.alt;
+  io.KeySuper = g_mods_this_frame.super;
+}
 
 // Our key indices for ImGui 1.86's io.KeysDown[] / io.KeyMap.
 enum Key {
@@ -84,10 +104,7 @@ EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   request_redraw();
   ImGuiIO& io = ImGui::GetIO();
   const bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
-  io.KeyCtrl = e->ctrlKey;
-  io.KeyShift = e->shiftKey;
-  io.KeyAlt = e->altKey;
-  io.KeySuper = e->metaKey;
+  set_modifiers(e->ctrlKey, e->shiftKey, e->altKey, e->metaKey);
   int k = key_index(e->code);
   if (k && down) {
     io.KeysDown[k] = true;
@@ -116,6 +133,8 @@ EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
   // Keys released while the page had no focus never send keyup: forget them all.
   ImGuiIO& io = ImGui::GetIO();
   std::memset(io.KeysDown, 0, sizeof io.KeysDown);
+  g_mods_this_frame = {};
+  set_modifiers(false, false, false, false);
   if (g_sink.focus_lost) g_sink.focus_lost(g_sink.ctx);
   return EM_FALSE;
 }
@@ -126,8 +145,7 @@ EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
   // A release is heard on the window (its coordinates are not the canvas's): buttons only.
   if (type != EMSCRIPTEN_EVENT_MOUSEUP)
     io.MousePos = ImVec2(static_cast<float>(e->targetX), static_cast<float>(e->targetY));
-  io.KeyCtrl = e->ctrlKey;
-  io.KeyShift = e->shiftKey;
+  set_modifiers(e->ctrlKey, e->shiftKey, e->altKey, e->metaKey);
   int b = e->button == 0 ? 0 : e->button == 2 ? 1 : e->button == 1 ? 2 : -1;
   if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEDOWN) {
     if (g_sink.pointer_down) g_sink.pointer_down(g_sink.ctx, e->ctrlKey || e->metaKey, e->shiftKey);
@@ -154,8 +172,7 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
                                                   : 1.0;
   io.MouseWheel -= static_cast<float>(e->deltaY * scale);
   io.MouseWheelH -= static_cast<float>(e->deltaX * scale);
-  io.KeyShift = e->mouse.shiftKey;
-  io.KeyCtrl = e->mouse.ctrlKey;
+  set_modifiers(e->mouse.ctrlKey, e->mouse.shiftKey, e->mouse.altKey, e->mouse.metaKey);
   return EM_TRUE;  // the page itself never scrolls
 }
 
@@ -163,6 +180,8 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
 
 void input_frame_done() {
   ImGuiIO& io = ImGui::GetIO();
+  g_mods_this_frame = {};
+  set_modifiers(g_mods_now.ctrl, g_mods_now.shift, g_mods_now.alt, g_mods_now.super);
   for (int b = 0; b < 3; ++b) {
     g_pressed_this_frame[b] = false;
     if (g_release_pending[b]) io.MouseDown[b] = false;
