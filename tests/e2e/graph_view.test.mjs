@@ -270,9 +270,11 @@ describe('graph viewer: first day', () => {
     const whole = await poll(
       async () => {
         const s = await graph();
-        return !s.pending && s.nodeCount === N + 4 && s;
+        // The fit is applied on a frame after the layout lands: wait for both.
+        const fits = s.zoom * s.height <= s.canvas[3] && s.zoom * s.width <= s.canvas[2];
+        return !s.pending && s.nodeCount === N + 4 && fits && s;
       },
-      { timeout: 60_000, message: 'the whole graph' },
+      { timeout: 60_000, message: 'the whole graph, fitted' },
     );
     assert.equal(whole.overview, null);
     assert.equal(whole.hops, 0);
