@@ -92,11 +92,14 @@ class Engine {
   // `record` is the event's JSON text re-read from the file (may be empty).
   std::string details_json(uint32_t event, std::string_view record) const;
   // Panel queries from the UI and the script API, JSON in and out (engine_queries.cc):
-  //   "find"   {"text", "regex", "limit"} → {count, matches:[{event,name,tsNs,durNs,track,depth}],
-  //   nameIds} "select" {"events":[...]} or {"t0","t1","rows":[[track,depthLo,depthHi],...]}
-  //   (relative ns,
-  //            display track indices) → {count, events:[{event,start,end}], summary:[{name,count,
-  //            totalNs,minNs,maxNs,avgNs}]}
+  //   "find"     {"text", "regex", "limit"} → {count, matches: [{event, name, start, end, track,
+  //              depth}], nameIds, bins}
+  //   "select"   {"events": [...]} | {"t0", "t1", "rows": [[track, depthLo, depthHi], ...]}
+  //              (relative ns, display track indices) | {"name", "tracks"?} (every event of that
+  //              exact name) → {count, events: [{event, start, end, ...}], summary: [{name,
+  //              count, totalNs, selfNs, minNs, maxNs, avgNs}]}
+  //   "analysis" {"name"?, ...} → an analysis table (engine/analysis/analysis_registry.h)
+  //   "memory*"  memory_query_json()
   std::string query_json(std::string_view kind, std::string_view args) const;
   // Display order of tracks (as in the track list): display index → store index, and back.
   const std::vector<uint32_t>& display_tracks() const { return display_tracks_; }

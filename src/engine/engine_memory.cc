@@ -15,6 +15,7 @@
 #include "core/memory/xplane_memory.h"
 #include "core/query/hierarchy.h"
 #include "engine/engine.h"
+#include "engine/query_args.h"
 
 namespace strata {
 
@@ -25,24 +26,6 @@ bool mentions_memory(std::string_view s) {
   for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return l.find("mem") != std::string::npos;
 }
-
-// The few top-level args of a query.
-struct QueryArgs {
-  std::vector<JsonLine> lines;
-  const JsonLine* get(const char* key) const {
-    for (const JsonLine& l : lines)
-      if (l.depth == 0 && l.key == key) return &l;
-    return nullptr;
-  }
-  std::string text(const char* key, const char* fallback = "") const {
-    const JsonLine* l = get(key);
-    return l ? l->value : fallback;
-  }
-  double number(const char* key, double fallback) const {
-    const JsonLine* l = get(key);
-    return l && l->kind == 'n' ? std::strtod(l->value.c_str(), nullptr) : fallback;
-  }
-};
 
 void append_values(std::string* o, const char* key, const std::vector<MemoryBucket>& b, int which) {
   *o += ",\"";

@@ -9,43 +9,15 @@
 #include "core/query/event_json.h"
 #include "core/query/find.h"
 #include "core/query/selection.h"
+#include "engine/analysis/analysis_registry.h"
 #include "engine/engine.h"
+#include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 
 namespace strata {
 
 namespace {
 
-struct Args {
-  std::vector<JsonLine> lines;
-  const JsonLine* get(const char* key) const {
-    for (const JsonLine& l : lines)
-      if (l.depth == 0 && l.key == key) return &l;
-    return nullptr;
-  }
-  std::string text(const char* key) const {
-    const JsonLine* l = get(key);
-    return l ? l->value : std::string();
-  }
-  double number(const char* key, double fallback) const {
-    const JsonLine* l = get(key);
-    return l && l->kind == 'n' ? std::strtod(l->value.c_str(), nullptr) : fallback;
-  }
-  bool flag(const char* key) const {
-    const JsonLine* l = get(key);
-    return l && l->kind == 'b' && l->value == "true";
-  }
-  // The numbers of array `key` (nested arrays flattened in order).
-  std::vector<double> numbers(const char* key) const {
-    std::vector<double> out;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (lines[i].depth != 0 || lines[i].key != key) continue;
-      for (size_t j = i + 1; j < lines.size() && lines[j].depth > 0; ++j)
-        if (lines[j].kind == 'n') out.push_back(std::strtod(lines[j].value.c_str(), nullptr));
-    }
-    return out;
-  }
-};
 
 std::string error_json(const std::string& message) {
   std::string o;
@@ -64,10 +36,10 @@ constexpr size_t kFindBins = 4096;
 std::string Engine::query_json(std::string_view kind, std::string_view args_text) const {
   if (kind.substr(0, 6) == "memory") return memory_query_json(kind, args_text);
   const TraceStore& s = *store_;
-  Args args;
+  QueryArgs args;
   std::string err;
-  if (!json_flatten(args_text.empty() ? "{}" : args_text, &args.lines, &err))
-    return error_json("bad query: " + err);
+  if (!args.parse(args_text, &err)) return error_json("bad query: " + err);
+  if (kind == "analysis") return analysis_json(*this, args);
   const TimeNs origin = s.has_time ? s.start_ns : 0;
 
   if (kind == "find") {
@@ -138,7 +110,15 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     std::vector<uint32_t> events;
     uint64_t count = 0;
     const size_t limit = static_cast<size_t>(std::clamp(args.number("limit", 100000), 1.0, 1e6));
-    if (args.get("events")) {
+    if (args.get("name")) {
+      // name mode: every event of this exact name, on the given display tracks (or all).
+      const StrId id = s.strings.find(args.text("name"));
+      std::vector<uint32_t> tracks;
+      for (double t : args.numbers("tracks"))
+        if (t >= 0 && t < static_cast<double>(display_tracks_.size()))
+          tracks.push_back(display_tracks_[static_cast<size_t>(t)]);
+      if (id != kNone) count = select_named(s, id, tracks, limit, &events);
+    } else if (args.get("events")) {
       for (double e : args.numbers("events"))
         if (e >= 0 && e < static_cast<double>(s.events.size()))
           events.push_back(static_cast<uint32_t>(e));

@@ -130,6 +130,51 @@ inline constexpr std::string_view kBinsEnd = "binsEnd";
 inline constexpr std::string_view kBins = "bins";
 }  // namespace find
 
+// The `analysis` query (engine/analysis/analysis_table.h): a table the Analysis tab draws.
+namespace analysis {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kTitle = "title";
+inline constexpr std::string_view kNotes = "notes";
+inline constexpr std::string_view kErrors = "errors";
+inline constexpr std::string_view kColumns = "columns";
+inline constexpr std::string_view kRows = "rows";
+inline constexpr std::string_view kExtra = "extra";
+}  // namespace analysis
+
+// One of analysis.columns; unit is analysis_unit_name()'s.
+namespace analysis_column {
+inline constexpr std::string_view kKey = "key";
+inline constexpr std::string_view kLabel = "label";
+inline constexpr std::string_view kUnit = "unit";
+inline constexpr std::string_view kTip = "tip";
+}  // namespace analysis_column
+
+// One of analysis.rows: cells in column order, why: {column key: reason} for empty cells.
+namespace analysis_row {
+inline constexpr std::string_view kParent = "parent";
+inline constexpr std::string_view kCells = "cells";
+inline constexpr std::string_view kWhy = "why";
+inline constexpr std::string_view kLink = "link";
+}  // namespace analysis_row
+
+// A row's link: the events behind it (select query name mode) and its op for the Graph tab.
+namespace analysis_link {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kTracks = "tracks";
+inline constexpr std::string_view kProgramId = "programId";
+inline constexpr std::string_view kModule = "module";
+inline constexpr std::string_view kOp = "op";
+}  // namespace analysis_link
+
+// The `analysis` query without a name: {analyses: [{name, title, available, why}]}.
+namespace analysis_list {
+inline constexpr std::string_view kAnalyses = "analyses";
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kTitle = "title";
+inline constexpr std::string_view kAvailable = "available";
+inline constexpr std::string_view kWhy = "why";
+}  // namespace analysis_list
+
 // Any query's answer when it failed: {error: message}.
 namespace failure {
 inline constexpr std::string_view kError = "error";

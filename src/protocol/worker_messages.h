@@ -105,7 +105,7 @@ constexpr bool worker_messages_unique() {
 static_assert(worker_messages_unique(), "a worker message name is listed twice for one direction");
 
 // The `kind` of a `query` message: engine_query()'s names (src/engine/engine_queries.cc).
-inline constexpr std::string_view kQueryKinds[] = {"select", "memory"};
+inline constexpr std::string_view kQueryKinds[] = {"select", "memory", "analysis"};
 
 // The `kind` of a `runsStats` message (web/worker/runs.js).
 inline constexpr std::string_view kRunsStatsKinds[] = {"ascend", "trace", "keep", "diff"};

@@ -94,5 +94,20 @@ TEST(Selection, SummarySelfTime) {
   EXPECT_EQ(rows[0].self, 40);
 }
 
+// Every event of one name: on all tracks or the given ones; the limit caps the list only.
+TEST(Selection, NamedEvents) {
+  Fixture f;
+  std::vector<uint32_t> ev;
+  EXPECT_EQ(select_named(f.s, f.b, {}, 100, &ev), 2u);
+  ASSERT_EQ(ev.size(), 2u);
+  for (uint32_t e : ev) EXPECT_EQ(f.s.events.name[e], f.b);
+  ev.clear();
+  EXPECT_EQ(select_named(f.s, f.a, {f.track}, 1, &ev), 2u);
+  EXPECT_EQ(ev.size(), 1u);
+  ev.clear();
+  EXPECT_EQ(select_named(f.s, f.c, {f.track + 1}, 100, &ev), 0u);  // no such track
+  EXPECT_TRUE(ev.empty());
+}
+
 }  // namespace
 }  // namespace strata

@@ -48,7 +48,7 @@ const StrataProtocol = (() => {
   const MSG = names([...TO_WORKER, ...TO_PAGE]);
 
   // worker_messages.h kQueryKinds: the engine's query names ('memory' is a prefix: memory_live...).
-  const QUERY = names(['select', 'memory']);
+  const QUERY = names(['select', 'memory', 'analysis']);
   // worker_messages.h kRunsStatsKinds.
   const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff']);
 

@@ -25,6 +25,27 @@ uint64_t select_region(const TraceStore& s, TimeNs t0, TimeNs t1, const std::vec
   return count;
 }
 
+uint64_t select_named(const TraceStore& s, StrId name, const std::vector<uint32_t>& tracks,
+                      size_t limit, std::vector<uint32_t>* out) {
+  uint64_t count = 0;
+  auto scan = [&](uint32_t first, uint32_t end) {
+    const StrId* names = s.events.name.data();
+    for (uint32_t i = first; i < end; ++i) {
+      if (names[i] != name) continue;
+      ++count;
+      if (out->size() < limit) out->push_back(i);
+    }
+  };
+  if (tracks.empty()) {
+    scan(0, static_cast<uint32_t>(s.events.size()));
+    return count;
+  }
+  for (uint32_t t : tracks)
+    if (t < s.tracks.size())
+      scan(s.tracks[t].first_event, s.tracks[t].first_event + s.tracks[t].event_count);
+  return count;
+}
+
 std::vector<SummaryRow> summarize(const TraceStore& s, const std::vector<uint32_t>& events) {
   std::unordered_map<StrId, size_t> index;
   std::vector<SummaryRow> rows;

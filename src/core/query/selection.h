@@ -25,6 +25,11 @@ struct SummaryRow {
 // how many there are in all.
 uint64_t select_region(const TraceStore& s, TimeNs t0, TimeNs t1, const std::vector<RowSpan>& rows,
                        size_t limit, std::vector<uint32_t>* out);
+// Appends the events named `name` on `tracks` (store track indices; empty: every track), in
+// the store's order, at most `limit`; returns how many there are in all. The events behind
+// an analysis row, or every occurrence of one op.
+uint64_t select_named(const TraceStore& s, StrId name, const std::vector<uint32_t>& tracks,
+                      size_t limit, std::vector<uint32_t>* out);
 // Summary by name, largest total first.
 std::vector<SummaryRow> summarize(const TraceStore& s, const std::vector<uint32_t>& events);
 

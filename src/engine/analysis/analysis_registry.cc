@@ -1,0 +1,68 @@
+#include "engine/analysis/analysis_registry.h"
+
+#include <array>
+
+#include "core/base/json_writer.h"
+#include "engine/query_args.h"
+#include "protocol/reply_keys.h"
+
+namespace strata {
+
+namespace {
+
+// One entry per analysis (each in its own file under src/engine/analysis/), in tab order.
+constexpr std::array<AnalysisInfo, 0> kAnalyses{};
+
+}  // namespace
+
+const AnalysisInfo* analyses(size_t* count) {
+  *count = kAnalyses.size();
+  return kAnalyses.data();
+}
+
+std::string analysis_json(const Engine& engine, const QueryArgs& args) {
+  const std::string name = args.text(protocol::keys::analysis::kName);
+  size_t n = 0;
+  const AnalysisInfo* list = analyses(&n);
+  std::string o;
+  if (name.empty()) {
+    namespace k = protocol::keys::analysis_list;
+    protocol::append_key(&o, k::kAnalyses, '{');
+    o += '[';
+    for (size_t i = 0; i < n; ++i) {
+      std::string why;
+      const bool ok = list[i].available(engine, &why);
+      if (i) o += ',';
+      protocol::append_key(&o, k::kName, '{');
+      json_append_string(&o, list[i].name);
+      protocol::append_key(&o, k::kTitle);
+      json_append_string(&o, list[i].title);
+      protocol::append_key(&o, k::kAvailable);
+      o += ok ? "true" : "false";
+      protocol::append_key(&o, k::kWhy);
+      json_append_string(&o, ok ? std::string() : why);
+      o += '}';
+    }
+    return o + "]}";
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (list[i].name != name) continue;
+    std::string why;
+    if (!list[i].available(engine, &why)) {
+      AnalysisTable t;
+      t.name = name;
+      t.title = std::string(list[i].title);
+      t.errors.push_back(why);
+      return analysis_table_json(t);
+    }
+    AnalysisTable t = list[i].run(engine, args);
+    t.name = name;
+    if (t.title.empty()) t.title = std::string(list[i].title);
+    return analysis_table_json(t);
+  }
+  protocol::append_key(&o, protocol::keys::failure::kError, '{');
+  json_append_string(&o, "unknown analysis \"" + name + "\"");
+  return o + '}';
+}
+
+}  // namespace strata
