@@ -3,9 +3,49 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST_DIR, parseTrace, readTraceText, setupStrata } from './lib.mjs';
+import { DIST_DIR, dataPath, dataUrl, hasData, parseTrace, readTraceText, setupStrata } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
+const KINETO_H100 = 'pytorch_kineto/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz';
+
+// ns from the first record, exact: ts and dur are read as text (epoch microseconds are not exact
+// as JS Numbers) and turned into BigInt ns.
+function gpuRecords(file) {
+  const text = readTraceText(file).replace(/"(ts|dur)":\s*(-?\d+(?:\.\d+)?)/g, '"$1":"$2"');
+  const ns = (v) => {
+    const [ip, fp = ''] = String(v).split('.');
+    return BigInt(ip) * 1000n + BigInt((fp + '000').slice(0, 3));
+  };
+  const kinds = { kernel: 0, gpu_memset: 0, gpu_memcpy: 2 };
+  return parseTrace(text)
+    .records.filter((r) => r && r.ph === 'X' && r.cat in kinds)
+    .map((r) => ({
+      pid: r.pid,
+      a: ns(r.ts),
+      b: ns(r.ts) + ns(r.dur || '0'),
+      kind: kinds[r.cat] === 0 && String(r.name).includes('nccl') ? 1 : kinds[r.cat],
+    }));
+}
+
+// TraceLens's GPU timeline parts of one device, by a sweep over the boundaries: a segment is
+// compute when a compute kernel runs, else exposed comm, else exposed memcpy, else idle.
+function sweep(records) {
+  const edges = [];
+  for (const r of records) edges.push([r.a, 1, r.kind], [r.b, -1, r.kind]);
+  edges.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
+  const active = [0, 0, 0];
+  const out = { compute: 0n, exposed_comm: 0n, exposed_memcpy: 0n, idle: 0n };
+  for (let i = 0; i + 1 < edges.length; ++i) {
+    active[edges[i][2]] += edges[i][1];
+    const len = edges[i + 1][0] - edges[i][0];
+    if (active[0] > 0) out.compute += len;
+    else if (active[1] > 0) out.exposed_comm += len;
+    else if (active[2] > 0) out.exposed_memcpy += len;
+    else out.idle += len;
+  }
+  out.span = edges[edges.length - 1][0] - edges[0][0];
+  return out;
+}
 
 describe('analysis query', () => {
   let env, s;
@@ -53,4 +93,36 @@ describe('analysis query', () => {
     const none = await s.call((n) => window.strata.eventsNamed(n), name + '\u0000x');
     assert.equal(none.count, 0);
   });
+
+  test(
+    'gpu_breakdown on a real Kineto trace equals a sweep over its GPU records, part by part',
+    { skip: !hasData(KINETO_H100) && 'no shared data' },
+    async () => {
+      await s.open(dataUrl(KINETO_H100));
+      const list = await s.call(() => window.strata.analysis());
+      assert.ok(
+        list.analyses.find((a) => a.name === 'gpu_breakdown' && a.available),
+        JSON.stringify(list),
+      );
+      const t = await s.call(() => window.strata.analysis('gpu_breakdown'));
+      assert.deepEqual(t.errors, []);
+      const col = (k) => t.columns.findIndex((c) => c.key === k);
+      const devices = t.rows.filter((r) => r.parent === -1);
+      const byPid = new Map();
+      for (const r of gpuRecords(dataPath(KINETO_H100))) {
+        if (!byPid.has(r.pid)) byPid.set(r.pid, []);
+        byPid.get(r.pid).push(r);
+      }
+      assert.equal(devices.length, byPid.size, 'a row per GPU process');
+      const want = sweep([...byPid.values()][0]);
+      const row = devices[0];
+      for (const k of ['span', 'compute', 'exposed_comm', 'exposed_memcpy', 'idle'])
+        assert.equal(BigInt(row.cells[col(k)]), want[k], k);
+      // Its streams sit beneath it, and each row links to the tracks it sums.
+      const streams = t.rows.filter((r) => r.parent === t.rows.indexOf(row));
+      assert.ok(streams.length >= 1);
+      for (const r of [row, ...streams]) assert.ok(r.link.tracks.length >= 1, JSON.stringify(r.link));
+      s.assertNoErrors();
+    },
+  );
 });

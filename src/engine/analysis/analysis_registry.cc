@@ -3,6 +3,7 @@
 #include <array>
 
 #include "core/base/json_writer.h"
+#include "engine/analysis/gpu_breakdown.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 
@@ -11,13 +12,15 @@ namespace strata {
 namespace {
 
 // One entry per analysis (each in its own file under src/engine/analysis/), in tab order.
-constexpr std::array<AnalysisInfo, 0> kAnalyses{};
+constexpr AnalysisInfo kAnalyses[] = {
+    {"gpu_breakdown", "GPU breakdown", gpu_breakdown_available, gpu_breakdown_table},
+};
 
 }  // namespace
 
 const AnalysisInfo* analyses(size_t* count) {
-  *count = kAnalyses.size();
-  return kAnalyses.data();
+  *count = std::size(kAnalyses);
+  return kAnalyses;
 }
 
 std::string analysis_json(const Engine& engine, const QueryArgs& args) {
