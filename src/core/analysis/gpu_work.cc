@@ -132,19 +132,23 @@ GpuBreakdown gpu_breakdown(const TraceStore& s, const GpuWorkSet& w,
   return b;
 }
 
+uint32_t launching_event(const TraceStore& s, uint32_t e) {
+  const FlowColumns& f = s.flows;
+  auto in = std::lower_bound(f.by_to.begin(), f.by_to.end(), e,
+                             [&](uint32_t edge, uint32_t v) { return f.to[edge] < v; });
+  const uint32_t process = s.tracks[s.events.track[e]].process;
+  for (; in != f.by_to.end() && f.to[*in] == e; ++in) {
+    const uint32_t from = f.from[*in];
+    if (s.tracks[s.events.track[from]].process != process) return from;
+  }
+  return kNone;
+}
+
 std::vector<TimeNs> launch_starts(const TraceStore& s, const GpuStream& st) {
   std::vector<TimeNs> out(st.events.size(), -1);
-  const FlowColumns& f = s.flows;
   for (size_t i = 0; i < st.events.size(); ++i) {
-    const uint32_t e = st.events[i];
-    auto in = std::lower_bound(f.by_to.begin(), f.by_to.end(), e,
-                               [&](uint32_t edge, uint32_t v) { return f.to[edge] < v; });
-    for (; in != f.by_to.end() && f.to[*in] == e; ++in) {
-      const uint32_t from = f.from[*in];
-      if (s.tracks[s.events.track[from]].process == s.tracks[s.events.track[e]].process) continue;
-      out[i] = s.events.start[from];
-      break;
-    }
+    const uint32_t from = launching_event(s, st.events[i]);
+    if (from != kNone) out[i] = s.events.start[from];
   }
   return out;
 }

@@ -73,6 +73,10 @@ struct StreamIdle {
 StreamIdle stream_idle(const TraceStore& s, const GpuStream& stream,
                        const std::vector<TimeNs>& launch_start);
 
+// The call on another process (a CUDA runtime call, through Kineto's ac2g flow) that launched
+// GPU event `e`, or kNone when the file links none.
+uint32_t launching_event(const TraceStore& s, uint32_t e);
+
 // The start of each of the stream's events' launching call (a flow into it from another
 // process: Kineto's ac2g), indexed like st.events; -1 when the file links none.
 std::vector<TimeNs> launch_starts(const TraceStore& s, const GpuStream& st);
