@@ -5,6 +5,7 @@
 #include "core/base/json_writer.h"
 #include "engine/analysis/gpu_breakdown.h"
 #include "engine/analysis/kernel_launches.h"
+#include "engine/analysis/steps_table.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 
@@ -14,6 +15,7 @@ namespace {
 
 // One entry per analysis (each in its own file under src/engine/analysis/), in tab order.
 constexpr AnalysisInfo kAnalyses[] = {
+    {"steps", "Steps", steps_available, steps_table},
     {"gpu_breakdown", "GPU breakdown", gpu_breakdown_available, gpu_breakdown_table},
     {"kernel_launches", "Kernel launches", kernel_launches_available, kernel_launches_table},
 };
