@@ -180,5 +180,35 @@ TEST(XlaLink, ProgramIdsRoundTripAsExactText) {
   EXPECT_FALSE(parse_program_id("", &bits));
 }
 
+// Every real xplane with HloProtos (TraceLens' JAX runs on ROCm): each XLA op names its
+// instruction, links to a program the trace holds, and gets its category (and, but for
+// constants, its expression) from that module.
+TEST(XlaLink, RealGpuXplanesLinkEveryXlaOpToItsModule) {
+  bool tested = false;
+  for (const char* rel : testing::kWithHlo) {
+    std::string bytes;
+    if (!testing::read_shared(rel, &bytes)) continue;
+    tested = true;
+    SCOPED_TRACE(rel);
+    Engine eng;
+    ASSERT_TRUE(engine_load(&eng, bytes)) << eng.last_error();
+    const TraceStore& s = *eng.store();
+    int ops = 0, with_text = 0;
+    for (uint32_t ev = 0; ev < s.events.size() && ops < 200; ++ev) {
+      if (s.strings.get(s.tracks[s.events.track[ev]].name) != "XLA Ops") continue;
+      ++ops;
+      const std::string name(s.strings.get(s.events.name[ev]));
+      const std::string d = testing::details_of(eng, ev, bytes);
+      EXPECT_TRUE(has(d, "\"instruction\":\"" + name + "\"")) << d;
+      EXPECT_TRUE(has(d, "\"op\":\"" + name + "\",\"available\":true")) << d;
+      EXPECT_TRUE(has(d, "\"category\":\"")) << d;
+      with_text += has(d, "\"expression\":\"%" + name + " = ");
+    }
+    EXPECT_GT(ops, 0);
+    EXPECT_GT(with_text, 0);
+  }
+  if (!tested) GTEST_SKIP() << "../shared/data absent";
+}
+
 }  // namespace
 }  // namespace strata
