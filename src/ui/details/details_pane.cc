@@ -224,7 +224,13 @@ void draw_xla(DetailsPane* p) {
       {"TF op", "tf_op"},
   };
   rows("xla", [&] {
-    for (const auto& r : kRows) xla_row(r[0], value(r[1]), false);
+    for (const auto& r : kRows) {
+      const std::string* v = value(r[1]);
+      // A GPU op naming only its module: the program its name resolved to.
+      if (!v && std::string_view(r[1]) == "program_id")
+        v = value(reply::xla::kProgramId, reply::xla::kGraph);
+      xla_row(r[0], v, false);
+    }
   });
 }
 
