@@ -1,5 +1,6 @@
 // What the graph viewer needs of the loaded trace: where its xplane's HloProtos are, by file.
 #include "core/base/json_writer.h"
+#include "core/formats/xplane/program_id.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
@@ -35,7 +36,7 @@ std::string Engine::hlo_protos_json() const {
       const uint32_t file = source_file(&off);
       if (o.size() > 1) o += ',';
       append_key(&o, key::kProgramId, '{');
-      o += std::to_string(h.program_id);
+      append_program_id(&o, h.program_id);  // exact: a number only up to 2^53
       append_key(&o, key::kModule);
       json_append_string(&o, h.module);
       append_key(&o, key::kFile);

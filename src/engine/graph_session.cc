@@ -6,6 +6,7 @@
 #include "core/base/json_writer.h"
 #include "core/formats/hlo/hlo_proto_parser.h"
 #include "core/formats/hlo/hlo_text_parser.h"
+#include "core/formats/xplane/program_id.h"
 #include "core/graph/dag_gen.h"
 #include "core/graph/graph_message.h"
 #include "core/graph/hlo_graph.h"
@@ -140,7 +141,10 @@ std::string GraphSession::modules_json() const {
     append_key(&o, mod::kSource);
     json_append_string(&o, modules_[k].source);
     append_key(&o, mod::kProgramId);
-    o += std::to_string(m.program_id);
+    if (modules_[k].from_trace)
+      append_program_id(&o, m.program_id);  // exact: a number only up to 2^53
+    else
+      o += std::to_string(m.program_id);  // -1: not from a trace
     append_key(&o, mod::kFromTrace);
     o += modules_[k].from_trace ? "true" : "false";
     append_key(&o, mod::kInstructions);

@@ -99,6 +99,13 @@ inline constexpr std::string_view kGraph = "graph";
 inline constexpr std::string_view kProgramId = "programId";
 inline constexpr std::string_view kOp = "op";
 inline constexpr std::string_view kAvailable = "available";
+// instruction: the HLO instruction the op runs (core/formats/xplane/xla_op_name.h);
+// fromHlo: what the module's HloProto says where the file does not (GPU xplanes): the
+// instruction's expression and category (core/formats/xplane/xla_op_text.h).
+inline constexpr std::string_view kInstruction = "instruction";
+inline constexpr std::string_view kFromHlo = "fromHlo";
+inline constexpr std::string_view kExpression = "expression";
+inline constexpr std::string_view kCategory = "category";
 }  // namespace xla
 
 // The `select` query: {count, summary: [per name], events: [event:: fields]}.

@@ -3,7 +3,8 @@
 // ../shared/FORMATS.md, independent of the importer's reader (src/core/formats/xplane/wire.h).
 // planes: [{name, lines: [{id, name, timestampNs, events: [{name, offsetPs, durationPs,
 // stats}]}], metadata: {eventName: stats}}], where stats = {name: value}: a number (an integer
-// becomes uint64, a fraction a double), a string, a Uint8Array (bytes) or {int: n} (int64).
+// becomes uint64, a fraction a double), a string, a Uint8Array (bytes), {int: n} (int64) or
+// {uint: n} (uint64; n a BigInt for values a Number cannot hold).
 const enc = new TextEncoder();
 
 function varint(n) {
@@ -57,6 +58,7 @@ export function writeXSpace(planes) {
       if (v instanceof Uint8Array) return cat([id, fBytes(6, v)]);
       if (typeof v === 'string') return cat([id, fBytes(5, v)]);
       if (v && typeof v === 'object' && 'int' in v) return cat([id, fVarint(4, v.int)]);
+      if (v && typeof v === 'object' && 'uint' in v) return cat([id, fVarint(3, v.uint)]);
       return cat([id, Number.isInteger(v) ? fVarint(3, v) : fDouble(2, v)]);
     };
     const stats = (field, s) => Object.entries(s || {}).map(([n, v]) => fBytes(field, stat(n, v)));

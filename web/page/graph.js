@@ -42,9 +42,10 @@
   }
   // Opens the module of an XLA op seen in the trace: by program id, else by module name.
   async function openFromTrace(q) {
-    const program = Number(q[LINK.programId]);
+    // Program ids compare as text: above 2^53 they come as strings, and a Number would round them.
+    const program = String(q[LINK.programId]);
     const name = q[LINK.module];
-    let k = modules.findIndex((m) => m[MODULE.fromTrace] && Number(m[MODULE.programId]) === program);
+    let k = modules.findIndex((m) => m[MODULE.fromTrace] && String(m[MODULE.programId]) === program);
     if (k < 0 && name) k = modules.findIndex((m) => m[MODULE.name] === name || name.startsWith(m[MODULE.name]));
     if (k < 0) return false;
     const f = await c.request({ type: MSG.graphFind, module: k, name: String(q[LINK.op]) });

@@ -20,7 +20,10 @@ function createGraph(M, sources, trace) {
   function addBytes(kind, name, bytes, fromTrace, programId) {
     const p = M._graph_buffer(bytes.length) >>> 0;
     M.HEAPU8.set(bytes, p);
-    const added = withString(M, name, (n) => M._graph_add(kind, n, fromTrace ? 1 : 0, programId || 0));
+    // The program id as text: exact above 2^53, where a Number would round it.
+    const added = withString(M, name, (n) =>
+      withString(M, String(programId ?? 0), (id) => M._graph_add(kind, n, fromTrace ? 1 : 0, id)),
+    );
     const error = M.UTF8ToString(M._graph_error());
     return { added: Math.max(added, 0), error: added < 0 ? error : error || null };
   }

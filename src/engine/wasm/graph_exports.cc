@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/formats/xplane/program_id.h"
 #include "engine/engine.h"
 #include "engine/graph_session.h"
 
@@ -29,8 +30,12 @@ EMSCRIPTEN_KEEPALIVE uint8_t* graph_buffer(uint32_t n) { return graph().buffer(n
 
 // Parses the buffer (kind 1 text, 2 HloProto) as modules of file `name`; from_trace marks an
 // xplane's modules (replaced by the next trace's). Returns modules added, or -1 (graph_error).
-EMSCRIPTEN_KEEPALIVE int graph_add(int kind, const char* name, int from_trace, double program_id) {
-  return graph().add(kind, name, from_trace != 0, static_cast<int64_t>(program_id));
+// program_id: decimal text (exact 64-bit; a JS Number would round ids above 2^53).
+EMSCRIPTEN_KEEPALIVE int graph_add(int kind, const char* name, int from_trace,
+                                   const char* program_id) {
+  int64_t id = 0;
+  strata::parse_program_id(program_id ? program_id : "", &id);
+  return graph().add(kind, name, from_trace != 0, id);
 }
 EMSCRIPTEN_KEEPALIVE const char* graph_error() { return graph().error().c_str(); }
 

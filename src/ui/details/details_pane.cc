@@ -151,33 +151,70 @@ void draw_summary(DetailsPane* p, Timeline* t, const TraceData& d) {
 }
 
 // An XLA op's own block, above the raw args: what it computes (XProf's long_name, the HLO
-// expression), its category, module and costs, and the link into its graph.
+// expression), its category and the link into its graph first, then its module and costs.
+// Where the file names neither expression nor category (GPU), the engine reads them from the
+// module's HloProto (record.xla.fromHlo): shown the same, with a tooltip saying so.
 void draw_xla(DetailsPane* p) {
   size_t at = 0;
   bool found = false;
   for (size_t i = 0; i < p->lines.size() && !found; ++i) {
-    if (p->lines[i].depth != 0 || p->lines[i].key != "record") continue;
+    if (p->lines[i].depth != 0 || p->lines[i].key != reply::details::kRecord) continue;
     for (size_t j = i + 1; j < p->lines.size() && p->lines[j].depth > 0; ++j)
-      if (p->lines[j].depth == 1 && p->lines[j].key == "xla" && p->lines[j].kind == 'o') {
+      if (p->lines[j].depth == 1 && p->lines[j].key == reply::record::kXla &&
+          p->lines[j].kind == 'o') {
         at = j, found = true;
         break;
       }
   }
   if (!found) return;
-  auto value = [&](const char* key) -> const std::string* {
-    for (size_t j = at + 1; j < p->lines.size() && p->lines[j].depth > 1; ++j)
-      if (p->lines[j].depth == 2 && p->lines[j].key == key && p->lines[j].kind != 'o')
-        return &p->lines[j].value;
+  // A member of xla (depth 2), or of its object `parent` (depth 3).
+  auto value = [&](std::string_view key, std::string_view parent = {}) -> const std::string* {
+    bool inside = parent.empty();
+    for (size_t j = at + 1; j < p->lines.size() && p->lines[j].depth > 1; ++j) {
+      const JsonLine& l = p->lines[j];
+      if (!parent.empty() && l.depth == 2) inside = l.key == parent && l.kind == 'o';
+      const uint16_t depth = parent.empty() ? 2 : 3;
+      if (inside && l.depth == depth && l.key == key && l.kind != 'o') return &l.value;
+    }
     return nullptr;
   };
   ImGui::Separator();
   p->xla_y = ImGui::GetCursorScreenPos().y;
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "XLA op");
+  auto rows = [&](const char* id, auto&& body) {
+    if (!ImGui::BeginTable(id, 2, ImGuiTableFlags_SizingFixedFit)) return;
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    body();
+    ImGui::EndTable();
+  };
+  // One row; `from_hlo`: the value came from the module, not the file (a tooltip says so).
+  auto xla_row = [&](const char* label, const std::string* v, bool from_hlo) {
+    if (!v || v->empty()) return;
+    ImGui::TableNextRow();
+    ImGui::TableSetColumnIndex(0);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "%s", label);
+    ImGui::TableSetColumnIndex(1);
+    ImGui::TextWrapped("%s", v->c_str());  // an expression can be long: it wraps, whole
+    if (from_hlo && ImGui::IsItemHovered())
+      ImGui::SetTooltip("From the HLO module: the profile does not record it");
+  };
+  // What the op is: the file's stats, else what the module says.
+  rows("xla_op", [&] {
+    const std::string* op = value("hlo_op");
+    xla_row("Op", op ? op : value(reply::xla::kInstruction), false);
+    const std::string* expression = value("long_name");
+    xla_row("Expression",
+            expression ? expression : value(reply::xla::kExpression, reply::xla::kFromHlo),
+            !expression);
+    const std::string* category = value("hlo_category");
+    xla_row("Category", category ? category : value(reply::xla::kCategory, reply::xla::kFromHlo),
+            !category);
+  });
+  p->graph_link_y = ImGui::GetCursorScreenPos().y;
+  graph_link_button(p->lines);  // "Open in graph viewer"
   // Label, stat: in the order a reader wants them (XProf's op details put these first).
   static constexpr const char* kRows[][2] = {
-      {"Op", "hlo_op"},
-      {"Expression", "long_name"},
-      {"Category", "hlo_category"},
       {"Module", reply::xla::kHloModule.data()},
       {"Program", "program_id"},
       {"FLOPs", "flops"},
@@ -186,22 +223,15 @@ void draw_xla(DetailsPane* p) {
       {"Source", "source"},
       {"TF op", "tf_op"},
   };
-  if (ImGui::BeginTable("xla", 2, ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+  rows("xla", [&] {
     for (const auto& r : kRows) {
       const std::string* v = value(r[1]);
-      if (!v || v->empty()) continue;
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "%s", r[0]);
-      ImGui::TableSetColumnIndex(1);
-      ImGui::TextWrapped("%s", v->c_str());  // an expression can be long: it wraps, whole
+      // A GPU op naming only its module: the program its name resolved to.
+      if (!v && std::string_view(r[1]) == "program_id")
+        v = value(reply::xla::kProgramId, reply::xla::kGraph);
+      xla_row(r[0], v, false);
     }
-    ImGui::EndTable();
-  }
-  p->graph_link_y = ImGui::GetCursorScreenPos().y;
-  graph_link_button(p->lines);  // "Open in graph viewer"
+  });
 }
 
 // The top edge (the title bar) drags to resize the pane; dragging a collapsed pane opens it.

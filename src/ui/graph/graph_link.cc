@@ -15,6 +15,7 @@ void graph_link_button(const std::vector<JsonLine>& lines) {
   // record (depth 0) > xla (1) > graph (2) > programId / op / available (3); hlo_module (2).
   std::string program, op, module;
   bool in_record = false, in_xla = false, in_graph = false, available = false;
+  bool program_is_text = false;  // an id above 2^53 comes as a string: it stays one
   for (const JsonLine& l : lines) {
     if (l.depth == 0) in_record = l.key == reply::details::kRecord && l.kind == 'o';
     if (l.depth == 1) in_xla = in_record && l.key == reply::record::kXla && l.kind == 'o';
@@ -24,7 +25,7 @@ void graph_link_button(const std::vector<JsonLine>& lines) {
     }
     if (l.depth == 3 && in_graph) {
       if (l.key == reply::xla::kProgramId)
-        program = l.value;
+        program = l.value, program_is_text = l.kind == 's';
       else if (l.key == reply::xla::kOp)
         op = l.value;
       else if (l.key == reply::xla::kAvailable)
@@ -36,7 +37,10 @@ void graph_link_button(const std::vector<JsonLine>& lines) {
   if (ImGui::SmallButton("Open in graph viewer")) {
     std::string a;
     protocol::append_key(&a, reply::graph_link::kProgramId, '{');
-    a += program;
+    if (program_is_text)
+      json_append_string(&a, program);
+    else
+      a += program;
     protocol::append_key(&a, reply::graph_link::kOp);
     json_append_string(&a, op);
     protocol::append_key(&a, reply::graph_link::kModule);

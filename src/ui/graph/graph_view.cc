@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/base/json_writer.h"
+#include "core/formats/xplane/program_id.h"
 #include "platform/browser/redraw.h"
 #include "protocol/reply_keys.h"
 #include "ui/graph/graph_host.h"
@@ -66,7 +67,7 @@ void graph_view_set_modules(GraphView* v, const char* json) {
       else if (l.key == reply::graph_module::kSource)
         m.source = l.value;
       else if (l.key == reply::graph_module::kProgramId)
-        m.program_id = std::strtoll(l.value.c_str(), nullptr, 10);
+        parse_program_id(l.value, &m.program_id);  // a number, or a string above 2^53
       else if (l.key == reply::graph_module::kFromTrace)
         m.from_trace = l.value == "true";
       else if (l.key == reply::graph_module::kInstructions)
@@ -312,7 +313,10 @@ std::string graph_view_json(const GraphView* v) {
     o += ",\"source\":";
     json_append_string(&o, m.source);
     protocol::append_key(&o, reply::graph_module::kProgramId);
-    o += std::to_string(m.program_id);
+    if (m.from_trace)
+      append_program_id(&o, m.program_id);  // exact: a string above 2^53
+    else
+      o += std::to_string(m.program_id);
     o += ",\"computations\":" + std::to_string(m.comp_name.size());
     o += ",\"instructions\":" + std::to_string(m.instructions);
     o += ",\"note\":";

@@ -3,7 +3,9 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
+#include "core/formats/xplane/program_id.h"
 #include "core/formats/xplane/wire.h"
+#include "core/formats/xplane/xla_op_name.h"
 #include "core/formats/xplane/xplane_stats.h"
 #include "protocol/reply_keys.h"
 
@@ -126,7 +128,8 @@ std::string xplane_record_json(const TraceStore& s, uint32_t event, std::string_
   }
   o += '}';
 
-  // The XLA op block: the same values, picked out for the pane, plus the graph-viewer seam.
+  // The XLA op block: the same values, picked out for the pane, what the module's HloProto
+  // adds where the file says nothing (GPU), and the graph-viewer seam.
   auto named = [&](std::string_view name) -> const StatValue* {
     for (const StatValue& v : stats) {
       const StrId* id = plane.stat_names.find(v.metadata_id);
@@ -134,8 +137,17 @@ std::string xplane_record_json(const TraceStore& s, uint32_t event, std::string_
     }
     return nullptr;
   };
+  auto text_of = [&](const StatValue* v) {
+    return v ? stat_text(strings, plane, *v) : std::string_view();
+  };
   const StatValue* hlo_op = named("hlo_op");
-  if (hlo_op || named("hlo_module") || named("hlo_category")) {
+  const StatValue* module = named("hlo_module");
+  const StatValue* program = named("program_id");
+  const StatValue* category = named("hlo_category");
+  const StatValue* long_name = named("long_name");
+  const bool on_xla_ops = strings.get(s.tracks[track].name) == "XLA Ops";
+  if (hlo_op || module || category || (program && program->is_integer()) || on_xla_ops) {
+    namespace xla = protocol::keys::xla;
     protocol::append_key(&o, protocol::keys::record::kXla);
     o += '{';
     bool any = false;
@@ -146,16 +158,56 @@ std::string xplane_record_json(const TraceStore& s, uint32_t event, std::string_
       any = true;
       append_stat_member(&o, strings, plane, *v);
     }
-    const StatValue* program = named("program_id");
-    if (program && program->is_integer()) {
-      namespace xla = protocol::keys::xla;
+    XlaOpNaming naming;
+    naming.hlo_op = text_of(hlo_op);
+    naming.metadata_name = meta ? strings.get(meta->name) : std::string_view();
+    naming.long_name = text_of(long_name);
+    if (naming.long_name.empty() && meta && meta->display)  // XProf's long name (args above)
+      naming.long_name = strings.get(meta->name);
+    naming.on_xla_ops_line = on_xla_ops;
+    // A module's run names its program, not an instruction.
+    const bool module_line = strings.get(s.tracks[track].name) == "XLA Modules";
+    naming.has_program_or_module = !module_line && (module || (program && program->is_integer()));
+    const std::string_view op = xla_hlo_instruction(naming);
+    if (!op.empty()) {
+      protocol::append_key(&o, xla::kInstruction, any ? ',' : '\0');
+      json_append_string(&o, op);
+      any = true;
+    }
+    // The program: its id stat, else the module named (GPU kernels of JAX name only that).
+    int64_t program_id = 0;
+    bool has_program = program && program->is_integer();
+    if (has_program)
+      program_id = program->as_int();
+    else if (module)
+      has_program = x->hlo_ops.program_of(text_of(module), &program_id);
+    // Expression and category from the HloProto when the file gives neither.
+    const HloOpText* from_hlo =
+        has_program && !op.empty() ? x->hlo_ops.find(program_id, op) : nullptr;
+    const bool hlo_expression = from_hlo && !long_name && !from_hlo->expression.empty();
+    const bool hlo_category = from_hlo && !category && !from_hlo->category.empty();
+    if (hlo_expression || hlo_category) {
+      protocol::append_key(&o, xla::kFromHlo, any ? ',' : '\0');
+      o += '{';
+      if (hlo_expression) {
+        protocol::append_key(&o, xla::kExpression, '\0');
+        json_append_string(&o, from_hlo->expression);
+      }
+      if (hlo_category) {
+        protocol::append_key(&o, xla::kCategory, hlo_expression ? ',' : '\0');
+        json_append_string(&o, from_hlo->category);
+      }
+      o += '}';
+      any = true;
+    }
+    if (has_program) {
       protocol::append_key(&o, xla::kGraph, any ? ',' : '\0');
       protocol::append_key(&o, xla::kProgramId, '{');
-      o += std::to_string(program->as_int());
+      append_program_id(&o, program_id);
       protocol::append_key(&o, xla::kOp);
-      json_append_string(&o, hlo_op ? stat_text(strings, plane, *hlo_op) : std::string_view());
+      json_append_string(&o, op);
       protocol::append_key(&o, xla::kAvailable);
-      o += x->has_hlo(program->as_int()) ? "true" : "false";
+      o += x->has_hlo(program_id) ? "true" : "false";
       o += '}';
     }
     o += '}';

@@ -2,6 +2,7 @@
 
 #include "core/formats/hlo/hlo_module.h"
 #include "core/formats/hlo/hlo_proto_parser.h"
+#include "core/formats/xplane/xla_op_text.h"
 
 namespace strata {
 
@@ -19,7 +20,7 @@ const HloSymbol* HloSymbols::find(bool has_program, int64_t program, StrId modul
 }
 
 bool add_hlo_symbols(const uint8_t* data, size_t size, int64_t program_id, StringTable* strings,
-                     HloSymbols* out, std::string* error) {
+                     HloSymbols* out, std::string* error, HloOpTexts* texts) {
   hlo::HloModule m;
   if (!hlo::parse_hlo_proto(data, size, &m, error)) return false;
   auto& table = out->by_program[program_id];
@@ -33,8 +34,12 @@ bool add_hlo_symbols(const uint8_t* data, size_t size, int64_t program_id, Strin
       s.source = strings->intern(src);
     }
     if (s.tf_op || s.source) table[strings->intern(m.str(m.name[i]))] = s;
+    if (texts)
+      texts->by_program[program_id][std::string(m.str(m.name[i]))] =
+          HloOpText{hlo_instruction_expression(m, i), hlo_instruction_category(m, i)};
   }
   if (!m.module_name.empty()) out->program_of_module[strings->intern(m.module_name)] = program_id;
+  if (texts && !m.module_name.empty()) texts->program_of_module[m.module_name] = program_id;
   return true;
 }
 

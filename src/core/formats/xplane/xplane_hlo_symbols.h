@@ -12,6 +12,7 @@
 
 #include "core/base/string_table.h"
 #include "core/base/types.h"
+#include "core/formats/xplane/xplane_tables.h"
 
 namespace strata {
 
@@ -33,8 +34,9 @@ struct HloSymbols {
 
 // Parses one serialized xla.HloProto and adds the instructions of its non-fused computations
 // (the ones kernels are launched for: fusions, custom calls, copies...) that carry an op_name
-// or a source line. False, with `error`, when the proto does not parse; nothing is added then.
+// or a source line; and, when `texts` is given, every such instruction's expression and
+// category. False, with `error`, when the proto does not parse; nothing is added then.
 bool add_hlo_symbols(const uint8_t* data, size_t size, int64_t program_id, StringTable* strings,
-                     HloSymbols* out, std::string* error);
+                     HloSymbols* out, std::string* error, HloOpTexts* texts = nullptr);
 
 }  // namespace strata

@@ -308,7 +308,8 @@ class PlaneImporter {
         ctx_->tables->hlo_protos.push_back(HloProtoSpan{
             program_id, std::string(b_.strings().get(em.name)), ctx_->src_base + at(hlo), hlo_len});
         std::string why;
-        if (!add_hlo_symbols(hlo, hlo_len, program_id, &b_.strings(), &ctx_->hlo_symbols, &why))
+        if (!add_hlo_symbols(hlo, hlo_len, program_id, &b_.strings(), &ctx_->hlo_symbols, &why,
+                             &ctx_->tables->hlo_ops))
           b_.warning("the HLO module " + sanitize_utf8(b_.strings().get(em.name)) + " in " +
                      where() + " does not parse (" + why +
                      "): its GPU framework ops are not shown");

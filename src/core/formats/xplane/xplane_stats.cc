@@ -1,6 +1,7 @@
 #include "core/formats/xplane/xplane_stats.h"
 
 #include "core/base/json_writer.h"
+#include "core/formats/xplane/program_id.h"
 #include "core/formats/xplane/wire.h"
 
 namespace strata {
@@ -90,6 +91,10 @@ void append_stat_member(std::string* out, const StringTable& strings, const XPla
     out->append(",\"category\":");
     json_append_string(out, flow_category_name(f.category));
     out->push_back('}');
+    return;
+  }
+  if (name == "program_id" && v.is_integer()) {  // a uint64, however the stat was typed
+    append_program_id(out, v.as_int());
     return;
   }
   switch (v.kind) {

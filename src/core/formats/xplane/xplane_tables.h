@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -67,10 +69,44 @@ struct HloProtoSpan {
   uint64_t src_len = 0;
 };
 
+// What the HloProtos say of the instructions kernels run (those outside fused computations),
+// for the details of files that name an instruction but give neither its text nor its category
+// (GPU xplanes): core/formats/xplane/xla_op_text.h. Read once at import, where the HloProtos
+// pass anyway; lookups are per selected event.
+struct HloOpText {
+  std::string expression;  // "" when it cannot be written
+  std::string category;    // "" when unknown
+};
+struct HloOpTexts {
+  // program id → instruction name → text.
+  std::unordered_map<int64_t, std::unordered_map<std::string, HloOpText>> by_program;
+  std::unordered_map<std::string, int64_t> program_of_module;  // HloModuleProto.name → id
+
+  const HloOpText* find(int64_t program, std::string_view instr) const {
+    auto p = by_program.find(program);
+    if (p == by_program.end()) return nullptr;
+    auto t = p->second.find(std::string(instr));
+    return t == p->second.end() ? nullptr : &t->second;
+  }
+  // The program of a module named `module` ("jit_f", or XProf's "jit_f(5)"); false if none.
+  bool program_of(std::string_view module, int64_t* program) const {
+    auto m = program_of_module.find(std::string(module));
+    if (m == program_of_module.end() && module.ends_with(')')) {
+      const size_t open = module.rfind('(');
+      if (open != std::string_view::npos)
+        m = program_of_module.find(std::string(module.substr(0, open)));
+    }
+    if (m == program_of_module.end()) return false;
+    *program = m->second;
+    return true;
+  }
+};
+
 struct XSpaceTables {
   std::vector<XPlaneTables> planes;    // in file order
   std::vector<std::string> hostnames;  // XSpace.hostnames
   std::vector<HloProtoSpan> hlo_protos;
+  HloOpTexts hlo_ops;
   // Filled after TraceBuilder::finish(), in the store's final order:
   std::vector<uint32_t> plane_of_process;  // process → index in planes (kNone: none)
   std::vector<uint8_t> derived_track;      // track → 1 when Strata derived it (XLA Ops, ...)

@@ -1,0 +1,25 @@
+// What XProf shows of an HLO instruction when the profile itself does not say (GPU xplanes
+// carry neither `long_name` nor `hlo_category`): its expression and category, from the module's
+// HloProto as XProf derives them (xprof/utils/hlo_module_map: the instruction printed without
+// metadata or backend config, with operand shapes; XLA's HloInstruction::ToCategory).
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/formats/hlo/hlo_module.h"
+
+namespace strata {
+
+// The instruction's HLO text line as far as the module keeps it: "%fusion.3 = f32[8]{0}
+// fusion(f32[8]{0} %p.1), kind=kLoop, calls=%fused_computation.3". Attributes the module does
+// not keep (dot dimensions, windows, ...) are left out; "" for a constant, whose literal it
+// does not keep.
+std::string hlo_instruction_expression(const hlo::HloModule& m, uint32_t instr);
+
+// XLA's category of the instruction: "loop fusion", "input fusion", "output fusion", "custom
+// fusion" by fusion kind; "data formatting" for transpose, copy, reshape and dynamic-reshape;
+// "non-fusion elementwise" for an elementwise op; else the opcode ("dot", "convolution",
+// "custom-call", "all-reduce", ...). "" for a fusion of unknown kind.
+std::string hlo_instruction_category(const hlo::HloModule& m, uint32_t instr);
+
+}  // namespace strata
