@@ -13,6 +13,7 @@
 #include "core/graph/overview.h"
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_graph.h"
 
 namespace strata {
 
@@ -119,7 +120,12 @@ std::string GraphSession::hlo_stream_end(bool keep) {
       modules_.push_back({std::move(h.module), std::move(h.name), true, std::move(note)});
       ++added;
     }
-  std::string o = "{\"added\":" + std::to_string(added) + ",\"errors\":[";
+  namespace reply = protocol::keys::graph_added;
+  std::string o;
+  protocol::append_key(&o, reply::kAdded, '{');
+  o += std::to_string(added);
+  protocol::append_key(&o, reply::kErrors);
+  o += '[';
   for (size_t k = 0; k < errors.size(); ++k) {
     if (k) o += ',';
     json_append_string(&o, errors[k]);
