@@ -156,9 +156,10 @@ void draw_xla(DetailsPane* p) {
   size_t at = 0;
   bool found = false;
   for (size_t i = 0; i < p->lines.size() && !found; ++i) {
-    if (p->lines[i].depth != 0 || p->lines[i].key != "record") continue;
+    if (p->lines[i].depth != 0 || p->lines[i].key != reply::details::kRecord) continue;
     for (size_t j = i + 1; j < p->lines.size() && p->lines[j].depth > 0; ++j)
-      if (p->lines[j].depth == 1 && p->lines[j].key == "xla" && p->lines[j].kind == 'o') {
+      if (p->lines[j].depth == 1 && p->lines[j].key == reply::record::kXla &&
+          p->lines[j].kind == 'o') {
         at = j, found = true;
         break;
       }
