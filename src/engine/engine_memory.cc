@@ -17,12 +17,15 @@
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_memory.h"
+#include "protocol/worker_messages.h"
 
 namespace strata {
 
 namespace {
 
 namespace keys = protocol::keys;
+namespace query = protocol::memory_query;
+namespace arg = protocol::memory_args;
 using protocol::append_key;
 
 bool mentions_memory(std::string_view s) {
@@ -34,16 +37,16 @@ bool mentions_memory(std::string_view s) {
 // The few top-level args of a query.
 struct QueryArgs {
   std::vector<JsonLine> lines;
-  const JsonLine* get(const char* key) const {
+  const JsonLine* get(std::string_view key) const {
     for (const JsonLine& l : lines)
       if (l.depth == 0 && l.key == key) return &l;
     return nullptr;
   }
-  std::string text(const char* key, const char* fallback = "") const {
+  std::string text(std::string_view key, const char* fallback = "") const {
     const JsonLine* l = get(key);
     return l ? l->value : fallback;
   }
-  double number(const char* key, double fallback) const {
+  double number(std::string_view key, double fallback) const {
     const JsonLine* l = get(key);
     return l && l->kind == 'n' ? std::strtod(l->value.c_str(), nullptr) : fallback;
   }
@@ -209,10 +212,10 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
   const TimeNs origin = s.has_time ? s.start_ns : 0;
   const MemoryData& m = memory_;
   auto rel = [&](TimeNs t) { return static_cast<double>(t - origin); };
-  const std::string device = args.text("device");
+  const std::string device = args.text(arg::kDevice);
   std::string o;
 
-  if (kind == "memory") {
+  if (kind == query::kSummary) {
     namespace summary = keys::memory_summary;
     namespace dev = keys::memory_device;
     namespace series = keys::memory_device_series;
@@ -314,10 +317,10 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     return o + "]}";
   }
 
-  if (kind == "memory_range") {
-    const bool by_component = args.text("group") == "component";
-    const double t0 = args.number("t0", 0), t1 = args.number("t1", 1);
-    const auto px = static_cast<uint32_t>(std::clamp(args.number("px", 1000), 1.0, 8192.0));
+  if (kind == query::kRange) {
+    const bool by_component = args.text(arg::kGroup) == "component";
+    const double t0 = args.number(arg::kT0, 0), t1 = args.number(arg::kT1, 1);
+    const auto px = static_cast<uint32_t>(std::clamp(args.number(arg::kPx, 1000), 1.0, 8192.0));
     const uint32_t primary = memory_primary_series(m, device);
     namespace range = keys::memory_range;
     namespace line = keys::memory_range_series;
@@ -369,10 +372,11 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     o += '}';
   };
 
-  if (kind == "memory_live") {
-    const double t = args.number("t", 0);
-    const std::string by = args.text("by", "operator");
-    const auto limit = static_cast<size_t>(std::clamp(args.number("limit", 200), 0.0, 100000.0));
+  if (kind == query::kLive) {
+    const double t = args.number(arg::kT, 0);
+    const std::string by = args.text(arg::kBy, "operator");
+    const auto limit =
+        static_cast<size_t>(std::clamp(args.number(arg::kLimit, 200), 0.0, 100000.0));
     const TimeNs at = origin + static_cast<TimeNs>(std::llround(t));
     const std::vector<uint32_t> live = memory_live_at(m, device, at);
     // Memory the rows cannot name (held before the trace began) is a group of its own, so the
@@ -428,8 +432,8 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     return o + "]}";
   }
 
-  if (kind == "memory_allocs") {
-    const auto limit = static_cast<size_t>(std::clamp(args.number("limit", 20000), 0.0, 1e6));
+  if (kind == query::kAllocs) {
+    const auto limit = static_cast<size_t>(std::clamp(args.number(arg::kLimit, 20000), 0.0, 1e6));
     uint64_t count = 0;
     append_key(&o, keys::memory_allocs::kRows, '{');
     o += '[';
