@@ -229,11 +229,15 @@ std::string GraphSession::search_json(uint32_t module, std::string_view text,
     const auto& m = modules_[module].m;
     for (uint32_t i : hlo::find_instructions(m, text, limit)) {
       if (o.size() > 1) o += ',';
-      o += "{\"instr\":" + std::to_string(i) + ",\"name\":";
+      namespace found = protocol::keys::graph_search;
+      protocol::append_key(&o, found::kInstr, '{');
+      o += std::to_string(i);
+      protocol::append_key(&o, found::kName);
       json_append_string(&o, m.str(m.name[i]));
-      o += ",\"opcode\":";
+      protocol::append_key(&o, found::kOpcode);
       json_append_string(&o, m.str(m.opcode[i]));
-      o += ",\"computation\":" + std::to_string(m.computation[i]) + "}";
+      protocol::append_key(&o, found::kComputation);
+      o += std::to_string(m.computation[i]) + "}";
     }
   }
   return o + "]";

@@ -1,6 +1,7 @@
 // The keys of the graph viewer's replies beside those in reply_keys.h (graph_module...): a
 // node's details (core/graph/graph_message.cc writes them; ui/graph reads them, the worker
-// reads the name), what reading an xplane's HLO modules added, and the UI's download request. See
+// reads the name), a search's matches, what reading an xplane's HLO modules added, and the UI's
+// download request. See
 // reply_keys.h for how the constants are used and checked.
 #pragma once
 #include <string_view>
@@ -35,6 +36,14 @@ namespace graph_operand {
 inline constexpr std::string_view kName = "name";
 inline constexpr std::string_view kShape = "shape";
 }  // namespace graph_operand
+
+// graph_search(): the instructions whose name or opcode matches, each with its computation.
+namespace graph_search {
+inline constexpr std::string_view kInstr = "instr";
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kOpcode = "opcode";
+inline constexpr std::string_view kComputation = "computation";
+}  // namespace graph_search
 
 // graph_hlo_stream_end(): how many HLO modules reading the trace again added, and what failed.
 namespace graph_added {
