@@ -16,10 +16,18 @@
 #include "core/query/hierarchy.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
+#include "protocol/reply_keys.h"
+#include "protocol/reply_keys_memory.h"
+#include "protocol/worker_messages.h"
 
 namespace strata {
 
 namespace {
+
+namespace keys = protocol::keys;
+namespace query = protocol::memory_query;
+namespace arg = protocol::memory_args;
+using protocol::append_key;
 
 bool mentions_memory(std::string_view s) {
   std::string l(s);
@@ -27,10 +35,10 @@ bool mentions_memory(std::string_view s) {
   return l.find("mem") != std::string::npos;
 }
 
-void append_values(std::string* o, const char* key, const std::vector<MemoryBucket>& b, int which) {
-  *o += ",\"";
-  *o += key;
-  *o += "\":[";
+void append_values(std::string* o, std::string_view key, const std::vector<MemoryBucket>& b,
+                   int which) {
+  append_key(o, key);
+  *o += '[';
   for (size_t i = 0; i < b.size(); ++i) {
     if (i) *o += ',';
     const bool has = which < 2 ? b[i].has_alloc : b[i].has_resv;
@@ -44,6 +52,14 @@ void append_values(std::string* o, const char* key, const std::vector<MemoryBuck
       *o += "null";
   }
   *o += ']';
+}
+
+// A query's answer when it failed.
+std::string failure_json(std::string_view message) {
+  std::string o;
+  append_key(&o, keys::failure::kError, '{');
+  json_append_string(&o, message);
+  return o + '}';
 }
 
 }  // namespace
@@ -174,28 +190,36 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
   QueryArgs args;
   std::string err;
   if (!json_flatten(args_text.empty() ? "{}" : args_text, &args.lines, &err))
-    return "{\"error\":\"bad query\"}";
+    return failure_json("bad query");
   const TraceStore& s = *store_;
   const TimeNs origin = s.has_time ? s.start_ns : 0;
   const MemoryData& m = memory_;
   auto rel = [&](TimeNs t) { return static_cast<double>(t - origin); };
-  const std::string device = args.text("device");
+  const std::string device = args.text(arg::kDevice);
   std::string o;
 
-  if (kind == "memory") {
-    o = "{\"pending\":";
+  if (kind == query::kSummary) {
+    namespace summary = keys::memory_summary;
+    namespace dev = keys::memory_device;
+    namespace series = keys::memory_device_series;
+    append_key(&o, summary::kPending, '{');
     o += memory_scan_pending_ ? "true" : "false";
-    o += ",\"sources\":[";
+    append_key(&o, summary::kSources);
+    o += '[';
     for (size_t i = 0; i < m.sources.size(); ++i) {
       if (i) o += ',';
       json_append_string(&o, m.sources[i]);
     }
-    o += "],\"warnings\":[";
+    o += ']';
+    append_key(&o, summary::kWarnings);
+    o += '[';
     for (size_t i = 0; i < m.warnings.size(); ++i) {
       if (i) o += ',';
       json_append_string(&o, m.warnings[i]);
     }
-    o += "],\"devices\":[";
+    o += ']';
+    append_key(&o, summary::kDevices);
+    o += '[';
     const std::vector<std::string> devices = memory_devices(m);
     for (size_t d = 0; d < devices.size(); ++d) {
       if (d) o += ',';
@@ -215,52 +239,60 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
       auto listed = [&](const std::vector<std::string>& v) {
         return std::find(v.begin(), v.end(), devices[d]) != v.end();
       };
-      o += "{\"name\":";
+      append_key(&o, dev::kName, '{');
       json_append_string(&o, devices[d]);
-      o += ",\"pairsAllocations\":";
+      append_key(&o, dev::kPairsAllocations);
       o += listed(m.paired_devices) ? "true" : "false";
-      o += ",\"noAddr\":";
+      append_key(&o, dev::kNoAddr);
       o += listed(m.addressless_devices) ? "true" : "false";
-      o += ",\"peakBytes\":";
+      append_key(&o, dev::kPeakBytes);
       json_append_number(&o, peak.valid ? peak.bytes : 0);
-      o += ",\"peakNs\":";
+      append_key(&o, dev::kPeakNs);
       json_append_int(&o, peak.valid ? peak.ts : 0);
-      o += ",\"peakRelNs\":";
+      append_key(&o, dev::kPeakRelNs);
       json_append_number(&o, peak.valid ? rel(peak.ts) : 0);
-      o += ",\"peakIsReserved\":";
+      append_key(&o, dev::kPeakIsReserved);
       o += peak_reserved ? "true" : "false";
       // The device's data range, for "fit" (an Ascend CSV on top of a trace may use another clock).
       TimeNs lo = 0, hi = 0;
       const bool any = memory_time_span(m, &devices[d], &lo, &hi);
-      o += ",\"startRelNs\":";
+      append_key(&o, dev::kStartRelNs);
       json_append_number(&o, any ? rel(lo) : 0);
-      o += ",\"endRelNs\":";
+      append_key(&o, dev::kEndRelNs);
       json_append_number(&o, any ? rel(hi) : 0);
-      o += ",\"samples\":" + std::to_string(samples) +
-           ",\"allocations\":" + std::to_string(allocs) +
-           ",\"unreleased\":" + std::to_string(unreleased) + ",\"primary\":";
+      append_key(&o, dev::kSamples);
+      o += std::to_string(samples);
+      append_key(&o, dev::kAllocations);
+      o += std::to_string(allocs);
+      append_key(&o, dev::kUnreleased);
+      o += std::to_string(unreleased);
+      append_key(&o, dev::kPrimary);
       json_append_string(&o, primary == kNone ? std::string() : m.series[primary].component);
-      o += ",\"series\":[";
+      append_key(&o, dev::kSeries);
+      o += '[';
       bool first = true;
       for (const MemorySeries& sr : m.series) {
         if (sr.device != devices[d]) continue;
         if (!first) o += ',';
         first = false;
         const MemoryPeak pa = series_peak(sr, false), pr = series_peak(sr, true);
-        o += "{\"component\":";
+        append_key(&o, series::kComponent, '{');
         json_append_string(&o, sr.component);
-        o += ",\"samples\":" + std::to_string(sr.size()) + ",\"peakAllocated\":";
-        if (pa.valid)
-          json_append_number(&o, pa.bytes),
-              o += ",\"peakAllocatedRelNs\":", json_append_number(&o, rel(pa.ts));
-        else
-          o += "null";
-        o += ",\"peakReserved\":";
-        if (pr.valid)
-          json_append_number(&o, pr.bytes),
-              o += ",\"peakReservedRelNs\":", json_append_number(&o, rel(pr.ts));
-        else
-          o += "null";
+        append_key(&o, series::kSamples);
+        o += std::to_string(sr.size());
+        // A peak's time follows it, when there is one.
+        auto peak_of = [&](std::string_view key, std::string_view key_t, const MemoryPeak& p) {
+          append_key(&o, key);
+          if (!p.valid) {
+            o += "null";
+            return;
+          }
+          json_append_number(&o, p.bytes);
+          append_key(&o, key_t);
+          json_append_number(&o, rel(p.ts));
+        };
+        peak_of(series::kPeakAllocated, series::kPeakAllocatedRelNs, pa);
+        peak_of(series::kPeakReserved, series::kPeakReservedRelNs, pr);
         o += '}';
       }
       o += "]}";
@@ -268,18 +300,21 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     return o + "]}";
   }
 
-  if (kind == "memory_range") {
-    const bool by_component = args.text("group") == "component";
-    const double t0 = args.number("t0", 0), t1 = args.number("t1", 1);
-    const auto px = static_cast<uint32_t>(std::clamp(args.number("px", 1000), 1.0, 8192.0));
+  if (kind == query::kRange) {
+    const bool by_component = args.text(arg::kGroup) == "component";
+    const double t0 = args.number(arg::kT0, 0), t1 = args.number(arg::kT1, 1);
+    const auto px = static_cast<uint32_t>(std::clamp(args.number(arg::kPx, 1000), 1.0, 8192.0));
     const uint32_t primary = memory_primary_series(m, device);
-    o = "{\"device\":";
+    namespace range = keys::memory_range;
+    namespace line = keys::memory_range_series;
+    append_key(&o, range::kDevice, '{');
     json_append_string(&o, device);
-    o += ",\"t0\":";
+    append_key(&o, range::kT0);
     json_append_number(&o, t0);
-    o += ",\"t1\":";
+    append_key(&o, range::kT1);
     json_append_number(&o, t1);
-    o += ",\"series\":[";
+    append_key(&o, range::kSeries);
+    o += '[';
     bool first = true;
     for (uint32_t i = 0; i < m.series.size(); ++i) {
       const MemorySeries& sr = m.series[i];
@@ -288,41 +323,43 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
       first = false;
       const std::vector<MemoryBucket> b = memory_buckets(sr, static_cast<double>(origin) + t0,
                                                          static_cast<double>(origin) + t1, px);
-      o += "{\"component\":";
+      append_key(&o, line::kComponent, '{');
       json_append_string(&o, sr.component);
-      append_values(&o, "amin", b, 0);
-      append_values(&o, "amax", b, 1);
-      append_values(&o, "rmin", b, 2);
-      append_values(&o, "rmax", b, 3);
+      append_values(&o, line::kAmin, b, 0);
+      append_values(&o, line::kAmax, b, 1);
+      append_values(&o, line::kRmin, b, 2);
+      append_values(&o, line::kRmax, b, 3);
       o += '}';
     }
     return o + "]}";
   }
 
   auto alloc_json = [&](uint32_t i) {
+    namespace alloc = keys::memory_alloc;
     const MemoryAllocations& a = m.allocations;
-    o += "{\"name\":";
+    append_key(&o, alloc::kName, '{');
     json_append_string(&o, a.name[i]);
-    o += ",\"bytes\":";
+    append_key(&o, alloc::kBytes);
     json_append_number(&o, a.bytes[i]);
-    o += ",\"allocNs\":";
+    append_key(&o, alloc::kAllocNs);
     json_append_number(&o, rel(a.alloc_ts[i]));
-    o += ",\"releaseNs\":";
+    append_key(&o, alloc::kReleaseNs);
     if (a.release_ts[i] == kNoRelease)
       o += "null";
     else
       json_append_number(&o, rel(a.release_ts[i]));
-    o += ",\"shape\":";
+    append_key(&o, alloc::kShape);
     json_append_string(&o, a.shape[i]);
-    o += ",\"region\":";
+    append_key(&o, alloc::kRegion);
     json_append_string(&o, a.region[i]);
     o += '}';
   };
 
-  if (kind == "memory_live") {
-    const double t = args.number("t", 0);
-    const std::string by = args.text("by", "operator");
-    const auto limit = static_cast<size_t>(std::clamp(args.number("limit", 200), 0.0, 100000.0));
+  if (kind == query::kLive) {
+    const double t = args.number(arg::kT, 0);
+    const std::string by = args.text(arg::kBy, "operator");
+    const auto limit =
+        static_cast<size_t>(std::clamp(args.number(arg::kLimit, 200), 0.0, 100000.0));
     const TimeNs at = origin + static_cast<TimeNs>(std::llround(t));
     const std::vector<uint32_t> live = memory_live_at(m, device, at);
     // Memory the rows cannot name (held before the trace began) is a group of its own, so the
@@ -330,18 +367,25 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     const double before = memory_untracked_at(m, device, at, live);
     double total = before;
     for (uint32_t i : live) total += m.allocations.bytes[i];
-    o = "{\"t\":";
+    namespace live_keys = keys::memory_live;
+    namespace group = keys::memory_group;
+    append_key(&o, live_keys::kT, '{');
     json_append_number(&o, t);
-    o += ",\"count\":" + std::to_string(live.size()) + ",\"bytes\":";
+    append_key(&o, live_keys::kCount);
+    o += std::to_string(live.size());
+    append_key(&o, live_keys::kBytes);
     json_append_number(&o, total);
-    o += ",\"beforeTraceBytes\":";
+    append_key(&o, live_keys::kBeforeTraceBytes);
     json_append_number(&o, before);
-    o += ",\"top\":[";
+    append_key(&o, live_keys::kTop);
+    o += '[';
     for (size_t k = 0; k < live.size() && k < limit; ++k) {
       if (k) o += ',';
       alloc_json(live[k]);
     }
-    o += "],\"groups\":[";
+    o += ']';
+    append_key(&o, live_keys::kGroups);
+    o += '[';
     std::vector<MemoryGroup> groups = memory_breakdown(m, live,
                                                        by == "shape"    ? MemoryGroupBy::kShape
                                                        : by == "region" ? MemoryGroupBy::kRegion
@@ -357,31 +401,36 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     }
     for (size_t k = 0; k < groups.size() && k < limit; ++k) {
       if (k) o += ',';
-      o += "{\"key\":";
+      append_key(&o, group::kKey, '{');
       json_append_string(&o, groups[k].key);
-      if (groups[k].count == 0) o += ",\"beforeTrace\":true";
-      o += ",\"bytes\":";
+      if (groups[k].count == 0) append_key(&o, group::kBeforeTrace), o += "true";
+      append_key(&o, group::kBytes);
       json_append_number(&o, groups[k].bytes);
-      o += ",\"count\":" + std::to_string(groups[k].count) + ",\"share\":";
+      append_key(&o, group::kCount);
+      o += std::to_string(groups[k].count);
+      append_key(&o, group::kShare);
       json_append_number(&o, total > 0 ? groups[k].bytes / total : 0);
       o += '}';
     }
     return o + "]}";
   }
 
-  if (kind == "memory_allocs") {
-    const auto limit = static_cast<size_t>(std::clamp(args.number("limit", 20000), 0.0, 1e6));
+  if (kind == query::kAllocs) {
+    const auto limit = static_cast<size_t>(std::clamp(args.number(arg::kLimit, 20000), 0.0, 1e6));
     uint64_t count = 0;
-    o = "{\"rows\":[";
+    append_key(&o, keys::memory_allocs::kRows, '{');
+    o += '[';
     for (uint32_t i = 0; i < m.allocations.size(); ++i) {
       if (m.allocations.device[i] != device) continue;
       if (count++ >= limit) continue;
       if (count > 1) o += ',';
       alloc_json(i);
     }
-    return o + "],\"count\":" + std::to_string(count) + "}";
+    o += ']';
+    append_key(&o, keys::memory_allocs::kCount);
+    return o + std::to_string(count) + '}';
   }
-  return "{\"error\":\"unknown memory query\"}";
+  return failure_json("unknown memory query");
 }
 
 }  // namespace strata

@@ -14,6 +14,7 @@
 #include "core/graph/overview.h"
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_graph.h"
 
 namespace strata {
 
@@ -120,7 +121,12 @@ std::string GraphSession::hlo_stream_end(bool keep) {
       modules_.push_back({std::move(h.module), std::move(h.name), true, std::move(note)});
       ++added;
     }
-  std::string o = "{\"added\":" + std::to_string(added) + ",\"errors\":[";
+  namespace reply = protocol::keys::graph_added;
+  std::string o;
+  protocol::append_key(&o, reply::kAdded, '{');
+  o += std::to_string(added);
+  protocol::append_key(&o, reply::kErrors);
+  o += '[';
   for (size_t k = 0; k < errors.size(); ++k) {
     if (k) o += ',';
     json_append_string(&o, errors[k]);
@@ -227,11 +233,15 @@ std::string GraphSession::search_json(uint32_t module, std::string_view text,
     const auto& m = modules_[module].m;
     for (uint32_t i : hlo::find_instructions(m, text, limit)) {
       if (o.size() > 1) o += ',';
-      o += "{\"instr\":" + std::to_string(i) + ",\"name\":";
+      namespace found = protocol::keys::graph_search;
+      protocol::append_key(&o, found::kInstr, '{');
+      o += std::to_string(i);
+      protocol::append_key(&o, found::kName);
       json_append_string(&o, m.str(m.name[i]));
-      o += ",\"opcode\":";
+      protocol::append_key(&o, found::kOpcode);
       json_append_string(&o, m.str(m.opcode[i]));
-      o += ",\"computation\":" + std::to_string(m.computation[i]) + "}";
+      protocol::append_key(&o, found::kComputation);
+      o += std::to_string(m.computation[i]) + "}";
     }
   }
   return o + "]";

@@ -7,6 +7,7 @@
 #include "core/store/trace_store.h"
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_runs.h"
 
 namespace strata {
 
@@ -15,6 +16,8 @@ namespace {
 constexpr size_t kMaxKernelDetails = 5000;
 
 namespace stats = protocol::keys::runs_stats;
+namespace kernel = protocol::keys::runs_kernel;
+namespace detail = protocol::keys::runs_kernel_detail;
 
 void key(std::string* o, std::string_view k) {
   *o += ',';
@@ -31,7 +34,7 @@ void strings(std::string* o, std::string_view k, const std::vector<std::string>&
 void operators(std::string* o, const runs::OperatorTable& t) {
   key(o, stats::kOperators);
   runs::operators_json(t, 0, true, o);
-  strings(o, "operatorsMissing", t.missing);
+  strings(o, stats::kOperatorsMissing, t.missing);
 }
 
 // "kernels" (Group By Statistic), "kernelCoreTypes" (the core-type pie), "kernelDetails" (Group
@@ -43,32 +46,38 @@ void kernels(std::string* o, const runs::KernelTable& t) {
   *o += '[';
   for (size_t i = 0; i < t.by_core_type.size(); ++i) {
     const runs::KernelGroup& g = t.by_core_type[i];
-    *o += i ? ",{\"name\":" : "{\"name\":";
+    if (i) *o += ',';
+    *o += '{';
+    json_append_string(o, kernel::kName);
+    *o += ':';
     json_append_string(o, g.key);
-    *o += ",\"count\":";
+    key(o, kernel::kCount);
     json_append_int(o, static_cast<int64_t>(g.count));
-    *o += ",\"totalUs\":";
+    key(o, kernel::kTotalUs);
     json_append_number(o, g.total_us);
     *o += '}';
   }
   *o += ']';
-  key(o, "kernelDetails");
+  key(o, stats::kKernelDetails);
   *o += '[';
   const size_t n = std::min(t.details.size(), kMaxKernelDetails);
   for (size_t i = 0; i < n; ++i) {
     const runs::KernelDetail& d = t.details[i];
-    *o += i ? ",{\"name\":" : "{\"name\":";
+    if (i) *o += ',';
+    *o += '{';
+    json_append_string(o, detail::kName);
+    *o += ':';
     json_append_string(o, d.name);
-    const std::pair<const char*, const std::string*> texts[] = {
-        {"type", &d.type}, {"coreType", &d.core_type}, {"step", &d.step}};
+    const std::pair<std::string_view, const std::string*> texts[] = {
+        {detail::kType, &d.type}, {detail::kCoreType, &d.core_type}, {detail::kStep, &d.step}};
     for (const auto& [k, v] : texts) {
       key(o, k);
       json_append_string(o, *v);
     }
-    const std::pair<const char*, double> nums[] = {{"startUs", d.start_us},
-                                                   {"durationUs", d.duration_us},
-                                                   {"waitUs", d.wait_us},
-                                                   {"blockDim", d.block_dim}};
+    const std::pair<std::string_view, double> nums[] = {{detail::kStartUs, d.start_us},
+                                                        {detail::kDurationUs, d.duration_us},
+                                                        {detail::kWaitUs, d.wait_us},
+                                                        {detail::kBlockDim, d.block_dim}};
     for (const auto& [k, v] : nums) {
       key(o, k);
       json_append_number(o, v);
@@ -76,9 +85,9 @@ void kernels(std::string* o, const runs::KernelTable& t) {
     *o += '}';
   }
   *o += ']';
-  key(o, "kernelDetailsTotal");
+  key(o, stats::kKernelDetailsTotal);
   json_append_int(o, static_cast<int64_t>(t.details.size()));
-  strings(o, "kernelsMissing", t.missing);
+  strings(o, stats::kKernelsMissing, t.missing);
 }
 
 void distributed(std::string* o, const std::vector<runs::DistributedRow>& rows) {
@@ -91,6 +100,13 @@ void distributed(std::string* o, const std::vector<runs::DistributedRow>& rows) 
 void append_error(std::vector<std::string>* errors, const std::string& file, std::string* e) {
   if (!e->empty()) errors->push_back(file + ": " + *e);
   e->clear();
+}
+
+// A reply's start: `{"ok":true` (its tables follow, each after a comma).
+std::string ok_reply() {
+  std::string o = "{";
+  json_append_string(&o, stats::kOk);
+  return o + ":true";
 }
 
 std::string finish(std::string o, const std::vector<std::string>& errors) {
@@ -132,7 +148,7 @@ std::string RunsSession::ascend_stats_json(bool group_by_shape, std::string_view
   const std::string step(step_view);
   std::vector<std::string> errors;
   std::string e;
-  std::string o = "{\"ok\":true";
+  std::string o = ok_reply();
   runs::OperatorTable ops;
   if (!text("a/operator_details.csv").empty()) {
     ops = runs::ascend_operator_table(text("a/operator_details.csv"), group_by_shape, &e);
@@ -195,7 +211,7 @@ std::string RunsSession::diff_json(bool group_by_shape, std::string_view step_vi
   const std::string step(step_view);
   std::vector<std::string> errors;
   std::string e;
-  std::string o = "{\"ok\":true";
+  std::string o = ok_reply();
   KeptSide side[2];
   const char* names[2] = {"a", "b"};
   for (int i = 0; i < 2; ++i) {
@@ -221,13 +237,13 @@ std::string RunsSession::diff_json(bool group_by_shape, std::string_view step_vi
     if (std::find(steps.begin(), steps.end(), s) == steps.end()) steps.push_back(s);
   key(&o, stats::kStepDiff);
   runs::step_diff_json(runs::step_diff(side[0].steps, side[1].steps, step), &o);
-  strings(&o, "steps", steps);
+  strings(&o, stats::kSteps, steps);
   return finish(std::move(o), errors);
 }
 
 std::string RunsSession::trace_stats_json(bool group_by_shape, int card) const {
   const TraceStore& store = *engine_.store();
-  std::string o = "{\"ok\":true";
+  std::string o = ok_reply();
   operators(&o, runs::trace_operator_table(store, record_lookup(), group_by_shape));
   kernels(&o, runs::trace_kernel_table(store));
   distributed(&o, {runs::trace_distributed(store, card)});

@@ -3,7 +3,9 @@
 // else in a reply is passed through untouched, to the script API.
 //
 // Each key is a constant, keys::<reply>::k<Key>, and is written and read only through it: the
-// engine's writers append it with append_key(), the UI compares JsonLine::key with it. The lists
+// engine's writers append it with append_key(), the UI compares JsonLine::key with it. The
+// memory chart's, the Runs tables' and the graph node's keys are in reply_keys_memory.h,
+// reply_keys_runs.h and reply_keys_graph.h (included here). The lists
 // below (kSummaryKeys...) are what the page and the worker read; web/shared/protocol.js mirrors
 // each as StrataProtocol.REPLY_KEYS.<name> (kSummaryKeys → summary) and REPLY.<name>.<key>, and
 // tests/e2e/protocol.test.mjs fails when the two disagree, or when a key below is spelled as a
@@ -11,6 +13,10 @@
 #pragma once
 #include <string>
 #include <string_view>
+
+#include "protocol/reply_keys_graph.h"
+#include "protocol/reply_keys_memory.h"
+#include "protocol/reply_keys_runs.h"
 
 namespace strata::protocol {
 
@@ -249,14 +255,25 @@ inline constexpr std::string_view kInstr = "instr";
 inline constexpr std::string_view kComputation = "computation";
 }  // namespace graph_find
 
-// run statistics (engine/runs_session.h): the tables strata.stats() returns.
+// run statistics (engine/runs_session.h): the tables strata.stats() returns (their rows' keys:
+// reply_keys_runs.h). …Missing: the columns a table's files lack; kernelDetails: the first
+// executions, of kernelDetailsTotal; steps: every step of either compared profile; a, b: the
+// compared profiles (runs_diff_side); ok: the reply is the engine's.
 namespace runs_stats {
+inline constexpr std::string_view kOk = "ok";
 inline constexpr std::string_view kOperators = "operators";
+inline constexpr std::string_view kOperatorsMissing = "operatorsMissing";
 inline constexpr std::string_view kKernels = "kernels";
 inline constexpr std::string_view kKernelCoreTypes = "kernelCoreTypes";
+inline constexpr std::string_view kKernelDetails = "kernelDetails";
+inline constexpr std::string_view kKernelDetailsTotal = "kernelDetailsTotal";
+inline constexpr std::string_view kKernelsMissing = "kernelsMissing";
 inline constexpr std::string_view kDistributed = "distributed";
 inline constexpr std::string_view kOperatorDiff = "operatorDiff";
 inline constexpr std::string_view kStepDiff = "stepDiff";
+inline constexpr std::string_view kSteps = "steps";
+inline constexpr std::string_view kA = "a";
+inline constexpr std::string_view kB = "b";
 inline constexpr std::string_view kErrors = "errors";
 }  // namespace runs_stats
 
@@ -291,6 +308,8 @@ inline constexpr std::string_view kDetailsLaunchedKeys[] = {
     keys::details::kLaunchedCount, keys::details::kLaunchedTotalNs, keys::details::kLaunchedSpanNs,
     keys::details::kLaunchedComplete, keys::details::kLaunched};
 
+// The event's record (its args and xla are copied).
+inline constexpr std::string_view kDetailsObjectKeys[] = {keys::details::kRecord};
 inline constexpr std::string_view kDetailsRecordKeys[] = {keys::record::kArgs, keys::record::kXla};
 
 inline constexpr std::string_view kSelectKeys[] = {keys::select::kCount, keys::select::kSummary,
@@ -320,6 +339,13 @@ inline constexpr std::string_view kHloProtoKeys[] = {
 
 inline constexpr std::string_view kGraphLinkKeys[] = {
     keys::graph_link::kProgramId, keys::graph_link::kOp, keys::graph_link::kModule};
+
+// The worker reads a graph node's name (to find it in the trace), and the errors of reading an
+// xplane's HLO modules; the page reads a download's file name.
+inline constexpr std::string_view kGraphNodeKeys[] = {keys::graph_node::kName};
+inline constexpr std::string_view kGraphAddedKeys[] = {keys::graph_added::kAdded,
+                                                       keys::graph_added::kErrors};
+inline constexpr std::string_view kGraphDownloadKeys[] = {keys::graph_download::kName};
 
 inline constexpr std::string_view kGraphFindKeys[] = {keys::graph_find::kInstr,
                                                       keys::graph_find::kComputation};

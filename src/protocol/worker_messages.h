@@ -107,6 +107,27 @@ static_assert(worker_messages_unique(), "a worker message name is listed twice f
 // The `kind` of a `query` message: engine_query()'s names (src/engine/engine_queries.cc).
 inline constexpr std::string_view kQueryKinds[] = {"select", "memory", "analysis"};
 
+// The memory chart's queries (the `memory` kinds of kQueryKinds: engine/engine_memory.cc
+// answers them, with the keys of reply_keys_memory.h) and the args the UI sends with them:
+// device (its name), group ("total" | "component"), [t0, t1] and t (ns from the trace start),
+// px (buckets), by ("operator" | "shape" | "region"), limit (rows at most).
+namespace memory_query {
+inline constexpr std::string_view kSummary = "memory";
+inline constexpr std::string_view kRange = "memory_range";
+inline constexpr std::string_view kLive = "memory_live";
+inline constexpr std::string_view kAllocs = "memory_allocs";
+}  // namespace memory_query
+namespace memory_args {
+inline constexpr std::string_view kDevice = "device";
+inline constexpr std::string_view kGroup = "group";
+inline constexpr std::string_view kT0 = "t0";
+inline constexpr std::string_view kT1 = "t1";
+inline constexpr std::string_view kPx = "px";
+inline constexpr std::string_view kT = "t";
+inline constexpr std::string_view kBy = "by";
+inline constexpr std::string_view kLimit = "limit";
+}  // namespace memory_args
+
 // The `kind` of a `runsStats` message (web/worker/runs.js).
 inline constexpr std::string_view kRunsStatsKinds[] = {"ascend", "trace", "keep", "diff"};
 

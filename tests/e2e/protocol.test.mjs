@@ -17,7 +17,14 @@ function loadMirror() {
   return ctx.StrataProtocol;
 }
 const strings = (text) => [...text.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
-const REPLY_HEADER = 'src/protocol/reply_keys.h';
+// reply_keys.h and the headers it includes (reply_keys_memory.h...), as one text.
+const replyHeaders = () =>
+  fs
+    .readdirSync(path.join(REPO_ROOT, 'src/protocol'))
+    .filter((f) => /^reply_keys.*\.h$/.test(f))
+    .sort()
+    .map((f) => read(`src/protocol/${f}`))
+    .join('\n');
 // reply_keys.h's key constants: 'summary::kFiles' → 'files' (a `namespace summary {...}` each).
 function keyConstants(text) {
   const out = new Map();
@@ -75,7 +82,7 @@ test('web/shared/protocol.js names the messages of src/protocol/worker_messages.
 });
 
 test('web/shared/protocol.js lists the reply keys of src/protocol/reply_keys.h', () => {
-  const lists = replyLists(read(REPLY_HEADER));
+  const lists = replyLists(replyHeaders());
   assert.ok(Object.keys(lists).length > 5, 'the header lists reply keys');
   const mirror = loadMirror().REPLY_KEYS;
   assert.deepEqual(Object.keys(mirror).sort(), Object.keys(lists).sort(), 'the same replies');
@@ -128,17 +135,23 @@ test('no script under web/ writes a message name as a bare string', () => {
 //    message's trace.totalNs), reads this cannot tell from a reply's.
 const JS_SHARED_NAMES = new Set(['startNs', 'endNs', 'tsNs', 'totalNs', 'lossTag', 'iterationTag']);
 const compound = (k) => /[A-Z_]/.test(k);
-const replyKeyNames = () => new Set([...keyConstants(read(REPLY_HEADER)).values()].filter(compound));
+const allReplyKeys = () => new Set(keyConstants(replyHeaders()).values());
+const replyKeyNames = () => new Set([...allReplyKeys()].filter(compound));
 
+// Files writing objects of their own (the script API's) with fields named like a reply's key,
+// and those keys: strata.timeline's folded runs carry startRelNs / endRelNs as the memory
+// chart's devices do.
+const OWN_OBJECT_KEYS = new Map([['src/ui/timeline/timeline_state.cc', new Set(['startRelNs', 'endRelNs'])]]);
 // The C++ lines spelling a compound reply key by hand, as "file:line: text".
 function cxxKeyLiterals(file, text, keySet) {
   const out = [];
   const anyLiteral = !file.startsWith('src/core/formats/');
+  const own = OWN_OBJECT_KEYS.get(file) || new Set();
   text.split('\n').forEach((line, i) => {
     if (/^\s*\/\//.test(line)) return;
     for (const m of line.matchAll(/\\"(\w+)\\":|"(\w+)"/g)) {
       const key = m[1] || m[2];
-      if (keySet.has(key) && (m[1] || anyLiteral)) out.push(`${file}:${i + 1}: ${m[0]}`);
+      if (keySet.has(key) && !own.has(key) && (m[1] || anyLiteral)) out.push(`${file}:${i + 1}: ${m[0]}`);
     }
   });
   return out;
@@ -185,4 +198,89 @@ test('REPLY.<reply>.<key> is the key, and a key the reply does not list throws',
   for (const [reply, list] of Object.entries(p.REPLY_KEYS))
     for (const key of list) assert.equal(p.REPLY[reply][key], key, `REPLY.${reply}.${key}`);
   assert.throws(() => p.REPLY.summary.heapByte, /REPLY.summary has no key 'heapByte'/);
+});
+
+// One-word keys too (name, count, bytes, series...), where a literal can be told from a key of
+// some other object:
+//  * C++ under src/ui: a string literal naming any reply key compared (== or !=) with a JSON
+//    key: JsonLine's `.key`, json_walk's key path `k[i]`, or a name the parsers bind to one
+//    (`key`, `f`: `const std::string& f = k[2]`). A literal compared with anything else is a
+//    value (an opcode "fusion", "true"), which may spell a key by chance;
+//  * JS under web/: a value the engine or the UI answered, that is a name bound by
+//    `const|let x = [await] JSON.parse(…) | …request(…) | trace.find(…) | trace.summary(…)`
+//    (until the name is bound again: another const/let, an arrow's parameter) or such a call's
+//    result read directly (`JSON.parse(json).name`), read as `x.key` for any reply key.
+// The C++ lines comparing with a reply key spelt by hand, as "file:line: text".
+function cxxKeyComparisons(file, text, keySet) {
+  const out = [];
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*\/\//.test(line)) return;
+    for (const m of line.matchAll(
+      /\b(?:key|k\[\d+\]|f)\s*(?:==|!=)\s*"(\w+)"|"(\w+)"\s*(?:==|!=)\s*[\w.]*\b(?:key|k\[\d+\]|f)\b/g,
+    )) {
+      if (keySet.has(m[1] || m[2])) out.push(`${file}:${i + 1}: ${m[0]}`);
+    }
+  });
+  return out;
+}
+const REPLY_SOURCE =
+  /\b(?:const|let|var)\s+(\w+)\s*=\s*(?:await\s+)?(?:JSON\.parse|[\w.]*\brequest|trace\.find|trace\.summary)\(/g;
+const BINDING = /\b(?:const|let|var)\s+(\w+)\s*=|\(([\w\s,]*)\)\s*=>|\b(\w+)\s*=>/g;
+// The JS lines reading an answer's key as a bare property, as "file:line: text".
+function jsAnswerReads(file, text, keySet) {
+  const out = [];
+  const answers = new Set();
+  text.split('\n').forEach((line, i) => {
+    if (/^\s*\/\//.test(line)) return;
+    for (const m of line.matchAll(BINDING))
+      for (const name of (m[1] ?? m[2] ?? m[3] ?? '').split(',')) answers.delete(name.trim());
+    for (const m of line.matchAll(REPLY_SOURCE)) answers.add(m[1]);
+    const code = line.replace(/\bREPLY\.\w+\.\w+/g, 'R');
+    for (const m of code.matchAll(/(\w+|\))\.(\w+)\b(?!\s*=[^=])/g)) {
+      if (!keySet.has(m[2])) continue;
+      const direct =
+        m[1] === ')' && /\b(?:JSON\.parse|request|trace\.find|trace\.summary)\(/.test(code.slice(0, m.index));
+      if (direct || answers.has(m[1])) out.push(`${file}:${i + 1}: ${m[0]}`);
+    }
+  });
+  return out;
+}
+
+test('the UI compares reply keys, one-word ones too, only with the constants', () => {
+  const keySet = allReplyKeys();
+  assert.ok(keySet.has('name') && keySet.has('series') && keySet.has('peakBytes'), 'every header is read');
+  const problems = [];
+  for (const file of files('src/ui', /\.(cc|h)$/)) problems.push(...cxxKeyComparisons(file, read(file), keySet));
+  assert.deepEqual(problems, []);
+  const sample = [
+    'if (k[2] == "samples") {}',
+    'else if ("name" == l.key) {}',
+    'if (f != "commOps") {}',
+    'if (l.key == reply::memory_device::kSamples) {}',
+    'd.on = l.value == "true";',
+    'if (opcode == "fusion") {}',
+  ].join('\n');
+  assert.equal(cxxKeyComparisons('src/ui/x.cc', sample, keySet).length, 3);
+});
+
+test('no script under web/ reads a key of an answer as a bare property', () => {
+  const keySet = allReplyKeys();
+  const problems = [];
+  for (const file of webScripts()) if (file !== MIRROR) problems.push(...jsAnswerReads(file, read(file), keySet));
+  assert.deepEqual(problems, []);
+  const sample = [
+    'const r = JSON.parse(M.UTF8ToString(M._graph_hlo_stream_end(1)));',
+    'a = r.errors;',
+    'b = r[REPLY.graphAdded.errors];',
+    'c = JSON.parse(json).name;',
+    'd = list.map((r) => r.name);',
+    'const v = await ctx.request({ type: MSG.runsStats });',
+    'v.errors = [];',
+    'e = v.count;',
+  ].join('\n');
+  assert.deepEqual(jsAnswerReads('web/x.js', sample, keySet), [
+    'web/x.js:2: r.errors',
+    'web/x.js:4: ).name',
+    'web/x.js:8: v.count',
+  ]);
 });

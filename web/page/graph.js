@@ -89,7 +89,7 @@
     fromUi(kind, args) {
       if (kind === 'download') {
         const nl = args.indexOf('\n');
-        download(JSON.parse(args.slice(0, nl)).name, args.slice(nl + 1));
+        download(JSON.parse(args.slice(0, nl))[REPLY.graphDownload.name], args.slice(nl + 1));
         return;
       }
       if (fromUi[kind]) fromUi[kind](JSON.parse(args));

@@ -213,7 +213,12 @@
             // The details pane's fields, the record's args, an XLA op's graph link (xla) and
             // what it launched elsewhere (Kineto: kernels), when there are any.
             lastDetails =
-              d && Object.assign(pick(d, REPLY_KEYS.details), { args: {} }, pick(d.record, REPLY_KEYS.detailsRecord));
+              d &&
+              Object.assign(
+                pick(d, REPLY_KEYS.details),
+                { args: {} },
+                pick(d[REPLY.detailsObject.record], REPLY_KEYS.detailsRecord),
+              );
             if (d && d[REPLY.detailsLaunched.launchedCount] !== undefined)
               Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
           } catch (e) {

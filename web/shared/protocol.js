@@ -104,6 +104,7 @@ const StrataProtocol = (() => {
     ],
     details: ['name', 'cat', 'startNs', 'durNs', 'pid', 'tid', 'phase'],
     detailsLaunched: ['launchedCount', 'launchedTotalNs', 'launchedSpanNs', 'launchedComplete', 'launched'],
+    detailsObject: ['record'],
     detailsRecord: ['args', 'xla'],
     select: ['count', 'summary', 'events'],
     selectedEvent: ['event', 'name', 'tsNs', 'durNs', 'pid', 'tid'],
@@ -113,6 +114,9 @@ const StrataProtocol = (() => {
     graphModule: ['name', 'fromTrace', 'programId'],
     hloProto: ['programId', 'module', 'file', 'offset', 'length', 'compressed'],
     graphLink: ['programId', 'op', 'module'],
+    graphNode: ['name'],
+    graphAdded: ['added', 'errors'],
+    graphDownload: ['name'],
     graphFind: ['instr', 'computation'],
     runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
   });

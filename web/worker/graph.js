@@ -10,7 +10,7 @@
 function createGraph(M, sources, trace) {
   const { withString, withArray, feedChunks } = StrataWasm;
   const { MSG, REPLY_KEYS, REPLY, pick } = StrataProtocol;
-  const { hloProto: HLO, find: FIND, event: EVENT } = REPLY;
+  const { hloProto: HLO, find: FIND, event: EVENT, graphNode: NODE, graphAdded: ADDED } = REPLY;
   const FEED = 1 << 20; // compressed bytes per commit: a pass stops soon after the last module
 
   const modules = () => JSON.parse(M.UTF8ToString(M._graph_modules_json()));
@@ -112,7 +112,7 @@ function createGraph(M, sources, trace) {
       errors.push(`reading the file again for its HLO modules failed: ${e.message || e}`);
     }
     const r = JSON.parse(M.UTF8ToString(M._graph_hlo_stream_end(current ? 1 : 0)));
-    return current ? errors.concat(r.errors) : [];
+    return current ? errors.concat(r[ADDED.errors]) : [];
   }
 
   // The trace's occurrences of an op named `name`: {count, totalNs, events} (of the first 100
@@ -199,7 +199,7 @@ function createGraph(M, sources, trace) {
     const answer = { type: MSG.graphNode, module: msg.module, instr: msg.instr, json, trace: null, costs: null };
     let name;
     try {
-      name = JSON.parse(json).name;
+      name = JSON.parse(json)[NODE.name];
     } catch (e) {
       return answer; // no details
     }

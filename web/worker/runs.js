@@ -8,7 +8,8 @@
 // M: the engine module; sources: createSources().
 function createRuns(M, sources) {
   const { withString, feedChunks } = StrataWasm;
-  const { RUNS_KIND } = StrataProtocol;
+  const { RUNS_KIND, REPLY } = StrataProtocol;
+  const STATS = REPLY.runsStats;
 
   // files: {key: {url} | {blob}}; the keys are runs_exports.cc's ("a/operator_details.csv", ...).
   async function put(files) {
@@ -62,7 +63,7 @@ function createRuns(M, sources) {
     if (msg.kind === RUNS_KIND.keep) {
       // the loaded trace as one side of a Diff
       withString(M, String(msg.slot), (s) => M._runs_trace_keep(s, byShape));
-      json = '{"errors":[]}';
+      json = JSON.stringify({ [STATS.errors]: [] });
     } else if (msg.kind === RUNS_KIND.diff) {
       json = withString(M, step, (s) => M.UTF8ToString(M._runs_diff(byShape, s)));
     } else if (msg.kind === RUNS_KIND.trace) {
@@ -72,7 +73,7 @@ function createRuns(M, sources) {
     }
     M._runs_clear();
     const value = JSON.parse(json);
-    value.errors = errors.concat(value.errors || []);
+    value[STATS.errors] = errors.concat(value[STATS.errors] || []);
     return value;
   }
 

@@ -5,6 +5,8 @@
 
 #include "core/base/byte_reader.h"
 #include "core/base/json_writer.h"
+#include "protocol/reply_keys.h"
+#include "protocol/reply_keys_graph.h"
 
 namespace strata::graph {
 
@@ -203,39 +205,45 @@ bool read_graph_message(const uint8_t* data, size_t size, GraphData* out) {
 }
 
 std::string instruction_details_json(const hlo::HloModule& m, uint32_t i) {
-  std::string o = "{\"name\":";
-  auto field = [&](const char* key, std::string_view v) {
-    o += ",\"";
-    o += key;
-    o += "\":";
+  namespace node = protocol::keys::graph_node;
+  namespace operand = protocol::keys::graph_operand;
+  std::string o;
+  protocol::append_key(&o, node::kName, '{');
+  auto field = [&](std::string_view key, std::string_view v) {
+    protocol::append_key(&o, key);
     json_append_string(&o, v);
   };
   json_append_string(&o, m.str(m.name[i]));
-  field("opcode", m.str(m.opcode[i]));
-  field("shape", m.str(m.shape[i]));
-  field("layout", m.str(m.layout[i]));
-  field("memorySpace", hlo::memory_space_label(m.memory_space[i]));
-  field("fusionKind", m.fusion_kind[i] ? m.str(m.fusion_kind[i]) : "");
-  field("computation", m.str(m.comp_name[m.computation[i]]));
-  o += ",\"operands\":[";
+  field(node::kOpcode, m.str(m.opcode[i]));
+  field(node::kShape, m.str(m.shape[i]));
+  field(node::kLayout, m.str(m.layout[i]));
+  field(node::kMemorySpace, hlo::memory_space_label(m.memory_space[i]));
+  field(node::kFusionKind, m.fusion_kind[i] ? m.str(m.fusion_kind[i]) : "");
+  field(node::kComputation, m.str(m.comp_name[m.computation[i]]));
+  protocol::append_key(&o, node::kOperands);
+  o += '[';
   bool first = true;
   for (uint32_t op : m.operands_of(i)) {
     if (!first) o += ',';
     first = false;
-    o += "{\"name\":";
+    protocol::append_key(&o, operand::kName, '{');
     json_append_string(&o, m.str(m.name[op]));
-    o += ",\"shape\":";
+    protocol::append_key(&o, operand::kShape);
     json_append_string(&o, m.str(m.shape[op]));
     o += '}';
   }
-  o += "],\"users\":[";
+  o += ']';
+  protocol::append_key(&o, node::kUsers);
+  o += '[';
   first = true;
   for (uint32_t u : m.users_of(i)) {
     if (!first) o += ',';
     first = false;
     json_append_string(&o, m.str(m.name[u]));
   }
-  o += "],\"called\":[";
+  o += ']';
+  protocol::append_key(&o, node::kCalled);
+  o += '[';
   first = true;
   for (uint32_t c : m.called_of(i)) {
     if (!first) o += ',';
@@ -243,17 +251,18 @@ std::string instruction_details_json(const hlo::HloModule& m, uint32_t i) {
     json_append_string(&o, m.str(m.comp_name[c]));
   }
   o += ']';
-  field("opName", m.str(m.op_name[i]));
-  field("opType", m.str(m.op_type[i]));
+  field(node::kOpName, m.str(m.op_name[i]));
+  field(node::kOpType, m.str(m.op_type[i]));
   std::string source(m.str(m.source_file[i]));
   if (!source.empty() && m.source_line[i] > 0) source += ":" + std::to_string(m.source_line[i]);
-  field("source", source);
+  field(node::kSource, source);
   // XLA's stack frame index: the function of the innermost frame, and the calls that led to it
   // (innermost first), each "function (file:line)".
-  field("sourceFunction", m.str(m.source_function[i]));
+  field(node::kSourceFunction, m.str(m.source_function[i]));
   const std::vector<uint32_t> chain = m.stack_of(i);
   if (!chain.empty()) {
-    o += ",\"stack\":[";
+    protocol::append_key(&o, node::kStack);
+    o += '[';
     for (size_t k = 0; k < chain.size(); ++k) {
       if (k) o += ',';
       json_append_string(
@@ -261,8 +270,8 @@ std::string instruction_details_json(const hlo::HloModule& m, uint32_t i) {
     }
     o += ']';
   }
-  field("customCallTarget", m.custom_call_target[i] ? m.str(m.custom_call_target[i]) : "");
-  field("attrs", m.attrs[i] ? m.str(m.attrs[i]) : "");
+  field(node::kCustomCallTarget, m.custom_call_target[i] ? m.str(m.custom_call_target[i]) : "");
+  field(node::kAttrs, m.attrs[i] ? m.str(m.attrs[i]) : "");
   o += '}';
   return o;
 }

@@ -21,6 +21,7 @@
 #include "core/formats/json/json_flat.h"
 #include "core/runs/run_stats.h"
 #include "core/runs/runs_util.h"
+#include "protocol/reply_keys_runs.h"
 
 namespace strata::runs {
 namespace {
@@ -130,10 +131,11 @@ void add_step_row(const CsvTable& t, size_t i, const StepCols& c, DistributedRow
 }
 
 void note_missing(const StepCols& c, DistributedTable* out) {
-  if (c.comp < 0) out->missing.push_back("computeUs");
-  if (c.comm < 0 && c.comm_no < 0) out->missing.push_back("communicationUs");
-  if (c.overlap < 0) out->missing.push_back("overlapUs");
-  if (c.free < 0) out->missing.push_back("freeUs");
+  if (c.comp < 0) out->missing.emplace_back(protocol::keys::runs_card::kComputeUs);
+  if (c.comm < 0 && c.comm_no < 0)
+    out->missing.emplace_back(protocol::keys::runs_card::kCommunicationUs);
+  if (c.overlap < 0) out->missing.emplace_back(protocol::keys::runs_card::kOverlapUs);
+  if (c.free < 0) out->missing.emplace_back(protocol::keys::runs_card::kFreeUs);
 }
 
 // Attaches the comm ops of (card, step) — all steps when step is "" — grouped by op kind.
@@ -186,9 +188,12 @@ DistributedTable ascend_card_distributed(int card, std::string_view step_csv,
   if (!comm_json.empty() && !read_comm_json(comm_json, card, &comm, &err)) {
     out.warnings.push_back("communication.json: " + err);
   }
-  if (comm_json.empty()) out.missing.push_back("transferUs");
+  if (comm_json.empty()) out.missing.emplace_back(protocol::keys::runs_card::kTransferUs);
   if (step_csv.empty()) {
-    out.missing.insert(out.missing.end(), {"computeUs", "communicationUs", "overlapUs", "freeUs"});
+    for (std::string_view k :
+         {protocol::keys::runs_card::kComputeUs, protocol::keys::runs_card::kCommunicationUs,
+          protocol::keys::runs_card::kOverlapUs, protocol::keys::runs_card::kFreeUs})
+      out.missing.emplace_back(k);
   }
   const StepCols c = step_columns(t);
   if (!step_csv.empty()) note_missing(c, &out);
@@ -229,7 +234,7 @@ DistributedTable ascend_cluster_distributed(std::string_view step_csv, std::stri
   CommMap comm;
   if (!comm_json.empty() && !read_comm_json(comm_json, -1, &comm, &err))
     out.warnings.push_back("cluster_communication.json: " + err);
-  if (comm_json.empty()) out.missing.push_back("transferUs");
+  if (comm_json.empty()) out.missing.emplace_back(protocol::keys::runs_card::kTransferUs);
   const StepCols c = step_columns(t);
   note_missing(c, &out);
   const int c_type = find_column(t, {"Type"});

@@ -17,6 +17,7 @@
 
 #include "core/runs/run_stats.h"
 #include "core/runs/runs_util.h"
+#include "protocol/reply_keys_runs.h"
 
 namespace strata::runs {
 namespace {
@@ -66,10 +67,10 @@ KernelTable ascend_kernel_table(std::string_view kernel_csv, std::string_view op
   const int c_wait = find_column(t, {"Wait Time(us)"});
   const int c_block = find_column(t, {"Block Dim", "Block Num"});
   const int c_shapes = find_column(t, {"Input Shapes"});
-  if (c_core < 0) out.missing.push_back("coreType");
-  if (c_step < 0) out.missing.push_back("step");
-  if (c_wait < 0) out.missing.push_back("waitUs");
-  if (c_block < 0) out.missing.push_back("blockDim");
+  if (c_core < 0) out.missing.emplace_back(protocol::keys::runs_kernel_detail::kCoreType);
+  if (c_step < 0) out.missing.emplace_back(protocol::keys::runs_kernel_detail::kStep);
+  if (c_wait < 0) out.missing.emplace_back(protocol::keys::runs_kernel_detail::kWaitUs);
+  if (c_block < 0) out.missing.emplace_back(protocol::keys::runs_kernel_detail::kBlockDim);
   const std::string_view want = bare_step(step);
   if (!want.empty() && c_step < 0)
     out.warnings.push_back("kernel_details.csv has no Step Id: showing every step");

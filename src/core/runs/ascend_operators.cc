@@ -17,6 +17,7 @@
 #include "core/runs/operator_rows.h"
 #include "core/runs/run_stats.h"
 #include "core/runs/runs_util.h"
+#include "protocol/reply_keys_runs.h"
 
 namespace strata::runs {
 
@@ -43,17 +44,17 @@ OperatorTable ascend_operator_table(std::string_view csv, bool group_by_shape, s
   const int c_dt = find_column(t, {"Device Total Duration(us)"});
   const int c_as = find_column(t, {"Device Self Duration With AICore(us)"});
   const int c_at = find_column(t, {"Device Total Duration With AICore(us)"});
-  auto note_missing = [&](int col, const char* api) {
-    if (col < 0) out.missing.push_back(api);
+  auto note_missing = [&](int col, std::string_view api) {
+    if (col < 0) out.missing.emplace_back(api);
   };
-  note_missing(c_hs, "hostSelfUs");
-  note_missing(c_ht, "hostTotalUs");
-  note_missing(c_ds, "deviceSelfUs");
-  note_missing(c_dt, "deviceTotalUs");
-  note_missing(c_as, "aiCoreSelfPct");
-  note_missing(c_at, "aiCoreTotalPct");
-  note_missing(c_stack, "callStacks");
-  if (group_by_shape) note_missing(c_shape, "inputShape");
+  note_missing(c_hs, protocol::keys::runs_operator::kHostSelfUs);
+  note_missing(c_ht, protocol::keys::runs_operator::kHostTotalUs);
+  note_missing(c_ds, protocol::keys::runs_operator::kDeviceSelfUs);
+  note_missing(c_dt, protocol::keys::runs_operator::kDeviceTotalUs);
+  note_missing(c_as, protocol::keys::runs_operator::kAiCoreSelfPct);
+  note_missing(c_at, protocol::keys::runs_operator::kAiCoreTotalPct);
+  note_missing(c_stack, protocol::keys::runs_operator::kCallStacks);
+  if (group_by_shape) note_missing(c_shape, protocol::keys::runs_operator::kInputShape);
 
   OperatorGrouper g(group_by_shape);
   for (size_t r = 0; r < t.rows.size(); ++r) {

@@ -53,7 +53,7 @@ struct OperatorRow {
 struct OperatorTable {
   std::vector<OperatorRow> rows;  // sorted by device self time, then host self time, descending
   bool grouped_by_shape = false;
-  std::vector<std::string> missing;  // API names of columns the input lacks ("deviceSelfUs", ...)
+  std::vector<std::string> missing;  // the keys (reply_keys_runs.h) of the columns the input lacks
   std::vector<std::string> warnings;
 };
 

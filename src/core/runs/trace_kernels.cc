@@ -24,6 +24,7 @@
 #include "core/runs/run_stats.h"
 #include "core/runs/runs_util.h"
 #include "core/runs/trace_model.h"
+#include "protocol/reply_keys_runs.h"
 
 namespace strata::runs {
 namespace {
@@ -136,7 +137,8 @@ KernelTable trace_kernel_table(const TraceStore& s) {
   auto by_total = [](const auto& a, const auto& b) { return a.total_us > b.total_us; };
   std::stable_sort(out.rows.begin(), out.rows.end(), by_total);
   std::stable_sort(out.by_op_type.begin(), out.by_op_type.end(), by_total);
-  out.missing = {"waitUs", "blockDim"};
+  out.missing = {std::string(protocol::keys::runs_kernel_detail::kWaitUs),
+                 std::string(protocol::keys::runs_kernel_detail::kBlockDim)};
   return out;
 }
 

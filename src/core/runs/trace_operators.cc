@@ -18,6 +18,7 @@
 #include "core/runs/operator_rows.h"
 #include "core/runs/run_stats.h"
 #include "core/runs/trace_model.h"
+#include "protocol/reply_keys_runs.h"
 
 namespace strata::runs {
 namespace {
@@ -124,11 +125,16 @@ OperatorTable trace_operator_table(const TraceStore& s, const RecordLookup& reco
   const EventColumns& ev = s.events;
   bool any_device = false;
   for (Role r : m.role) any_device |= is_device(r);
-  if (!any_device) out.missing.insert(out.missing.end(), {"deviceSelfUs", "deviceTotalUs"});
-  out.missing.insert(out.missing.end(), {"aiCoreSelfPct", "aiCoreTotalPct"});
+  namespace op = protocol::keys::runs_operator;
+  if (!any_device) {
+    out.missing.emplace_back(op::kDeviceSelfUs);
+    out.missing.emplace_back(op::kDeviceTotalUs);
+  }
+  out.missing.emplace_back(op::kAiCoreSelfPct);
+  out.missing.emplace_back(op::kAiCoreTotalPct);
   if (!record) {
-    out.missing.push_back("callStacks");
-    if (group_by_shape) out.missing.push_back("inputShape");
+    out.missing.emplace_back(op::kCallStacks);
+    if (group_by_shape) out.missing.emplace_back(op::kInputShape);
   }
   if (m.unpaired_device)
     out.warnings.push_back(std::to_string(m.unpaired_device) +

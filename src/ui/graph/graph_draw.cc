@@ -12,6 +12,7 @@
 #include "core/graph/node_label.h"
 #include "imgui.h"
 #include "platform/browser/redraw.h"
+#include "protocol/reply_keys.h"
 #include "ui/graph/graph_fonts.h"
 #include "ui/graph/graph_host.h"
 #include "ui/graph/graph_view.h"
@@ -20,6 +21,16 @@
 namespace strata {
 
 namespace {
+
+namespace node = protocol::keys::graph_node;
+
+// host_graph("download")'s JSON line: the file's name.
+std::string download_request(std::string_view file_name) {
+  std::string a;
+  protocol::append_key(&a, protocol::keys::graph_download::kName, '{');
+  json_append_string(&a, file_name);
+  return a + '}';
+}
 
 constexpr float kDetailsW = 340;
 // The least zoom an overview opens at: its box text at 10 px (core/graph/node_label.h), as centring
@@ -117,12 +128,12 @@ void toolbar(GraphView* v, float w) {
   if (ImGui::Button("Fit")) graph_view_fit(v);
   ImGui::SameLine();
   if (ImGui::Button("SVG") && v->have) {
-    const std::string a = "{\"name\":\"graph.svg\"}";
+    const std::string a = download_request("graph.svg");
     host_graph("download", (a + "\n" + graph_view_export(v, true)).c_str());
   }
   ImGui::SameLine();
   if (ImGui::Button("DOT") && v->have) {
-    const std::string a = "{\"name\":\"graph.dot\"}";
+    const std::string a = download_request("graph.dot");
     host_graph("download", (a + "\n" + graph_view_export(v, false)).c_str());
   }
   ImGui::SameLine();
@@ -446,9 +457,9 @@ void details_pane(GraphView* v, float x, float y, float w, float h) {
   }
   std::string name, opcode;
   for (const JsonLine& l : v->details)
-    if (l.depth == 0 && l.key == "name")
+    if (l.depth == 0 && l.key == node::kName)
       name = l.value;
-    else if (l.depth == 0 && l.key == "opcode")
+    else if (l.depth == 0 && l.key == node::kOpcode)
       opcode = l.value;
   ImGui::TextUnformatted(name.c_str());
   if (node >= 0 && expandable(opcode)) {
@@ -477,7 +488,7 @@ void details_pane(GraphView* v, float x, float y, float w, float h) {
   trace_costs(v);
   ImGui::Separator();
   for (const JsonLine& l : v->details) {
-    if (l.depth == 0 && (l.key == "name")) continue;
+    if (l.depth == 0 && l.key == node::kName) continue;
     if ((l.kind == 's' && l.value.empty()) || (l.kind == 'a' && false)) continue;
     ImGui::Indent(static_cast<float>(l.depth) * 10);
     if (l.kind == 'a' || l.kind == 'o')

@@ -10,6 +10,7 @@
 #include "core/formats/xplane/program_id.h"
 #include "platform/browser/redraw.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_graph.h"
 #include "ui/graph/graph_host.h"
 
 namespace strata {
@@ -74,7 +75,7 @@ void graph_view_set_modules(GraphView* v, const char* json) {
         m.instructions = to_u32(l.value);
       else if (l.key == reply::graph_module::kEntry)
         m.entry = to_u32(l.value);
-      else if (l.key == "note")
+      else if (l.key == reply::graph_module::kNote)
         m.note = l.value;
     } else if (!mods.empty() && l.depth == 3) {
       GraphModuleInfo& m = mods.back();
@@ -204,7 +205,7 @@ void graph_view_trace_costs(GraphView* v, const char* json) {
   // The answer of a node selected earlier arrives late: only the selected node's is kept.
   const JsonLine* name = nullptr;
   for (const JsonLine& l : v->details)
-    if (l.depth == 0 && l.key == "name") name = &l;
+    if (l.depth == 0 && l.key == reply::graph_node::kName) name = &l;
   if (v->selected_instr < 0 || !name || name->value != c.name) return;
   v->costs = std::move(c);
   v->costs_json = json;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/base/json_writer.h"
+#include "protocol/reply_keys.h"
 #include "ui/memory/memory_view.h"
 
 namespace strata {
@@ -73,12 +74,17 @@ std::string memory_view_json(const MemoryView& m) {
   o += ",\"liveGroups\":[";
   for (size_t i = 0; i < m.live_groups.size(); ++i) {
     const MemoryView::Group& g = m.live_groups[i];
-    o += i ? ",{\"key\":" : "{\"key\":";
+    // The groups as the engine's memory_live reply gave them.
+    namespace group = protocol::keys::memory_group;
+    if (i) o += ',';
+    protocol::append_key(&o, group::kKey, '{');
     json_append_string(&o, g.key);
-    o += ",\"bytes\":";
+    protocol::append_key(&o, group::kBytes);
     json_append_number(&o, g.bytes);
-    o += ",\"count\":" + std::to_string(g.count);
-    o += g.before_trace ? ",\"beforeTrace\":true}" : "}";
+    protocol::append_key(&o, group::kCount);
+    o += std::to_string(g.count);
+    if (g.before_trace) protocol::append_key(&o, group::kBeforeTrace), o += "true";
+    o += '}';
   }
   o += "],\"allocations\":" + std::to_string(m.allocs.size()) + ",\"allocationsNote\":";
   json_append_string(&o, m.allocs_note);

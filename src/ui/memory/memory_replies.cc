@@ -3,24 +3,27 @@
 #include <cstdlib>
 
 #include "core/formats/json/json_flat.h"
+#include "protocol/reply_keys.h"
+#include "protocol/reply_keys_memory.h"
 #include "ui/memory/memory_view.h"
 
 namespace strata {
 
+namespace reply = protocol::keys;
 namespace {
 
 void read_alloc(MemoryView::Alloc* a, const std::string& key, const JsonLine& l) {
-  if (key == "name")
+  if (key == reply::memory_alloc::kName)
     a->name = l.value;
-  else if (key == "shape")
+  else if (key == reply::memory_alloc::kShape)
     a->shape = l.value;
-  else if (key == "region")
+  else if (key == reply::memory_alloc::kRegion)
     a->region = l.value;
-  else if (key == "bytes")
+  else if (key == reply::memory_alloc::kBytes)
     a->bytes = json_number(l);
-  else if (key == "allocNs")
+  else if (key == reply::memory_alloc::kAllocNs)
     a->alloc_t = json_number(l);
-  else if (key == "releaseNs")
+  else if (key == reply::memory_alloc::kReleaseNs)
     a->release_t = json_number(l);
 }
 
@@ -28,103 +31,110 @@ void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->devices.clear();
   m->sources.clear();
   m->warnings.clear();
+  namespace summary = reply::memory_summary;
+  namespace dev = reply::memory_device;
+  namespace series = reply::memory_device_series;
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (k[0] == "sources" && l.depth == 1) m->sources.push_back(l.value);
-    if (k[0] == "warnings" && l.depth == 1) m->warnings.push_back(l.value);
-    if (k[0] != "devices") return;
+    if (k[0] == summary::kSources && l.depth == 1) m->sources.push_back(l.value);
+    if (k[0] == summary::kWarnings && l.depth == 1) m->warnings.push_back(l.value);
+    if (k[0] != summary::kDevices) return;
     if (l.depth == 1) m->devices.emplace_back();
     if (l.depth < 2 || m->devices.empty()) return;
     MemoryView::Device& d = m->devices.back();
     if (l.depth == 2) {
-      if (k[2] == "name")
+      if (k[2] == dev::kName)
         d.name = l.value;
-      else if (k[2] == "primary")
+      else if (k[2] == dev::kPrimary)
         d.primary = l.value;
-      else if (k[2] == "peakBytes")
+      else if (k[2] == dev::kPeakBytes)
         d.peak = json_number(l);
-      else if (k[2] == "startRelNs")
+      else if (k[2] == dev::kStartRelNs)
         d.start = json_number(l);
-      else if (k[2] == "endRelNs")
+      else if (k[2] == dev::kEndRelNs)
         d.end = json_number(l);
-      else if (k[2] == "peakRelNs")
+      else if (k[2] == dev::kPeakRelNs)
         d.peak_t = json_number(l);
-      else if (k[2] == "peakIsReserved")
+      else if (k[2] == dev::kPeakIsReserved)
         d.peak_reserved = l.value == "true";
-      else if (k[2] == "noAddr")
+      else if (k[2] == dev::kNoAddr)
         d.no_addr = l.value == "true";
-      else if (k[2] == "samples")
+      else if (k[2] == dev::kSamples)
         d.samples = static_cast<int>(json_number(l));
-      else if (k[2] == "allocations")
+      else if (k[2] == dev::kAllocations)
         d.allocations = static_cast<int>(json_number(l));
-      else if (k[2] == "unreleased")
+      else if (k[2] == dev::kUnreleased)
         d.unreleased = static_cast<int>(json_number(l));
-    } else if (k[2] == "series") {
+    } else if (k[2] == dev::kSeries) {
       if (l.depth == 3) d.series.emplace_back();
       if (l.depth != 4 || d.series.empty()) return;
       MemoryView::Series& s = d.series.back();
-      if (k[4] == "component")
+      if (k[4] == series::kComponent)
         s.component = l.value;
-      else if (k[4] == "samples")
+      else if (k[4] == series::kSamples)
         s.samples = static_cast<int>(json_number(l));
-      else if (k[4] == "peakAllocated")
+      else if (k[4] == series::kPeakAllocated)
         s.peak_alloc = json_number(l);
-      else if (k[4] == "peakAllocatedRelNs")
+      else if (k[4] == series::kPeakAllocatedRelNs)
         s.peak_alloc_t = json_number(l);
-      else if (k[4] == "peakReserved")
+      else if (k[4] == series::kPeakReserved)
         s.peak_resv = json_number(l);
-      else if (k[4] == "peakReservedRelNs")
+      else if (k[4] == series::kPeakReservedRelNs)
         s.peak_resv_t = json_number(l);
     }
   });
 }
 
 void memory_read_range(MemoryView* m, const std::vector<JsonLine>& lines) {
+  namespace range = reply::memory_range;
+  namespace line = reply::memory_range_series;
   m->lines.clear();
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (l.depth == 0 && k[0] == "t0") m->reply_t0 = json_number(l);
-    if (l.depth == 0 && k[0] == "t1") m->reply_t1 = json_number(l);
-    if (k[0] != "series") return;
+    if (l.depth == 0 && k[0] == range::kT0) m->reply_t0 = json_number(l);
+    if (l.depth == 0 && k[0] == range::kT1) m->reply_t1 = json_number(l);
+    if (k[0] != range::kSeries) return;
     if (l.depth == 1) m->lines.emplace_back();
     if (l.depth < 2 || m->lines.empty()) return;
     MemoryView::Line& s = m->lines.back();
-    if (l.depth == 2 && k[2] == "component") s.component = l.value;
+    if (l.depth == 2 && k[2] == line::kComponent) s.component = l.value;
     if (l.depth != 3) return;
     const float v = static_cast<float>(json_number(l));  // null → NaN
-    if (k[2] == "amin")
+    if (k[2] == line::kAmin)
       s.amin.push_back(v);
-    else if (k[2] == "amax")
+    else if (k[2] == line::kAmax)
       s.amax.push_back(v);
-    else if (k[2] == "rmin")
+    else if (k[2] == line::kRmin)
       s.rmin.push_back(v);
-    else if (k[2] == "rmax")
+    else if (k[2] == line::kRmax)
       s.rmax.push_back(v);
   });
 }
 
 void memory_read_live(MemoryView* m, const std::vector<JsonLine>& lines) {
+  namespace live = reply::memory_live;
+  namespace group = reply::memory_group;
   m->live_top.clear();
   m->live_groups.clear();
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (l.depth == 0 && k[0] == "bytes") m->live_bytes = json_number(l);
-    if (l.depth == 0 && k[0] == "count") m->live_count = static_cast<int>(json_number(l));
-    if (k[0] == "top") {
+    if (l.depth == 0 && k[0] == live::kBytes) m->live_bytes = json_number(l);
+    if (l.depth == 0 && k[0] == live::kCount) m->live_count = static_cast<int>(json_number(l));
+    if (k[0] == live::kTop) {
       if (l.depth == 1)
         m->live_top.emplace_back();
       else if (l.depth == 2 && !m->live_top.empty())
         read_alloc(&m->live_top.back(), k[2], l);
-    } else if (k[0] == "groups") {
+    } else if (k[0] == live::kGroups) {
       if (l.depth == 1) m->live_groups.emplace_back();
       if (l.depth != 2 || m->live_groups.empty()) return;
       MemoryView::Group& g = m->live_groups.back();
-      if (k[2] == "key")
+      if (k[2] == group::kKey)
         g.key = l.value;
-      else if (k[2] == "bytes")
+      else if (k[2] == group::kBytes)
         g.bytes = json_number(l);
-      else if (k[2] == "count")
+      else if (k[2] == group::kCount)
         g.count = static_cast<int>(json_number(l));
-      else if (k[2] == "share")
+      else if (k[2] == group::kShare)
         g.share = json_number(l);
-      else if (k[2] == "beforeTrace")
+      else if (k[2] == group::kBeforeTrace)
         g.before_trace = l.value == "true";
     }
   });
@@ -133,7 +143,7 @@ void memory_read_live(MemoryView* m, const std::vector<JsonLine>& lines) {
 void memory_read_allocs(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->allocs.clear();
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (k[0] != "rows") return;
+    if (k[0] != reply::memory_allocs::kRows) return;
     if (l.depth == 1)
       m->allocs.emplace_back();
     else if (l.depth == 2 && !m->allocs.empty())

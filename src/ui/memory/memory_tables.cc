@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <numeric>
 
 #include "core/base/json_writer.h"
 #include "core/view/time_view.h"
 #include "imgui.h"
+#include "protocol/reply_keys.h"
+#include "protocol/worker_messages.h"
 #include "ui/memory/memory_view.h"
 #include "ui/theme.h"
 #include "ui/widgets/table_cells.h"
@@ -18,6 +19,11 @@
 namespace strata {
 
 namespace {
+
+// The most rows asked for: the buffers live at an instant (largest first), and all of a
+// device's allocations.
+constexpr int kLiveRows = 200;
+constexpr int kAllocsRows = 50000;
 
 // Tables show MiB to 2 decimals (the chart's labels to 1).
 std::string mib(double b) { return byte_label(b, ByteUnits::kBinary, 2); }
@@ -151,9 +157,12 @@ void allocs_tab(MemoryView* m, MemorySendQuery send) {
     m->allocs_device = m->device;
     m->allocs.clear();
     m->order_dirty = true;
-    std::string args = "{\"device\":";
+    std::string args;
+    protocol::append_key(&args, protocol::memory_args::kDevice, '{');
     json_append_string(&args, m->devices[m->device].name);
-    m->allocs_query = send("memory_allocs", args + ",\"limit\":50000}");
+    protocol::append_key(&args, protocol::memory_args::kLimit);
+    args += std::to_string(kAllocsRows) + '}';
+    m->allocs_query = send(protocol::memory_query::kAllocs.data(), args);
   }
   if (!m->allocs_note.empty()) {
     ImGui::PushTextWrapPos(0);
@@ -237,13 +246,19 @@ void components_tab(MemoryView* m) {
 
 void memory_request_live(MemoryView* m, double t, MemorySendQuery send) {
   if (m->devices.empty()) return;
+  namespace arg = protocol::memory_args;
   static const char* kBy[] = {"operator", "shape", "region"};
-  char buf[128];
-  std::snprintf(buf, sizeof buf, ",\"t\":%.17g,\"by\":\"%s\",\"limit\":200}", t, kBy[m->live_by]);
   m->live_t = t;
-  std::string args = "{\"device\":";
+  std::string args;
+  protocol::append_key(&args, arg::kDevice, '{');
   json_append_string(&args, m->devices[m->device].name);
-  m->live_query = send("memory_live", args + buf);
+  protocol::append_key(&args, arg::kT);
+  json_append_number(&args, t);
+  protocol::append_key(&args, arg::kBy);
+  json_append_string(&args, kBy[m->live_by]);
+  protocol::append_key(&args, arg::kLimit);
+  args += std::to_string(kLiveRows) + '}';
+  m->live_query = send(protocol::memory_query::kLive.data(), args);
 }
 
 void memory_tables_draw(MemoryView* m, float x, float y, float w, float h, MemorySendQuery send) {

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "core/base/json_writer.h"
 #include "imgui.h"
+#include "protocol/reply_keys.h"
+#include "protocol/worker_messages.h"
 #include "ui/timeline/colors.h"
 
 namespace strata {
@@ -48,15 +49,21 @@ void navigate(Timeline* t, const ViewLimits& lim, NavKeys* keys, bool hovered, d
 
 void request_range(MemoryView* m, const Timeline& t, int px, MemorySendQuery send) {
   if (m->devices.empty()) return;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, ",\"group\":\"%s\",\"t0\":%.17g,\"t1\":%.17g,\"px\":%d}",
-                m->by_component ? "component" : "total", t.view.start, t.view.end, px);
-  std::string args = "{\"device\":";
+  namespace arg = protocol::memory_args;
+  std::string args;
+  protocol::append_key(&args, arg::kDevice, '{');
   json_append_string(&args, m->devices[m->device].name);
-  args += buf;
+  protocol::append_key(&args, arg::kGroup);
+  json_append_string(&args, m->by_component ? "component" : "total");
+  protocol::append_key(&args, arg::kT0);
+  json_append_number(&args, t.view.start);
+  protocol::append_key(&args, arg::kT1);
+  json_append_number(&args, t.view.end);
+  protocol::append_key(&args, arg::kPx);
+  args += std::to_string(px) + '}';
   if (args == m->range_key) return;
   m->range_key = args;
-  m->range_query = send("memory_range", args);
+  m->range_query = send(protocol::memory_query::kRange.data(), args);
 }
 
 void header(MemoryView* m, float x, float y, float w) {
@@ -151,7 +158,7 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
   last_ms = now_ms;
   if (!m->summary_asked) {
     m->summary_asked = true;
-    m->summary_query = send("memory", "{}");
+    m->summary_query = send(protocol::memory_query::kSummary.data(), "{}");
   }
   header(m, x, y, w);
   // The view may also cover the device's data: an Ascend CSV opened on top of a trace can sit

@@ -23,19 +23,6 @@ void runs_legend(uint32_t colour, const char* label) {
 
 double runs_or_zero(double v) { return std::isnan(v) ? 0 : v; }
 
-std::string runs_us(double us) {
-  if (std::isnan(us)) return "-";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.2f", us);
-  // Thousands separators on the integer part.
-  std::string s = buf;
-  size_t dot = s.find('.');
-  if (dot == std::string::npos) dot = s.size();
-  const size_t start = s[0] == '-' ? 1 : 0;
-  for (size_t i = dot; i > start + 3; i -= 3) s.insert(i - 3, ",");
-  return s;
-}
-
 void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, size_t top, float w,
               float h) {
   ImGui::BeginChild(id, ImVec2(w, h), true);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 
 namespace strata {
@@ -42,16 +41,6 @@ DiffAxis diff_bar_axis(const std::vector<double>& values) {
   a.hi = std::ceil(v[0] / step - 1e-9) * step;
   for (int i = 0; i * step <= a.hi * 1.0001; ++i) a.ticks.push_back(i * step);
   return a;
-}
-
-std::string runs_us_short(double us) {
-  if (!std::isfinite(us)) return "-";
-  const double x = std::fabs(us);
-  const char* suffix = x >= 1e9 ? "G" : x >= 1e6 ? "M" : x >= 1e3 ? "k" : "";
-  const double d = x >= 1e9 ? 1e9 : x >= 1e6 ? 1e6 : x >= 1e3 ? 1e3 : 1;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g%s", us / d, suffix);
-  return buf;
 }
 
 }  // namespace strata

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "ui/widgets/number_format.h"
+
 namespace strata {
 
 // Above this ratio of the largest to the second largest type, the axis is logarithmic.
@@ -21,6 +23,6 @@ struct DiffAxis {
 DiffAxis diff_bar_axis(const std::vector<double>& values);
 
 // µs for axis labels: "0", "250", "1.5k", "12M" (3 significant digits at most).
-std::string runs_us_short(double us);
+inline std::string runs_us_short(double us) { return format_compact(us); }
 
 }  // namespace strata

@@ -7,6 +7,7 @@
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_runs.h"
 #include "ui/runs/runs_view.h"
 
 namespace strata {
@@ -14,125 +15,135 @@ namespace strata {
 namespace reply = protocol::keys;
 namespace {
 
+namespace stats = reply::runs_stats;
+namespace op = reply::runs_operator;
+namespace kernel = reply::runs_kernel;
+namespace detail = reply::runs_kernel_detail;
+namespace card = reply::runs_card;
+namespace comm = reply::runs_comm_op;
+namespace diff = reply::runs_operator_diff;
+namespace step_row = reply::runs_step_diff_row;
+
 void read_op(RunsView::Op* o, const std::vector<std::string>& k, const JsonLine& l) {
   if (l.depth == 2) {
     const std::string& f = k[2];
-    if (f == "name")
+    if (f == op::kName)
       o->name = l.value;
-    else if (f == "inputShape")
+    else if (f == op::kInputShape)
       o->shape = l.value;
-    else if (f == "calls")
+    else if (f == op::kCalls)
       o->calls = json_number(l);
-    else if (f == "hostSelfUs")
+    else if (f == op::kHostSelfUs)
       o->host_self = json_number(l);
-    else if (f == "hostTotalUs")
+    else if (f == op::kHostTotalUs)
       o->host_total = json_number(l);
-    else if (f == "deviceSelfUs")
+    else if (f == op::kDeviceSelfUs)
       o->device_self = json_number(l);
-    else if (f == "deviceTotalUs")
+    else if (f == op::kDeviceTotalUs)
       o->device_total = json_number(l);
-    else if (f == "aiCoreEligible")
+    else if (f == op::kAiCoreEligible)
       o->ai_eligible = l.value == "true";
-    else if (f == "aiCoreSelfPct")
+    else if (f == op::kAiCoreSelfPct)
       o->ai_self_pct = json_number(l);
-    else if (f == "aiCoreTotalPct")
+    else if (f == op::kAiCoreTotalPct)
       o->ai_total_pct = json_number(l);
-  } else if (l.depth == 3 && k[2] == "callStacks") {
+  } else if (l.depth == 3 && k[2] == op::kCallStacks) {
     o->stacks.emplace_back("", 0);
-  } else if (l.depth == 4 && k[2] == "callStacks" && !o->stacks.empty()) {
-    if (k[4] == "stack")
+  } else if (l.depth == 4 && k[2] == op::kCallStacks && !o->stacks.empty()) {
+    if (k[4] == reply::runs_call_stack::kStack)
       o->stacks.back().first = l.value;
-    else if (k[4] == "count")
+    else if (k[4] == reply::runs_call_stack::kCount)
       o->stacks.back().second = json_number(l);
   }
 }
 
 void read_kernel(RunsView::Kernel* r, const std::string& f, const JsonLine& l) {
-  if (f == "name")
+  if (f == kernel::kName)
     r->name = l.value;
-  else if (f == "coreType")
+  else if (f == kernel::kCoreType)
     r->core_type = l.value;
-  else if (f == "count")
+  else if (f == kernel::kCount)
     r->count = json_number(l);
-  else if (f == "totalUs")
+  else if (f == kernel::kTotalUs)
     r->total = json_number(l);
-  else if (f == "minUs")
+  else if (f == kernel::kMinUs)
     r->min = json_number(l);
-  else if (f == "avgUs")
+  else if (f == kernel::kAvgUs)
     r->avg = json_number(l);
-  else if (f == "maxUs")
+  else if (f == kernel::kMaxUs)
     r->max = json_number(l);
 }
 
 void read_detail(RunsView::Detail* d, const std::string& f, const JsonLine& l) {
-  if (f == "name")
+  if (f == detail::kName)
     d->name = l.value;
-  else if (f == "type")
+  else if (f == detail::kType)
     d->type = l.value;
-  else if (f == "coreType")
+  else if (f == detail::kCoreType)
     d->core_type = l.value;
-  else if (f == "step")
+  else if (f == detail::kStep)
     d->step = l.value;
-  else if (f == "startUs")
+  else if (f == detail::kStartUs)
     d->start = json_number(l);
-  else if (f == "durationUs")
+  else if (f == detail::kDurationUs)
     d->duration = json_number(l);
-  else if (f == "waitUs")
+  else if (f == detail::kWaitUs)
     d->wait = json_number(l);
-  else if (f == "blockDim")
+  else if (f == detail::kBlockDim)
     d->block_dim = json_number(l);
 }
 
 void read_card(RunsView::Card* c, const std::vector<std::string>& k, const JsonLine& l) {
   if (l.depth == 2) {
     const std::string& f = k[2];
-    if (f == "card")
+    if (f == card::kCard)
       c->card = static_cast<int>(json_number(l));
-    else if (f == "step")
+    else if (f == card::kStep)
       c->step = l.value;
-    else if (f == "computeUs")
+    else if (f == card::kComputeUs)
       c->compute = json_number(l);
-    else if (f == "communicationUs")
+    else if (f == card::kCommunicationUs)
       c->communication = json_number(l);
-    else if (f == "overlapUs")
+    else if (f == card::kOverlapUs)
       c->overlap = json_number(l);
-    else if (f == "freeUs")
+    else if (f == card::kFreeUs)
       c->free = json_number(l);
-    else if (f == "transferUs")
+    else if (f == card::kTransferUs)
       c->transfer = json_number(l);
-    else if (f == "waitUs")
+    else if (f == card::kWaitUs)
       c->wait = json_number(l);
-    else if (f == "syncUs")
+    else if (f == card::kSyncUs)
       c->sync = json_number(l);
-  } else if (l.depth == 3 && k[2] == "commOps") {
+  } else if (l.depth == 3 && k[2] == card::kCommOps) {
     c->ops.emplace_back();
-  } else if (l.depth == 4 && k[2] == "commOps" && !c->ops.empty()) {
+  } else if (l.depth == 4 && k[2] == card::kCommOps && !c->ops.empty()) {
     RunsView::CommOp& o = c->ops.back();
     const std::string& f = k[4];
-    if (f == "name")
+    if (f == comm::kName)
       o.name = l.value;
-    else if (f == "calls")
+    else if (f == comm::kCalls)
       o.calls = json_number(l);
-    else if (f == "elapseUs")
+    else if (f == comm::kElapseUs)
       o.elapse = json_number(l);
-    else if (f == "transitUs")
+    else if (f == comm::kTransitUs)
       o.transit = json_number(l);
-    else if (f == "waitUs")
+    else if (f == comm::kWaitUs)
       o.wait = json_number(l);
-    else if (f == "syncUs")
+    else if (f == comm::kSyncUs)
       o.sync = json_number(l);
   }
 }
 
 void read_diff_row(RunsView::DiffRow* r, const std::string& f, const JsonLine& l) {
-  static const char* kGroups[4][4] = {
-      {"aHostUs", "bHostUs", "hostDiffUs", "hostRatio"},
-      {"aSelfHostUs", "bSelfHostUs", "selfHostDiffUs", "selfHostRatio"},
-      {"aDeviceUs", "bDeviceUs", "deviceDiffUs", "deviceRatio"},
-      {"aSelfDeviceUs", "bSelfDeviceUs", "selfDeviceDiffUs", "selfDeviceRatio"}};
-  if (f == "name")
+  static constexpr std::string_view kGroups[4][4] = {
+      {diff::kAHostUs, diff::kBHostUs, diff::kHostDiffUs, diff::kHostRatio},
+      {diff::kASelfHostUs, diff::kBSelfHostUs, diff::kSelfHostDiffUs, diff::kSelfHostRatio},
+      {diff::kADeviceUs, diff::kBDeviceUs, diff::kDeviceDiffUs, diff::kDeviceRatio},
+      {diff::kASelfDeviceUs, diff::kBSelfDeviceUs, diff::kSelfDeviceDiffUs,
+       diff::kSelfDeviceRatio}};
+  if (f == diff::kName)
     r->name = l.value;
-  else if (f == "inputShape")
+  else if (f == diff::kInputShape)
     r->shape = l.value;
   for (int g = 0; g < 4; ++g)
     for (int i = 0; i < 4; ++i)
@@ -171,10 +182,10 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     v->status = "Statistics could not be read: " + error;
     return;
   }
-  if (part == "operators") {
+  if (part == stats::kOperators) {
     v->ops.clear();
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] != reply::runs_stats::kOperators || l.depth < 1) return;
+      if (k[0] != stats::kOperators || l.depth < 1) return;
       if (l.depth == 1)
         v->ops.emplace_back();
       else if (!v->ops.empty())
@@ -182,23 +193,22 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     });
     v->ops_sorted = false;
     v->has_ops = true;
-  } else if (part == "kernels") {
+  } else if (part == stats::kKernels) {
     v->kernels.clear();
     v->core_types.clear();
     v->details.clear();
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] == "kernelDetailsTotal" && l.depth == 0) v->details_total = json_number(l);
+      if (k[0] == stats::kKernelDetailsTotal && l.depth == 0) v->details_total = json_number(l);
       if (l.depth < 1) return;
-      std::vector<RunsView::Kernel>* list = k[0] == reply::runs_stats::kKernels ? &v->kernels
-                                            : k[0] == reply::runs_stats::kKernelCoreTypes
-                                                ? &v->core_types
-                                                : nullptr;
+      std::vector<RunsView::Kernel>* list = k[0] == stats::kKernels           ? &v->kernels
+                                            : k[0] == stats::kKernelCoreTypes ? &v->core_types
+                                                                              : nullptr;
       if (list) {
         if (l.depth == 1)
           list->emplace_back();
         else if (l.depth == 2 && !list->empty())
           read_kernel(&list->back(), k[2], l);
-      } else if (k[0] == "kernelDetails") {
+      } else if (k[0] == stats::kKernelDetails) {
         if (l.depth == 1)
           v->details.emplace_back();
         else if (l.depth == 2 && !v->details.empty())
@@ -207,10 +217,10 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     });
     v->kernels_sorted = v->details_sorted = false;
     v->has_kernels = true;
-  } else if (part == "distributed") {
+  } else if (part == stats::kDistributed) {
     v->cards.clear();
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] != reply::runs_stats::kDistributed || l.depth < 1) return;
+      if (k[0] != stats::kDistributed || l.depth < 1) return;
       if (l.depth == 1)
         v->cards.emplace_back();
       else if (!v->cards.empty())
@@ -218,42 +228,42 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
     });
     v->comm_card = 0;
     v->has_cards = true;
-  } else if (part == "diff") {
+  } else if (part == kRunsDiffPart) {
     v->op_diff.clear();
     v->step_rows.clear();
     v->steps.clear();
     int a_run = -1, a_prof = -1, b_run = -1, b_prof = -1;
     json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-      if (k[0] == "steps" && l.depth == 1) {  // every step of either profile
+      if (k[0] == stats::kSteps && l.depth == 1) {  // every step of either profile
         v->steps.push_back(l.value);
-      } else if (k[0] == reply::runs_stats::kOperatorDiff && l.depth >= 1) {
+      } else if (k[0] == stats::kOperatorDiff && l.depth >= 1) {
         if (l.depth == 1)
           v->op_diff.emplace_back();
         else if (l.depth == 2 && !v->op_diff.empty())
           read_diff_row(&v->op_diff.back(), k[2], l);
-      } else if (k[0] == reply::runs_stats::kStepDiff && l.depth >= 1) {
-        if (l.depth == 1 && k[1] == "step") v->step = l.value;
-        if (k[1] != "rows" || l.depth < 2) return;
+      } else if (k[0] == stats::kStepDiff && l.depth >= 1) {
+        if (l.depth == 1 && k[1] == reply::runs_step_diff::kStep) v->step = l.value;
+        if (k[1] != reply::runs_step_diff::kRows || l.depth < 2) return;
         if (l.depth == 2)
           v->step_rows.emplace_back();
         else if (l.depth == 3 && !v->step_rows.empty()) {
           RunsView::StepRow& r = v->step_rows.back();
-          if (k[3] == "opType")
+          if (k[3] == step_row::kOpType)
             r.op_type = l.value;
-          else if (k[3] == "aDeviceUs")
+          else if (k[3] == step_row::kADeviceUs)
             r.a = json_number(l);
-          else if (k[3] == "bDeviceUs")
+          else if (k[3] == step_row::kBDeviceUs)
             r.b = json_number(l);
-          else if (k[3] == "diffUs")
+          else if (k[3] == step_row::kDiffUs)
             r.diff = json_number(l);
-          else if (k[3] == "cumulativeDiffUs")
+          else if (k[3] == step_row::kCumulativeDiffUs)
             r.cumulative = json_number(l);
         }
-      } else if ((k[0] == "a" || k[0] == "b") && l.depth == 1) {
-        int* run = k[0] == "a" ? &a_run : &b_run;
-        int* prof = k[0] == "a" ? &a_prof : &b_prof;
-        if (k[1] == "run") *run = static_cast<int>(json_number(l));
-        if (k[1] == "profile") *prof = static_cast<int>(json_number(l));
+      } else if ((k[0] == stats::kA || k[0] == stats::kB) && l.depth == 1) {
+        int* run = k[0] == stats::kA ? &a_run : &b_run;
+        int* prof = k[0] == stats::kA ? &a_prof : &b_prof;
+        if (k[1] == reply::runs_diff_side::kRun) *run = static_cast<int>(json_number(l));
+        if (k[1] == reply::runs_diff_side::kProfile) *prof = static_cast<int>(json_number(l));
       }
     });
     // Flat indices (run-major) for the two pickers.
@@ -272,8 +282,7 @@ void runs_view_stats(RunsView* v, const std::string& part, const char* json) {
   }
   // The first error, if any, as the status line.
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
-    if (k[0] == reply::runs_stats::kErrors && l.depth == 1 && v->status.empty())
-      v->status = l.value;
+    if (k[0] == stats::kErrors && l.depth == 1 && v->status.empty()) v->status = l.value;
   });
 }
 

@@ -6,10 +6,12 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "core/runs/run_discovery.h"
+#include "ui/widgets/number_format.h"
 
 namespace strata {
 
@@ -90,7 +92,9 @@ void runs_view_select(RunsView* v, int run, int profile, int view);
 // {run, profile, view, viewName, groupByShape, diff: {a: {run, profile}, b, step} | null}, or
 // null before a folder with runs.
 std::string runs_view_selection_json(const RunsView& v);
-// part: "operators" | "kernels" | "distributed" | "diff".
+// part: the table the reply answers for, named as its key (protocol::keys::runs_stats
+// kOperators, kKernels, kDistributed), or kRunsDiffPart for a Diff.
+inline constexpr std::string_view kRunsDiffPart = "diff";
 void runs_view_stats(RunsView* v, const std::string& part, const char* json);
 void runs_view_frame(RunsView* v, float x, float y, float w, float h);
 // {diff: {logScale, barTicks, lineTicks}}: what the Diff chart's axes showed last frame.
@@ -104,8 +108,8 @@ struct PieSlice {
 // A pie of the top slices (the rest as "Other") with a legend, in a child of size (w, h).
 void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, size_t top, float w,
               float h);
-// Formats µs for tables ("1,234.56").
-std::string runs_us(double us);
+// Formats µs for tables ("1,234.56"; missing: "-").
+inline std::string runs_us(double us) { return format_thousands(us, 2); }
 // A colour swatch and its label, on the current line (charts' legends).
 void runs_legend(uint32_t colour, const char* label);
 // A statistic that may be missing (NaN) as 0, for bar lengths and sums.

@@ -1,10 +1,10 @@
 #include "ui/widgets/table_cells.h"
 
 #include <cmath>
-#include <cstdio>
 
 #include "core/base/json_writer.h"
 #include "imgui.h"
+#include "ui/widgets/number_format.h"
 
 namespace strata {
 
@@ -37,26 +37,6 @@ size_t char_start(const std::string& s, size_t i) {
 
 void tooltip_when_hovered(const std::string& text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
-}
-
-std::string thousands(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  size_t dot = s.find('.');
-  if (dot == std::string::npos) dot = s.size();
-  const size_t start = s[0] == '-' ? 1 : 0;
-  for (size_t i = dot; i > start + 3; i -= 3) s.insert(i - 3, ",");
-  return s;
-}
-
-std::string compact(double v) {
-  const double a = std::fabs(v);
-  const char* suffix = a >= 1e9 ? "G" : a >= 1e6 ? "M" : a >= 1e3 ? "k" : "";
-  const double d = a >= 1e9 ? 1e9 : a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g%s", v / d, suffix);
-  return buf;
 }
 
 }  // namespace
@@ -112,7 +92,7 @@ void cell_us(double us) {
     cell_number("-");
     return;
   }
-  cell_number(thousands(us, 2), {thousands(us, 0), compact(us)});
+  cell_number(format_thousands(us, 2), {format_thousands(us, 0), format_compact(us)});
 }
 
 const std::vector<CutCell>& table_cells_cut(int* frame) {
