@@ -3,42 +3,53 @@
 #include <emscripten/html5.h>
 
 #include <cstring>
+#include <string>
 
 #include "imgui.h"
+#include "platform/browser/key_queue.h"
 #include "platform/browser/redraw.h"
+
+// ImGui's copies (Ctrl+C in a text box, a "Copy" menu item) go to the system clipboard too. A
+// page without clipboard access (an insecure origin, a frame without permission) keeps them in
+// ImGui alone, as before.
+EM_JS(void, strata_js_copy_text, (const char* text), {
+  const s = UTF8ToString(text);
+  if (navigator.clipboard && navigator.clipboard.writeText)
+    navigator.clipboard.writeText(s).catch(function(){});
+});
 
 namespace strata {
 
 namespace {
 
 InputSink g_sink;
+std::string
+    g_clipboard;  // what paste gives back inside ImGui (reading the system's needs a prompt)
 // Dear ImGui 1.86 samples button state once per frame, so a press and release inside one frame
 // (a quick click, or a scripted one) would be lost: a release is held back until the frame
 // after the press has been seen.
 bool g_pressed_this_frame[3] = {false, false, false};
 bool g_release_pending[3] = {false, false, false};
-// The same for keys ImGui reads (Enter in the search box, arrows, backspace...).
-bool g_key_pressed_this_frame[512] = {};
-bool g_key_release_pending[512] = {};
-// Modifiers too: Ctrl+A pressed and released inside one frame must reach ImGui as Ctrl held while
-// A was down. A modifier seen down during a frame stays down for that frame; the frame after
-// takes its latest state.
-struct Modifiers {
-  bool ctrl = false, shift = false, alt = false, super = false;
-};
-Modifiers g_mods_now, g_mods_this_frame;
+// Keys, typed characters and modifiers reach ImGui a frame's worth at a time (key_queue.h).
+KeyQueue g_keys;
+
+// Hands ImGui what the queue lets into the frame being built.
+void sync_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int k = 1; k < kMaxQueuedKeys; ++k) io.KeysDown[k] = g_keys.down[k];
+  io.KeyCtrl = g_keys.mods.ctrl;
+  io.KeyShift = g_keys.mods.shift;
+  io.KeyAlt = g_keys.mods.alt;
+  io.KeySuper = g_keys.mods.super;
+  if (!g_keys.typed.empty()) {
+    io.AddInputCharactersUTF8(g_keys.typed.c_str());
+    g_keys.typed.clear();
+  }
+}
 
 void set_modifiers(bool ctrl, bool shift, bool alt, bool super) {
-  g_mods_now = {ctrl, shift, alt, super};
-  g_mods_this_frame.ctrl |= ctrl;
-  g_mods_this_frame.shift |= shift;
-  g_mods_this_frame.alt |= alt;
-  g_mods_this_frame.super |= super;
-  ImGuiIO& io = ImGui::GetIO();
-  io.KeyCtrl = g_mods_this_frame.ctrl;
-  io.KeyShift = g_mods_this_frame.shift;
-  io.KeyAlt = g_mods_this_frame.alt;
-  io.KeySuper = g_mods_this_frame.super;
+  key_queue_mods(&g_keys, KeyMods{ctrl, shift, alt, super});
+  sync_keys();
 }
 
 // Our key indices for ImGui 1.86's io.KeysDown[] / io.KeyMap.
@@ -67,6 +78,7 @@ enum Key {
   kZ,
   kKeyCount
 };
+static_assert(kKeyCount <= kMaxQueuedKeys, "the key queue tracks every key ImGui reads");
 
 int key_index(const char* code) {
   struct Map {
@@ -104,26 +116,21 @@ EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   request_redraw();
   ImGuiIO& io = ImGui::GetIO();
   const bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
-  set_modifiers(e->ctrlKey, e->shiftKey, e->altKey, e->metaKey);
-  int k = key_index(e->code);
-  if (k && down) {
-    io.KeysDown[k] = true;
-    g_key_pressed_this_frame[k] = true;
-    g_key_release_pending[k] = false;
-  } else if (k) {
-    if (g_key_pressed_this_frame[k])
-      g_key_release_pending[k] = true;
-    else
-      io.KeysDown[k] = false;
-  }
+  key_queue_mods(&g_keys,
+                 KeyMods{e->ctrlKey != 0, e->shiftKey != 0, e->altKey != 0, e->metaKey != 0});
+  const int k = key_index(e->code);
   const RawKey raw{e->code,          e->key,          down,           e->repeat != 0,
                    e->shiftKey != 0, e->ctrlKey != 0, e->altKey != 0, e->metaKey != 0};
-  if (g_sink.key && g_sink.key(g_sink.ctx, raw)) return EM_TRUE;
-  if (down && io.WantTextInput && !e->ctrlKey && !e->metaKey && std::strlen(e->key) <= 4 &&
-      static_cast<unsigned char>(e->key[0]) >= 0x20) {
-    io.AddInputCharactersUTF8(e->key);
-    return EM_TRUE;
+  bool handled = g_sink.key && g_sink.key(g_sink.ctx, raw);
+  // A key's character goes in before its press (ImGui reads characters first).
+  if (!handled && down && io.WantTextInput && !e->ctrlKey && !e->metaKey &&
+      std::strlen(e->key) <= 4 && static_cast<unsigned char>(e->key[0]) >= 0x20) {
+    key_queue_chars(&g_keys, e->key);
+    handled = true;
   }
+  if (k) key_queue_key(&g_keys, k, down);
+  sync_keys();
+  if (handled) return EM_TRUE;
   // Let the browser have everything else (reload, devtools, copy...) unless ImGui is typing.
   return io.WantTextInput && k ? EM_TRUE : EM_FALSE;
 }
@@ -133,8 +140,8 @@ EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
   // Keys released while the page had no focus never send keyup: forget them all.
   ImGuiIO& io = ImGui::GetIO();
   std::memset(io.KeysDown, 0, sizeof io.KeysDown);
-  g_mods_this_frame = {};
-  set_modifiers(false, false, false, false);
+  key_queue_clear(&g_keys);
+  sync_keys();
   if (g_sink.focus_lost) g_sink.focus_lost(g_sink.ctx);
   return EM_FALSE;
 }
@@ -180,17 +187,13 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
 
 void input_frame_done() {
   ImGuiIO& io = ImGui::GetIO();
-  g_mods_this_frame = {};
-  set_modifiers(g_mods_now.ctrl, g_mods_now.shift, g_mods_now.alt, g_mods_now.super);
+  // Events that did not fit the frame just drawn go into the next; ask for it while any wait.
+  if (key_queue_next_frame(&g_keys)) request_redraw();
+  sync_keys();
   for (int b = 0; b < 3; ++b) {
     g_pressed_this_frame[b] = false;
     if (g_release_pending[b]) io.MouseDown[b] = false;
     g_release_pending[b] = false;
-  }
-  for (int k = 0; k < kKeyCount; ++k) {
-    g_key_pressed_this_frame[k] = false;
-    if (g_key_release_pending[k]) io.KeysDown[k] = false;
-    g_key_release_pending[k] = false;
   }
 }
 
@@ -219,6 +222,11 @@ void input_install(const char* canvas, InputSink sink) {
   io.KeyMap[ImGuiKey_X] = kX;
   io.KeyMap[ImGuiKey_Y] = kY;
   io.KeyMap[ImGuiKey_Z] = kZ;
+  io.SetClipboardTextFn = [](void*, const char* text) {
+    g_clipboard = text ? text : "";
+    strata_js_copy_text(g_clipboard.c_str());
+  };
+  io.GetClipboardTextFn = [](void*) { return g_clipboard.c_str(); };
   const char* win = EMSCRIPTEN_EVENT_TARGET_WINDOW;
   emscripten_set_keydown_callback(win, nullptr, EM_TRUE, on_key);
   emscripten_set_keyup_callback(win, nullptr, EM_TRUE, on_key);
