@@ -75,6 +75,16 @@ void row(const char* label, const std::string& value) {
   ImGui::TextUnformatted(value.c_str());
 }
 
+// The base the ruler counted from this frame (it draws before the pane).
+TimeBase ruler_time_base(const Timeline& t) {
+  TimeBase b;
+  b.has_base = t.ruler.has_base;
+  b.from_mark = t.ruler.base_from_mark;
+  b.base = t.ruler.base;
+  b.base_text = t.ruler.base_text;
+  return b;
+}
+
 // A time row: its text, and on hover the absolute time, which a right-click copies.
 void time_row(DetailsPane* p, const char* label, const std::string& text, const std::string& abs_ns,
               const std::string& hover) {
@@ -96,11 +106,7 @@ void time_row(DetailsPane* p, const char* label, const std::string& text, const 
 // Start and end as offsets from the base the ruler counts from (shown once, first), the
 // duration exact; `dur` < 0: an instant, which has a start only.
 void time_rows(DetailsPane* p, const Timeline& t, int64_t origin, int64_t start, int64_t dur) {
-  TimeBase b;
-  b.has_base = t.ruler.has_base;
-  b.from_mark = t.ruler.base_from_mark;
-  b.base = t.ruler.base;
-  b.base_text = t.ruler.base_text;
+  const TimeBase b = ruler_time_base(t);
   const EventTimeText tt = event_time_text(b, origin, start, dur < 0 ? 0 : dur);
   const std::string since = format_duration_exact(static_cast<double>(start - origin));
   time_row(p, "Times from", tt.base, absolute_ns_text(origin, b.has_base ? b.base : 0),
@@ -180,11 +186,31 @@ void related(const std::vector<JsonLine>& lines, std::string_view key, Timeline*
   }
 }
 
+// Where a multi-selection lies, counted from the ruler's base as one event's times are: "from
+// @ 1.23 s: +1.2 us .. +5.6 us (4.4 us)". Only when the answer lists every selected event.
+void summary_span(DetailsPane* p, const Timeline& t) {
+  const std::vector<SummaryEvent>& ev = p->summary.events;
+  if (ev.empty() || ev.size() != p->selection_count) return;
+  double lo = ev[0].start, hi = ev[0].end;
+  for (const SummaryEvent& e : ev) lo = std::min(lo, e.start), hi = std::max(hi, e.end);
+  const TimeBase b = ruler_time_base(t);
+  const double base = b.has_base ? b.base : 0;
+  const std::string text = "from " + time_base_label(b) + ": " + format_offset_exact(lo - base) +
+                           " .. " + format_offset_exact(hi - base) + "  (" +
+                           format_duration_exact(hi - lo) + ")";
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", text.c_str());
+  p->time_rows.push_back(
+      {"Selection", text, "", ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y});
+}
+
 void draw_summary(DetailsPane* p, Timeline* t, const TraceData& d) {
   ImGui::Text("%llu events selected", static_cast<unsigned long long>(p->selection_count));
   if (p->summary_waiting) {
     ImGui::SameLine();
     ImGui::TextDisabled("(summing...)");
+  } else {
+    summary_span(p, *t);
   }
   summary_draw(&p->summary, t, d);
 }

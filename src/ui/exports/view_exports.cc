@@ -51,6 +51,16 @@ EMSCRIPTEN_KEEPALIVE void ui_set_view_rel(double start_rel, double end_rel) {
   strata::timeline_set_view(&strata::ui_app()->timeline, start_rel, end_rel);
   strata::request_redraw();
 }
+// The view as exact absolute ns, decimal text ("1695835542513910123.25"): what deep links carry
+// (ui_set_view_text reads it back to the same view, bit for bit).
+EMSCRIPTEN_KEEPALIVE const char* ui_view_start_text() {
+  const strata::App* a = strata::ui_app();
+  return keep(strata::absolute_ns_text(a->data.origin_ns, a->timeline.view.start));
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_view_end_text() {
+  const strata::App* a = strata::ui_app();
+  return keep(strata::absolute_ns_text(a->data.origin_ns, a->timeline.view.end));
+}
 // Returns 0 when either is not a decimal number of ns.
 EMSCRIPTEN_KEEPALIVE int ui_set_view_text(const char* start_ns, const char* end_ns) {
   strata::App* a = strata::ui_app();

@@ -150,13 +150,17 @@ std::string format_offset_exact(double offset_ns) {
   return (negative ? "-" : "+") + mag;
 }
 
+std::string time_base_label(const TimeBase& b) {
+  return b.has_base ? (b.from_mark ? "mark @ " : "@ ") + b.base_text : "trace start";
+}
+
 EventTimeText event_time_text(const TimeBase& b, TimeNs origin, TimeNs start_abs, int64_t dur_ns) {
   EventTimeText t;
   // Relative ns in integers first: epoch ns do not fit a double exactly, their differences do.
   const double start_rel = static_cast<double>(start_abs - origin);
   const double end_rel = static_cast<double>(start_abs + dur_ns - origin);
   const double base = b.has_base ? b.base : 0;
-  t.base = b.has_base ? (b.from_mark ? "mark @ " : "@ ") + b.base_text : "trace start";
+  t.base = time_base_label(b);
   t.start = format_offset_exact(start_rel - base);
   t.end = format_offset_exact(end_rel - base);
   t.duration = format_duration_exact(static_cast<double>(dur_ns));

@@ -52,6 +52,9 @@ struct TimeBase {
   double base = 0;        // relative ns
   std::string base_text;  // as the ruler writes it ("1.234567891 s")
 };
+// How the pane names the base: "@ 1.234567 s", "mark @ 1.234567891 s" (as the ruler does), or
+// "trace start".
+std::string time_base_label(const TimeBase& b);
 // An event's times as the details pane shows them: the base once, start and end as offsets
 // from it, the duration exact, and the absolute start and end (decimal ns) to copy.
 struct EventTimeText {
