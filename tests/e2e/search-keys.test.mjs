@@ -2,7 +2,8 @@
 // keyboard once per frame: Ctrl+A and the Backspace after it landing between the same two
 // frames used to read as Ctrl+Backspace (the last word deleted, nothing selected), and letters
 // typed right after Ctrl+A were dropped (typed with Ctrl still held). The platform layer now
-// lets them in a frame's worth at a time (src/platform/browser/key_queue.h).
+// lets them in a frame's worth at a time (src/platform/browser/key_queue.h). And letters typed
+// right after "/" wait for the search box instead of acting as shortcuts (D pans).
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { poll, setupStrata } from './lib.mjs';
@@ -83,6 +84,26 @@ describe('search box keys', () => {
       { message: 'the box to change', timeout: 5000 },
     ).catch(async () => ({ t: await boxText() }));
     assert.equal(text.t, 'qr', 'the letters replaced the selection');
+  });
+
+  test('letters typed right after / go into the search box', async () => {
+    await focusBox();
+    await fill('');
+    await s.focusCanvas(0.6, 0.5);
+    await page.keyboard.press('Escape');
+    await s.frame();
+    // The box takes the keyboard a couple of frames after "/": these come before that.
+    await burst([...press('/', 'Slash'), ...press('r', 'KeyR'), ...press('e', 'KeyE'), ...press('d', 'KeyD')]);
+    const text = await poll(
+      async () => {
+        await s.frame();
+        const t = await boxText();
+        return t.length >= 3 && { t };
+      },
+      { message: 'the letters in the box', timeout: 10_000 },
+    ).catch(async () => ({ t: await boxText() }));
+    assert.equal(text.t, 'red', 'every letter typed after / is in the box');
+    assert.equal((await state()).typing, true);
   });
 
   test('Ctrl+A and Backspace from the keyboard empty the box, try after try', async () => {

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "imgui.h"
 #include "platform/browser/key_queue.h"
@@ -112,27 +113,60 @@ int key_index(const char* code) {
   return 0;
 }
 
-EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
-  request_redraw();
+// A key event kept while the keyboard moves into a text box (InputSink::hold_keys).
+struct HeldKey {
+  std::string code, key;
+  bool down, repeat, shift, ctrl, alt, meta;
+};
+std::vector<HeldKey> g_held;
+int g_held_frames = 0;  // frames drawn since the hold began
+bool g_holding = false;
+
+// One key event into the app's keymap and ImGui; returns whether it was used.
+bool take_key(const RawKey& raw) {
   ImGuiIO& io = ImGui::GetIO();
-  const bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
-  key_queue_mods(&g_keys,
-                 KeyMods{e->ctrlKey != 0, e->shiftKey != 0, e->altKey != 0, e->metaKey != 0});
-  const int k = key_index(e->code);
-  const RawKey raw{e->code,          e->key,          down,           e->repeat != 0,
-                   e->shiftKey != 0, e->ctrlKey != 0, e->altKey != 0, e->metaKey != 0};
+  key_queue_mods(&g_keys, KeyMods{raw.ctrl, raw.shift, raw.alt, raw.meta});
+  const int k = key_index(raw.code);
   bool handled = g_sink.key && g_sink.key(g_sink.ctx, raw);
   // A key's character goes in before its press (ImGui reads characters first).
-  if (!handled && down && io.WantTextInput && !e->ctrlKey && !e->metaKey &&
-      std::strlen(e->key) <= 4 && static_cast<unsigned char>(e->key[0]) >= 0x20) {
-    key_queue_chars(&g_keys, e->key);
+  if (!handled && raw.down && io.WantTextInput && !raw.ctrl && !raw.meta &&
+      std::strlen(raw.key) <= 4 && static_cast<unsigned char>(raw.key[0]) >= 0x20) {
+    key_queue_chars(&g_keys, raw.key);
     handled = true;
   }
-  if (k) key_queue_key(&g_keys, k, down);
+  if (k) key_queue_key(&g_keys, k, raw.down);
   sync_keys();
-  if (handled) return EM_TRUE;
   // Let the browser have everything else (reload, devtools, copy...) unless ImGui is typing.
-  return io.WantTextInput && k ? EM_TRUE : EM_FALSE;
+  return handled || (io.WantTextInput && k);
+}
+
+// Lets the held keys in, in order, once the text box has the keyboard (or it never came).
+void release_held_keys() {
+  g_holding = false;
+  g_held_frames = 0;
+  const std::vector<HeldKey> held = std::move(g_held);
+  g_held.clear();
+  for (const HeldKey& h : held)
+    take_key(
+        RawKey{h.code.c_str(), h.key.c_str(), h.down, h.repeat, h.shift, h.ctrl, h.alt, h.meta});
+}
+
+EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
+  request_redraw();
+  const RawKey raw{e->code,        e->key,           type == EMSCRIPTEN_EVENT_KEYDOWN,
+                   e->repeat != 0, e->shiftKey != 0, e->ctrlKey != 0,
+                   e->altKey != 0, e->metaKey != 0};
+  if (g_holding) {
+    g_held.push_back(
+        {e->code, e->key, raw.down, raw.repeat, raw.shift, raw.ctrl, raw.alt, raw.meta});
+    // It will most likely be typed into the box: keep it from the browser, shortcuts aside.
+    return raw.ctrl || raw.meta ? EM_FALSE : EM_TRUE;
+  }
+  const bool used = take_key(raw);
+  // A key that moves the keyboard into a text box (/ to search): the keys after it wait for
+  // the box, which takes the keyboard a couple of frames later, instead of being shortcuts.
+  if (used && raw.down && g_sink.hold_keys && g_sink.hold_keys(g_sink.ctx, 0)) g_holding = true;
+  return used ? EM_TRUE : EM_FALSE;
 }
 
 EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
@@ -141,6 +175,9 @@ EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
   ImGuiIO& io = ImGui::GetIO();
   std::memset(io.KeysDown, 0, sizeof io.KeysDown);
   key_queue_clear(&g_keys);
+  g_held.clear();
+  g_holding = false;
+  g_held_frames = 0;
   sync_keys();
   if (g_sink.focus_lost) g_sink.focus_lost(g_sink.ctx);
   return EM_FALSE;
@@ -190,6 +227,13 @@ void input_frame_done() {
   // Events that did not fit the frame just drawn go into the next; ask for it while any wait.
   if (key_queue_next_frame(&g_keys)) request_redraw();
   sync_keys();
+  if (g_holding) {
+    ++g_held_frames;
+    if (g_sink.hold_keys && g_sink.hold_keys(g_sink.ctx, g_held_frames))
+      request_redraw();
+    else
+      release_held_keys();
+  }
   for (int b = 0; b < 3; ++b) {
     g_pressed_this_frame[b] = false;
     if (g_release_pending[b]) io.MouseDown[b] = false;
