@@ -25,14 +25,16 @@ const char* keep(std::string s) {
 
 extern "C" {
 
-// View as absolute ns (doubles: exact to ~256 ns at epoch-scale timestamps).
+// View as absolute ns (doubles: exact to ~256 ns at epoch-scale timestamps). Summed exactly
+// (wasm's long double is a 128-bit float), then rounded once: the double nearest the view, the
+// same Number as one parsed from the exact decimal text of ui_view_start_text.
 EMSCRIPTEN_KEEPALIVE double ui_view_start_ns() {
   const strata::App* a = strata::ui_app();
-  return static_cast<double>(a->data.origin_ns) + a->timeline.view.start;
+  return static_cast<double>(static_cast<long double>(a->data.origin_ns) + a->timeline.view.start);
 }
 EMSCRIPTEN_KEEPALIVE double ui_view_end_ns() {
   const strata::App* a = strata::ui_app();
-  return static_cast<double>(a->data.origin_ns) + a->timeline.view.end;
+  return static_cast<double>(static_cast<long double>(a->data.origin_ns) + a->timeline.view.end);
 }
 EMSCRIPTEN_KEEPALIVE void ui_set_view_ns(double start_ns, double end_ns) {
   strata::App* a = strata::ui_app();
