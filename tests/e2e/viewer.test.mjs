@@ -340,7 +340,7 @@ describe('trace viewer interactions', () => {
     const url = await poll(
       async () => {
         const u = await s.call(() => location.href);
-        const m = /#view=(\d+),(\d+)&sel=\d+/.exec(u);
+        const m = /#view=([\d.]+),([\d.]+)&sel=\d+/.exec(u);
         return m && Math.abs(Number(m[1]) - v.startNs) <= 1000 && Math.abs(Number(m[2]) - v.endNs) <= 1000 && u;
       },
       { message: 'the URL hash to follow the view' },

@@ -16,5 +16,15 @@ const StrataPage = (() => {
   // "12.3 MB" from 1e6 bytes up, else "4.5 KB".
   const sizeLabel = (bytes) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1e3).toFixed(1)} KB`);
 
-  return Object.freeze({ download, sizeLabel });
+  // A deep link's "view=<start>,<end>" value (absolute ns) as setView takes it: decimal text
+  // stays text, so epoch ns stay exact (a Number would round them to 256 ns); anything else a
+  // Number ("1e6" from a hand-written link); null when it is not two of them.
+  function viewParam(text) {
+    const parts = String(text || '').split(',');
+    if (parts.length !== 2) return null;
+    const view = parts.map((p) => (/^-?\d+(\.\d+)?$/.test(p.trim()) ? p.trim() : Number(p)));
+    return view.every((x) => typeof x === 'string' || Number.isFinite(x)) ? view : null;
+  }
+
+  return Object.freeze({ download, sizeLabel, viewParam });
 })();

@@ -271,8 +271,8 @@
         if (m) await strata.select({ event: m[REPLY.event.event] });
       }
     }
-    const view = (params.get('view') || '').split(',').map(Number);
-    if (view.length === 2 && view.every(Number.isFinite)) strata.setView(view[0], view[1]);
+    const view = StrataPage.viewParam(params.get('view'));
+    if (view) strata.setView(view[0], view[1]);
   }
 
   // ---- Copy link -------------------------------------------------------------------------------
@@ -292,7 +292,7 @@
     // The hash in strata.js's own form (#view=<startNs>,<endNs>&sel=<event>).
     const sel = new URLSearchParams(location.hash.slice(1)).get('sel');
     const h = [];
-    if (v.endNs > v.startNs) h.push(`view=${Math.round(v.startNs)},${Math.round(v.endNs)}`);
+    if (v.endRelNs > v.startRelNs) h.push(`view=${v.startText},${v.endText}`);
     if (sel !== null && /^\d+$/.test(sel)) h.push(`sel=${sel}`);
     const qs = q.toString();
     return `${location.origin}${location.pathname}${qs ? '?' + qs : ''}${h.length ? '#' + h.join('&') : ''}`;

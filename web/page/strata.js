@@ -394,7 +394,8 @@
     summary: () => lastSummary,
     // startNs / endNs: absolute ns as Numbers (good to 256 ns at epoch scale); startRelNs /
     // endRelNs: ns since the trace start, exact at any zoom; originNs: the trace start, exact,
-    // as decimal text (BigInt(originNs) + ... for exact absolute times).
+    // as decimal text (BigInt(originNs) + ... for exact absolute times); startText / endText:
+    // the absolute ns as exact decimal text, which setView takes back to this very view.
     view: () =>
       ui
         ? {
@@ -403,8 +404,10 @@
             startRelNs: ui._ui_view_start_rel(),
             endRelNs: ui._ui_view_end_rel(),
             originNs: ui.UTF8ToString(ui._ui_origin_ns_text()),
+            startText: ui.UTF8ToString(ui._ui_view_start_text()),
+            endText: ui.UTF8ToString(ui._ui_view_end_text()),
           }
-        : { startNs: 0, endNs: 0, startRelNs: 0, endRelNs: 0, originNs: '0' },
+        : { startNs: 0, endNs: 0, startRelNs: 0, endRelNs: 0, originNs: '0', startText: '0', endText: '0' },
     // Absolute ns as Numbers, or exactly as BigInts or decimal strings ('1695835542513910123').
     setView(startNs, endNs) {
       if (!ui) return api.view();
@@ -489,6 +492,11 @@
     state: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_state_json())) : null),
     // The details pane, selection summary and search panel as drawn: {details, summary, search, timeline}.
     panels: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_panels_json())) : null),
+    // The details pane's time rows as drawn: [{label, text, absNs, x, y}] ("Times from" (the base),
+    // "Start", "End" as offsets from it, "Duration"; absNs: the exact absolute time, decimal ns).
+    detailsTimes: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_details_times_json())) : []),
+    // The search box's text as the UI holds it.
+    searchBox: () => (ui ? { text: ui.UTF8ToString(ui._ui_search_box_text()) } : null),
     // CPU time of building frames (not GPU time): {frames, medianMs, p99Ms}; reset starts anew.
     frameStats(reset) {
       const p = ui._malloc(24);
@@ -589,12 +597,12 @@
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------
-  // #view=<startNs>,<endNs>&sel=<event>. With the same ?url=, a link reopens the same place.
+  // #view=<startNs>,<endNs>&sel=<event>, the ns as exact decimal text (view().startText: a
+  // fraction when the view has one). With the same ?url=, a link reopens the same place.
   function readHash() {
     const h = new URLSearchParams(location.hash.slice(1));
-    const view = (h.get('view') || '').split(',').map(Number);
     return {
-      view: view.length === 2 && view.every(Number.isFinite) ? view : null,
+      view: StrataPage.viewParam(h.get('view')),
       sel: h.has('sel') ? Number(h.get('sel')) : null,
     };
   }
@@ -608,7 +616,7 @@
     if (!ui || !lastSummary[SUMMARY.files].length) return;
     const v = api.view();
     const sel = ui._ui_selected_event();
-    let h = `view=${Math.round(v.startNs)},${Math.round(v.endNs)}`;
+    let h = `view=${v.startText},${v.endText}`;
     if (sel >= 0) h += `&sel=${sel}`;
     if (h !== lastHash) {
       lastHash = h;

@@ -3,42 +3,54 @@
 #include <emscripten/html5.h>
 
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "imgui.h"
+#include "platform/browser/key_queue.h"
 #include "platform/browser/redraw.h"
+
+// ImGui's copies (Ctrl+C in a text box, a "Copy" menu item) go to the system clipboard too. A
+// page without clipboard access (an insecure origin, a frame without permission) keeps them in
+// ImGui alone, as before.
+EM_JS(void, strata_js_copy_text, (const char* text), {
+  const s = UTF8ToString(text);
+  if (navigator.clipboard && navigator.clipboard.writeText)
+    navigator.clipboard.writeText(s).catch(function(){});
+});
 
 namespace strata {
 
 namespace {
 
 InputSink g_sink;
+std::string
+    g_clipboard;  // what paste gives back inside ImGui (reading the system's needs a prompt)
 // Dear ImGui 1.86 samples button state once per frame, so a press and release inside one frame
 // (a quick click, or a scripted one) would be lost: a release is held back until the frame
 // after the press has been seen.
 bool g_pressed_this_frame[3] = {false, false, false};
 bool g_release_pending[3] = {false, false, false};
-// The same for keys ImGui reads (Enter in the search box, arrows, backspace...).
-bool g_key_pressed_this_frame[512] = {};
-bool g_key_release_pending[512] = {};
-// Modifiers too: Ctrl+A pressed and released inside one frame must reach ImGui as Ctrl held while
-// A was down. A modifier seen down during a frame stays down for that frame; the frame after
-// takes its latest state.
-struct Modifiers {
-  bool ctrl = false, shift = false, alt = false, super = false;
-};
-Modifiers g_mods_now, g_mods_this_frame;
+// Keys, typed characters and modifiers reach ImGui a frame's worth at a time (key_queue.h).
+KeyQueue g_keys;
+
+// Hands ImGui what the queue lets into the frame being built.
+void sync_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int k = 1; k < kMaxQueuedKeys; ++k) io.KeysDown[k] = g_keys.down[k];
+  io.KeyCtrl = g_keys.mods.ctrl;
+  io.KeyShift = g_keys.mods.shift;
+  io.KeyAlt = g_keys.mods.alt;
+  io.KeySuper = g_keys.mods.super;
+  if (!g_keys.typed.empty()) {
+    io.AddInputCharactersUTF8(g_keys.typed.c_str());
+    g_keys.typed.clear();
+  }
+}
 
 void set_modifiers(bool ctrl, bool shift, bool alt, bool super) {
-  g_mods_now = {ctrl, shift, alt, super};
-  g_mods_this_frame.ctrl |= ctrl;
-  g_mods_this_frame.shift |= shift;
-  g_mods_this_frame.alt |= alt;
-  g_mods_this_frame.super |= super;
-  ImGuiIO& io = ImGui::GetIO();
-  io.KeyCtrl = g_mods_this_frame.ctrl;
-  io.KeyShift = g_mods_this_frame.shift;
-  io.KeyAlt = g_mods_this_frame.alt;
-  io.KeySuper = g_mods_this_frame.super;
+  key_queue_mods(&g_keys, KeyMods{ctrl, shift, alt, super});
+  sync_keys();
 }
 
 // Our key indices for ImGui 1.86's io.KeysDown[] / io.KeyMap.
@@ -67,6 +79,7 @@ enum Key {
   kZ,
   kKeyCount
 };
+static_assert(kKeyCount <= kMaxQueuedKeys, "the key queue tracks every key ImGui reads");
 
 int key_index(const char* code) {
   struct Map {
@@ -100,32 +113,60 @@ int key_index(const char* code) {
   return 0;
 }
 
+// A key event kept while the keyboard moves into a text box (InputSink::hold_keys).
+struct HeldKey {
+  std::string code, key;
+  bool down, repeat, shift, ctrl, alt, meta;
+};
+std::vector<HeldKey> g_held;
+int g_held_frames = 0;  // frames drawn since the hold began
+bool g_holding = false;
+
+// One key event into the app's keymap and ImGui; returns whether it was used.
+bool take_key(const RawKey& raw) {
+  ImGuiIO& io = ImGui::GetIO();
+  key_queue_mods(&g_keys, KeyMods{raw.ctrl, raw.shift, raw.alt, raw.meta});
+  const int k = key_index(raw.code);
+  bool handled = g_sink.key && g_sink.key(g_sink.ctx, raw);
+  // A key's character goes in before its press (ImGui reads characters first).
+  if (!handled && raw.down && io.WantTextInput && !raw.ctrl && !raw.meta &&
+      std::strlen(raw.key) <= 4 && static_cast<unsigned char>(raw.key[0]) >= 0x20) {
+    key_queue_chars(&g_keys, raw.key);
+    handled = true;
+  }
+  if (k) key_queue_key(&g_keys, k, raw.down);
+  sync_keys();
+  // Let the browser have everything else (reload, devtools, copy...) unless ImGui is typing.
+  return handled || (io.WantTextInput && k);
+}
+
+// Lets the held keys in, in order, once the text box has the keyboard (or it never came).
+void release_held_keys() {
+  g_holding = false;
+  g_held_frames = 0;
+  const std::vector<HeldKey> held = std::move(g_held);
+  g_held.clear();
+  for (const HeldKey& h : held)
+    take_key(
+        RawKey{h.code.c_str(), h.key.c_str(), h.down, h.repeat, h.shift, h.ctrl, h.alt, h.meta});
+}
+
 EM_BOOL on_key(int type, const EmscriptenKeyboardEvent* e, void*) {
   request_redraw();
-  ImGuiIO& io = ImGui::GetIO();
-  const bool down = type == EMSCRIPTEN_EVENT_KEYDOWN;
-  set_modifiers(e->ctrlKey, e->shiftKey, e->altKey, e->metaKey);
-  int k = key_index(e->code);
-  if (k && down) {
-    io.KeysDown[k] = true;
-    g_key_pressed_this_frame[k] = true;
-    g_key_release_pending[k] = false;
-  } else if (k) {
-    if (g_key_pressed_this_frame[k])
-      g_key_release_pending[k] = true;
-    else
-      io.KeysDown[k] = false;
+  const RawKey raw{e->code,        e->key,           type == EMSCRIPTEN_EVENT_KEYDOWN,
+                   e->repeat != 0, e->shiftKey != 0, e->ctrlKey != 0,
+                   e->altKey != 0, e->metaKey != 0};
+  if (g_holding) {
+    g_held.push_back(
+        {e->code, e->key, raw.down, raw.repeat, raw.shift, raw.ctrl, raw.alt, raw.meta});
+    // It will most likely be typed into the box: keep it from the browser, shortcuts aside.
+    return raw.ctrl || raw.meta ? EM_FALSE : EM_TRUE;
   }
-  const RawKey raw{e->code,          e->key,          down,           e->repeat != 0,
-                   e->shiftKey != 0, e->ctrlKey != 0, e->altKey != 0, e->metaKey != 0};
-  if (g_sink.key && g_sink.key(g_sink.ctx, raw)) return EM_TRUE;
-  if (down && io.WantTextInput && !e->ctrlKey && !e->metaKey && std::strlen(e->key) <= 4 &&
-      static_cast<unsigned char>(e->key[0]) >= 0x20) {
-    io.AddInputCharactersUTF8(e->key);
-    return EM_TRUE;
-  }
-  // Let the browser have everything else (reload, devtools, copy...) unless ImGui is typing.
-  return io.WantTextInput && k ? EM_TRUE : EM_FALSE;
+  const bool used = take_key(raw);
+  // A key that moves the keyboard into a text box (/ to search): the keys after it wait for
+  // the box, which takes the keyboard a couple of frames later, instead of being shortcuts.
+  if (used && raw.down && g_sink.hold_keys && g_sink.hold_keys(g_sink.ctx, 0)) g_holding = true;
+  return used ? EM_TRUE : EM_FALSE;
 }
 
 EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
@@ -133,8 +174,11 @@ EM_BOOL on_blur(int, const EmscriptenFocusEvent*, void*) {
   // Keys released while the page had no focus never send keyup: forget them all.
   ImGuiIO& io = ImGui::GetIO();
   std::memset(io.KeysDown, 0, sizeof io.KeysDown);
-  g_mods_this_frame = {};
-  set_modifiers(false, false, false, false);
+  key_queue_clear(&g_keys);
+  g_held.clear();
+  g_holding = false;
+  g_held_frames = 0;
+  sync_keys();
   if (g_sink.focus_lost) g_sink.focus_lost(g_sink.ctx);
   return EM_FALSE;
 }
@@ -180,17 +224,20 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
 
 void input_frame_done() {
   ImGuiIO& io = ImGui::GetIO();
-  g_mods_this_frame = {};
-  set_modifiers(g_mods_now.ctrl, g_mods_now.shift, g_mods_now.alt, g_mods_now.super);
+  // Events that did not fit the frame just drawn go into the next; ask for it while any wait.
+  if (key_queue_next_frame(&g_keys)) request_redraw();
+  sync_keys();
+  if (g_holding) {
+    ++g_held_frames;
+    if (g_sink.hold_keys && g_sink.hold_keys(g_sink.ctx, g_held_frames))
+      request_redraw();
+    else
+      release_held_keys();
+  }
   for (int b = 0; b < 3; ++b) {
     g_pressed_this_frame[b] = false;
     if (g_release_pending[b]) io.MouseDown[b] = false;
     g_release_pending[b] = false;
-  }
-  for (int k = 0; k < kKeyCount; ++k) {
-    g_key_pressed_this_frame[k] = false;
-    if (g_key_release_pending[k]) io.KeysDown[k] = false;
-    g_key_release_pending[k] = false;
   }
 }
 
@@ -219,6 +266,11 @@ void input_install(const char* canvas, InputSink sink) {
   io.KeyMap[ImGuiKey_X] = kX;
   io.KeyMap[ImGuiKey_Y] = kY;
   io.KeyMap[ImGuiKey_Z] = kZ;
+  io.SetClipboardTextFn = [](void*, const char* text) {
+    g_clipboard = text ? text : "";
+    strata_js_copy_text(g_clipboard.c_str());
+  };
+  io.GetClipboardTextFn = [](void*) { return g_clipboard.c_str(); };
   const char* win = EMSCRIPTEN_EVENT_TARGET_WINDOW;
   emscripten_set_keydown_callback(win, nullptr, EM_TRUE, on_key);
   emscripten_set_keyup_callback(win, nullptr, EM_TRUE, on_key);

@@ -21,6 +21,10 @@ struct InputSink {
   bool (*key)(void* ctx, const RawKey& k) = nullptr;
   void (*pointer_down)(void* ctx, bool ctrl, bool shift) = nullptr;  // ctrl: ctrl or meta
   void (*focus_lost)(void* ctx) = nullptr;
+  // Asked after a key the app used went down, then after each frame (`frames`: drawn since):
+  // true while that key is moving the keyboard into a text box that has not taken it yet. The
+  // keys after it wait meanwhile, so what is typed right after "/" goes into the search box.
+  bool (*hold_keys)(void* ctx, int frames) = nullptr;
 };
 
 // Installs the callbacks on `canvas_selector` (mouse, wheel) and the window (keys).

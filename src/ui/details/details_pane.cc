@@ -11,6 +11,7 @@
 #include "ui/graph/graph_link.h"
 #include "ui/theme.h"
 #include "ui/timeline/colors.h"
+#include "ui/timeline/time_labels.h"
 #include "ui/timeline/timeline.h"
 
 namespace strata {
@@ -72,6 +73,50 @@ void row(const char* label, const std::string& value) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "%s", label);
   ImGui::TableSetColumnIndex(1);
   ImGui::TextUnformatted(value.c_str());
+}
+
+// The base the ruler counted from this frame (it draws before the pane).
+TimeBase ruler_time_base(const Timeline& t) {
+  TimeBase b;
+  b.has_base = t.ruler.has_base;
+  b.from_mark = t.ruler.base_from_mark;
+  b.base = t.ruler.base;
+  b.base_text = t.ruler.base_text;
+  return b;
+}
+
+// A time row: its text, and on hover the absolute time, which a right-click copies.
+void time_row(DetailsPane* p, const char* label, const std::string& text, const std::string& abs_ns,
+              const std::string& hover) {
+  row(label, text);
+  p->time_rows.push_back(
+      {label, text, abs_ns, ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y});
+  if (abs_ns.empty()) return;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s ns (absolute)\n%s\nRight-click to copy", abs_ns.c_str(), hover.c_str());
+  ImGui::PushID(label);
+  if (ImGui::BeginPopupContextItem("copy")) {
+    if (ImGui::MenuItem("Copy absolute time (ns)")) ImGui::SetClipboardText(abs_ns.c_str());
+    if (ImGui::MenuItem("Copy as shown")) ImGui::SetClipboardText(text.c_str());
+    ImGui::EndPopup();
+  }
+  ImGui::PopID();
+}
+
+// Start and end as offsets from the base the ruler counts from (shown once, first), the
+// duration exact; `dur` < 0: an instant, which has a start only.
+void time_rows(DetailsPane* p, const Timeline& t, int64_t origin, int64_t start, int64_t dur) {
+  const TimeBase b = ruler_time_base(t);
+  const EventTimeText tt = event_time_text(b, origin, start, dur < 0 ? 0 : dur);
+  const std::string since = format_duration_exact(static_cast<double>(start - origin));
+  time_row(p, "Times from", tt.base, absolute_ns_text(origin, b.has_base ? b.base : 0),
+           b.has_base ? "the ruler's base" : "the trace's first event");
+  time_row(p, "Start", tt.start, tt.start_abs, since + " since the trace start");
+  if (dur < 0) return;
+  time_row(
+      p, "End", tt.end, tt.end_abs,
+      format_duration_exact(static_cast<double>(start + dur - origin)) + " since the trace start");
+  time_row(p, "Duration", tt.duration + "   (" + std::to_string(dur) + " ns)", "", "");
 }
 
 // Draws lines[i..] that are deeper than `depth` as a tree; returns the index after them.
@@ -141,11 +186,31 @@ void related(const std::vector<JsonLine>& lines, std::string_view key, Timeline*
   }
 }
 
+// Where a multi-selection lies, counted from the ruler's base as one event's times are: "from
+// @ 1.23 s: +1.2 us .. +5.6 us (4.4 us)". Only when the answer lists every selected event.
+void summary_span(DetailsPane* p, const Timeline& t) {
+  const std::vector<SummaryEvent>& ev = p->summary.events;
+  if (ev.empty() || ev.size() != p->selection_count) return;
+  double lo = ev[0].start, hi = ev[0].end;
+  for (const SummaryEvent& e : ev) lo = std::min(lo, e.start), hi = std::max(hi, e.end);
+  const TimeBase b = ruler_time_base(t);
+  const double base = b.has_base ? b.base : 0;
+  const std::string text = "from " + time_base_label(b) + ": " + format_offset_exact(lo - base) +
+                           " .. " + format_offset_exact(hi - base) + "  (" +
+                           format_duration_exact(hi - lo) + ")";
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", text.c_str());
+  p->time_rows.push_back(
+      {"Selection", text, "", ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y});
+}
+
 void draw_summary(DetailsPane* p, Timeline* t, const TraceData& d) {
   ImGui::Text("%llu events selected", static_cast<unsigned long long>(p->selection_count));
   if (p->summary_waiting) {
     ImGui::SameLine();
     ImGui::TextDisabled("(summing...)");
+  } else {
+    summary_span(p, *t);
   }
   summary_draw(&p->summary, t, d);
 }
@@ -264,6 +329,7 @@ void drag_edge(DetailsLayout* l) {
 void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData& d,
                   int64_t origin_ns, float x, float y, float w, float h) {
   p->xla_y = p->graph_link_y = p->args_y = -1;
+  p->time_rows.clear();
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   ImGui::SetNextWindowCollapsed(l->collapsed);
@@ -295,21 +361,15 @@ void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData
       const JsonLine* l = field(p->lines, k);
       return l ? l->value : std::string();
     };
-    int64_t start = std::strtoll(text(reply::event::kStartNs).c_str(), nullptr, 10);
-    int64_t dur = std::strtoll(text(reply::event::kDurNs).c_str(), nullptr, 10);
+    const int64_t start = std::strtoll(text(reply::event::kStartNs).c_str(), nullptr, 10);
+    const int64_t dur = std::strtoll(text(reply::event::kDurNs).c_str(), nullptr, 10);
     if (ImGui::BeginTable("fields", 2, ImGuiTableFlags_SizingFixedFit)) {
       row("Name", text(reply::event::kName));
       row("Category", text(reply::event::kCat));
-      row("Start", format_tick(static_cast<double>(start - origin_ns), 1) + "   (" +
-                       text(reply::event::kStartNs) + " ns)");
-      if (text(reply::event::kPhase) != "i") {
-        row("End", format_tick(static_cast<double>(start + dur - origin_ns), 1));
-        row("Duration", format_duration(static_cast<double>(dur)) + "   (" +
-                            text(reply::event::kDurNs) + " ns)");
-        if (field(p->lines, reply::details::kSelfNs))
-          row("Self time",
-              format_duration(std::strtod(text(reply::details::kSelfNs).c_str(), nullptr)));
-      }
+      time_rows(p, *t, origin_ns, start, text(reply::event::kPhase) == "i" ? -1 : dur);
+      if (text(reply::event::kPhase) != "i" && field(p->lines, reply::details::kSelfNs))
+        row("Self time",
+            format_duration_exact(std::strtod(text(reply::details::kSelfNs).c_str(), nullptr)));
       row("Process", text(reply::event::kProcess) + "  (pid " + text(reply::event::kPid) + ")");
       row("Thread", text(reply::event::kThread) + "  (tid " + text(reply::event::kTid) + ")");
       ImGui::EndTable();

@@ -16,6 +16,13 @@ namespace strata {
 struct Timeline;
 struct TraceData;
 
+// One time row as drawn: "Start", "+12.345 us", and the absolute time it copies (decimal ns,
+// "" for a duration); x, y: CSS px of its text's top left.
+struct ShownTimeRow {
+  std::string label, text, abs_ns;
+  float x = -1, y = -1;
+};
+
 struct DetailsPane {
   int64_t event = -1;           // single selected event, -1 = none
   bool waiting = false;         // details requested, not arrived
@@ -28,6 +35,8 @@ struct DetailsPane {
   SelectionSummary summary;
   // What the last frame showed of an XLA op, for the script API (y: CSS px, -1 when not shown).
   float xla_y = -1, graph_link_y = -1, args_y = -1;
+  // The time rows the last frame showed, for the script API.
+  std::vector<ShownTimeRow> time_rows;
 };
 
 // The pane's size and state: kept across selections (DetailsPane is replaced on each).

@@ -25,14 +25,16 @@ const char* keep(std::string s) {
 
 extern "C" {
 
-// View as absolute ns (doubles: exact to ~256 ns at epoch-scale timestamps).
+// View as absolute ns (doubles: exact to ~256 ns at epoch-scale timestamps). Summed exactly
+// (wasm's long double is a 128-bit float), then rounded once: the double nearest the view, the
+// same Number as one parsed from the exact decimal text of ui_view_start_text.
 EMSCRIPTEN_KEEPALIVE double ui_view_start_ns() {
   const strata::App* a = strata::ui_app();
-  return static_cast<double>(a->data.origin_ns) + a->timeline.view.start;
+  return static_cast<double>(static_cast<long double>(a->data.origin_ns) + a->timeline.view.start);
 }
 EMSCRIPTEN_KEEPALIVE double ui_view_end_ns() {
   const strata::App* a = strata::ui_app();
-  return static_cast<double>(a->data.origin_ns) + a->timeline.view.end;
+  return static_cast<double>(static_cast<long double>(a->data.origin_ns) + a->timeline.view.end);
 }
 EMSCRIPTEN_KEEPALIVE void ui_set_view_ns(double start_ns, double end_ns) {
   strata::App* a = strata::ui_app();
@@ -50,6 +52,16 @@ EMSCRIPTEN_KEEPALIVE const char* ui_origin_ns_text() {
 EMSCRIPTEN_KEEPALIVE void ui_set_view_rel(double start_rel, double end_rel) {
   strata::timeline_set_view(&strata::ui_app()->timeline, start_rel, end_rel);
   strata::request_redraw();
+}
+// The view as exact absolute ns, decimal text ("1695835542513910123.25"): what deep links carry
+// (ui_set_view_text reads it back to the same view, bit for bit).
+EMSCRIPTEN_KEEPALIVE const char* ui_view_start_text() {
+  const strata::App* a = strata::ui_app();
+  return keep(strata::absolute_ns_text(a->data.origin_ns, a->timeline.view.start));
+}
+EMSCRIPTEN_KEEPALIVE const char* ui_view_end_text() {
+  const strata::App* a = strata::ui_app();
+  return keep(strata::absolute_ns_text(a->data.origin_ns, a->timeline.view.end));
 }
 // Returns 0 when either is not a decimal number of ns.
 EMSCRIPTEN_KEEPALIVE int ui_set_view_text(const char* start_ns, const char* end_ns) {

@@ -54,6 +54,7 @@ bool command_key(NavKeys* keys, const RawKey& k) {
   }
   if (!std::strcmp(k.code, "Slash") || !std::strcmp(k.code, "NumpadDivide")) {
     keys->commands.push_back(Command::kFocusSearch);
+    keys->focus_moving = true;
     return true;
   }
   if (!std::strcmp(k.code, "Enter") || !std::strcmp(k.code, "NumpadEnter")) {
@@ -97,6 +98,13 @@ InputSink keymap_sink(NavKeys* keys) {
     keymap_pointer_down(static_cast<NavKeys*>(ctx), ctrl, shift);
   };
   s.focus_lost = [](void* ctx) { keymap_focus_lost(static_cast<NavKeys*>(ctx)); };
+  // The box has the keyboard once ImGui wants text input; a tab without one never does.
+  s.hold_keys = [](void* ctx, int frames) {
+    NavKeys* keys = static_cast<NavKeys*>(ctx);
+    constexpr int kMaxFocusFrames = 8;
+    if (ImGui::GetIO().WantTextInput || frames > kMaxFocusFrames) keys->focus_moving = false;
+    return keys->focus_moving;
+  };
   return s;
 }
 

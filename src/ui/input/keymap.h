@@ -35,6 +35,8 @@ struct NavKeys {
   // Modifiers as they were when the mouse button went down: a ctrl-click whose key is released
   // before the next frame is still a ctrl-click.
   bool press_ctrl = false, press_shift = false;
+  // The last key asked for the search box, which takes the keyboard a few frames later.
+  bool focus_moving = false;
 };
 
 // A key went down or up; returns true when it is one of the app's (the browser then does not

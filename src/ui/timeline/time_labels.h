@@ -33,5 +33,37 @@ double ruler_base(const TimeView& v, const std::vector<std::pair<double, double>
 bool parse_absolute_ns(const char* text, TimeNs origin, double* rel);
 // The origin (absolute ns of relative 0) as decimal text.
 std::string origin_ns_text(TimeNs origin);
+// Absolute ns (`origin` + `rel`) as decimal text that parse_absolute_ns reads back to the same
+// `rel` bit for bit: "1695835542513910123", "1695835542513910123.25". Never through a double
+// of epoch ns, which would round to 256 ns.
+std::string absolute_ns_text(TimeNs origin, double rel);
+
+// A duration at full precision, every ns the trace has (down to 0.001 ns): "12.345 us",
+// "1.5 s", "999 ns", "0.25 ns". The unit its size reads best in, trailing zeros dropped.
+std::string format_duration_exact(double ns);
+// The same as a signed offset from a base: "+12.345 us", "-3 ns", "+0 ns".
+std::string format_offset_exact(double offset_ns);
+
+// Where the details pane's times count from: the ruler's base when it has one (deep zoom),
+// else the trace start, the origin its plain labels count from.
+struct TimeBase {
+  bool has_base = false;
+  bool from_mark = false;
+  double base = 0;        // relative ns
+  std::string base_text;  // as the ruler writes it ("1.234567891 s")
+};
+// How the pane names the base: "@ 1.234567 s", "mark @ 1.234567891 s" (as the ruler does), or
+// "trace start".
+std::string time_base_label(const TimeBase& b);
+// An event's times as the details pane shows them: the base once, start and end as offsets
+// from it, the duration exact, and the absolute start and end (decimal ns) to copy.
+struct EventTimeText {
+  std::string base;                // "@ 1.234567 s", "mark @ 1.234567891 s", "trace start"
+  std::string start;               // "+12.345 us"
+  std::string end;                 // "+12.357 us"
+  std::string duration;            // "12.345 us"
+  std::string start_abs, end_abs;  // "1695835542513910123"
+};
+EventTimeText event_time_text(const TimeBase& b, TimeNs origin, TimeNs start_abs, int64_t dur_ns);
 
 }  // namespace strata
