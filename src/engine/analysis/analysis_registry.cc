@@ -1,8 +1,10 @@
 #include "engine/analysis/analysis_registry.h"
 
-#include <array>
+#include <iterator>
 
 #include "core/base/json_writer.h"
+#include "engine/analysis/framework_op_stats.h"
+#include "engine/analysis/kernel_stats.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 
@@ -11,13 +13,17 @@ namespace strata {
 namespace {
 
 // One entry per analysis (each in its own file under src/engine/analysis/), in tab order.
-constexpr std::array<AnalysisInfo, 0> kAnalyses{};
+constexpr AnalysisInfo kAnalyses[] = {
+    {"kernel_stats", "Kernel Stats", kernel_stats_available, kernel_stats_run},
+    {"framework_op_stats", "Framework Op Stats", framework_op_stats_available,
+     framework_op_stats_run},
+};
 
 }  // namespace
 
 const AnalysisInfo* analyses(size_t* count) {
-  *count = kAnalyses.size();
-  return kAnalyses.data();
+  *count = std::size(kAnalyses);
+  return kAnalyses;
 }
 
 std::string analysis_json(const Engine& engine, const QueryArgs& args) {
