@@ -15,7 +15,9 @@
 #include "core/formats/json/json_flat.h"
 #include "core/query/hierarchy.h"
 #include "engine/analysis/framework_op_stats.h"
+#include "engine/engine.h"
 #include "import_test_util.h"
+#include "xplane_test_util.h"
 
 namespace strata {
 namespace {
@@ -191,6 +193,44 @@ TEST(KernelStats, TensorCoreHeuristicAndLaunchArgsFromASmallTrace) {
   EXPECT_FALSE(ew.cells[column(t, "registers")].why.empty());
   EXPECT_TRUE(kernel_name_uses_tensor_cores("sm80_xmma_gemm_f16f16_f16f32"));
   EXPECT_FALSE(kernel_name_uses_tensor_cores("vectorized_elementwise_kernel"));
+}
+
+// XPlane GPUs: a device plane's compute stream lines are its kernels (not its memcpy streams);
+// every kernel row adds up those lines' events of its name.
+TEST(KernelStats, XplaneGpuStreams) {
+  std::string bytes;
+  if (!testing::read_shared("xplane/xprof/34.83.195.179_6003.xplane.pb", &bytes)) GTEST_SKIP();
+  Engine engine;
+  ASSERT_TRUE(testing::engine_load(&engine, bytes));
+  const TraceStore& s = *engine.store();
+  std::map<std::string, std::pair<uint64_t, TimeNs>> want;
+  for (const Track& t : s.tracks) {
+    const std::string plane = testing::name_of(s, s.processes[t.process].name);
+    const std::string line = testing::name_of(s, t.name);
+    if (plane.find("/device:GPU:") == std::string::npos || line.rfind("Stream #", 0) != 0 ||
+        line.find("Memcpy") != std::string::npos)
+      continue;
+    for (uint32_t e = t.first_event; e < t.first_event + t.event_count; ++e) {
+      auto& w = want[testing::name_of(s, s.events.name[e])];
+      ++w.first, w.second += s.events.dur[e];
+    }
+  }
+  ASSERT_FALSE(want.empty());
+  std::string why;
+  EXPECT_TRUE(kernel_stats_available(engine, &why)) << why;
+  const AnalysisTable t = kernel_stats_table(s);
+  size_t tops = 0;
+  for (const AnalysisRow& r : t.rows) {
+    if (r.parent >= 0) continue;
+    ++tops;
+    const auto& w = want[r.cells[0].text];
+    EXPECT_EQ(number(r, column(t, "count")), static_cast<double>(w.first)) << r.cells[0].text;
+    EXPECT_EQ(number(r, column(t, "total")), static_cast<double>(w.second)) << r.cells[0].text;
+    // Launch parameters are not read for xplanes: empty, with the reason.
+    EXPECT_EQ(r.cells[column(t, "registers")].kind, AnalysisCell::Kind::kEmpty);
+    EXPECT_FALSE(r.cells[column(t, "registers")].why.empty());
+  }
+  EXPECT_EQ(tops, want.size());
 }
 
 // The runtime call's innermost enclosing framework op (walking parents), or kNone.

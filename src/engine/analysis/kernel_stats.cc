@@ -172,7 +172,9 @@ std::vector<uint32_t> kernel_events(const TraceStore& s) {
       const std::string_view plane = s.strings.get(s.processes[tr.process].name);
       const std::string_view line = s.strings.get(tr.name);
       // (several hosts: "host /device:GPU:0")
-      if (plane.find("/device:GPU") == std::string_view::npos || !starts_with(line, "Stream"))
+      if (plane.find("/device:GPU") == std::string_view::npos || !starts_with(line, "Stream") ||
+          line.find("(Memcpy") != std::string_view::npos ||
+          line.find("(Memset") != std::string_view::npos)
         continue;
       for (uint32_t e = tr.first_event; e < tr.first_event + tr.event_count; ++e) {
         const std::string_view n = s.strings.get(s.events.name[e]);
