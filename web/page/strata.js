@@ -494,7 +494,7 @@
       return out;
     },
     // ---- view tabs and the loss view (README: "Loss comparison") ----
-    // 'timeline' | 'memory' | 'loss' | 'runs' | 'graph'; resolves after the next frames to false for a tab this
+    // 'timeline' | 'memory' | 'loss' | 'runs' | 'graph' | 'analysis'; resolves after the next frames to false for a tab this
     // build lacks, else true.
     setTab(name) {
       const ok = !!ui && withString(String(name), (p) => ui._ui_set_tab(p)) === 1;
@@ -530,11 +530,23 @@
     // {analyses: [{name, title, available, why}]}; else its table {name, title, notes, errors,
     // columns, rows, extra}. `args` are the analysis' own (e.g. {includeIdle: true}).
     analysis: (name, args) =>
-      request({ type: MSG.query, kind: QUERY.analysis, args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }) }),
+      request({
+        type: MSG.query,
+        kind: QUERY.analysis,
+        args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }),
+      }),
     // Every event of one exact name (on these display tracks, or all), as the select query answers
     // {count, events, summary}; the timeline's selection does not change.
     eventsNamed: (name, tracks) =>
-      request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify({ name: String(name), tracks: tracks || [] }) }),
+      request({
+        type: MSG.query,
+        kind: QUERY.select,
+        args: JSON.stringify({ name: String(name), tracks: tracks || [] }),
+      }),
+    // What the Analysis tab showed last frame: {analysis, title, loading, analyses, columns,
+    // rows:[{row, depth, cells (as shown), values, hasChildren, expanded, linkName}], rowCount,
+    // sort:{column, key, descending}, filter, selected, notes, errors, layout (CSS px), csv}.
+    analysisView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_analysis_view_json())) : null),
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
     memory: () => request({ type: MSG.query, kind: QUERY.memory, args: '{}' }),
     // What the Memory tab showed last frame: {device, yTicks:[{bytes, label}], peakLabel, hoverText,
@@ -577,18 +589,24 @@
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------
   // #view=<startNs>,<endNs>&sel=<event>. With the same ?url=, a link reopens the same place.
+  // #tab=analysis&analysis=<name>&op=<name> opens the Analysis tab on that analysis and row.
   function readHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     const view = (h.get('view') || '').split(',').map(Number);
     return {
       view: view.length === 2 && view.every(Number.isFinite) ? view : null,
       sel: h.has('sel') ? Number(h.get('sel')) : null,
+      tab: h.get('tab'),
+      analysis: h.get('analysis') || '',
+      op: h.get('op') || '',
     };
   }
   async function applyHash() {
-    const { view, sel } = readHash();
+    const { view, sel, tab, analysis, op } = readHash();
     if (sel !== null && Number.isInteger(sel) && sel >= 0) await api.select({ event: sel });
     if (view) api.setView(view[0], view[1]);
+    if (tab === 'analysis' && ui) withString(analysis, (pa) => withString(op, (po) => ui._ui_analysis_open(pa, po)));
+    else if (tab) await api.setTab(tab);
   }
   let lastHash = '';
   function writeHash() {
