@@ -77,6 +77,7 @@ void top_bar(App* app, float w) {
   tab_button("Loss", ViewTab::kLoss);
   tab_button("Runs", ViewTab::kRuns);
   tab_button("Graph", ViewTab::kGraph);
+  tab_button("Analysis", ViewTab::kAnalysis);
   const LoadProgress& p = app->progress;
   const std::string title = app_tab_title(*app);
   const float right = w - app->top_bar_reserved - ImGui::GetStyle().ItemSpacing.x;
@@ -288,6 +289,7 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
     app->search.sent.clear();  // search again in the new trace
     app->queries.clear();
     memory_view_reset(&app->memory);
+    analysis_view_reset(&app->analysis);
   } else {
     timeline_reply_arrived(&app->timeline, &app->data, h.request_id);
   }
@@ -366,6 +368,10 @@ void app_query_result(App* app, uint32_t id, const char* json) {
     memory_view_result(&app->memory, id, json);
     return;
   }
+  if (kind == "analysis") {
+    analysis_view_result(&app->analysis, id, json);
+    return;
+  }
   if (kind == "find") {
     search_panel_result(&app->search, &app->timeline, app->data, id, json);
   } else if (kind == "select" && id == app->selection_query) {
@@ -412,6 +418,16 @@ void app_frame(App* app, float w, float h, double now_ms) {
   } else if (app->tab == ViewTab::kLoss) {
     app->keys.commands.clear();
     loss_view_frame(&app->loss, 0, top, w, below);
+  } else if (app->tab == ViewTab::kAnalysis) {
+    app->keys.commands.clear();
+    AnalysisView& a = app->analysis;
+    analysis_view_frame(&a, app->data.loaded, 0, top, w, below, send_query);
+    if (!a.select_request.empty()) {  // a row's events become the timeline's selection
+      app->selection_query = send_query("select", a.select_request);
+      a.select_request.clear();
+    }
+    if (a.open_timeline) app->tab = ViewTab::kTimeline;
+    a.open_timeline = false;
   } else if (app->tab == ViewTab::kRuns) {
     app->keys.commands.clear();
     runs_view_frame(&app->runs, 0, top, w, below);

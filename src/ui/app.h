@@ -7,6 +7,7 @@
 #include <string>
 
 #include "platform/gl/rect_renderer.h"
+#include "ui/analysis/analysis_view.h"
 #include "ui/details/details_pane.h"
 #include "ui/graph/graph_view.h"
 #include "ui/loss/loss_view.h"
@@ -34,8 +35,8 @@ struct FrameStats {
 };
 
 // The top-level views, chosen by the tab buttons in the top bar (or strata.setTab).
-enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph };
-// The tabs' names in the script API ("timeline", "memory", "loss", "runs", "graph").
+enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph, kAnalysis };
+// The tabs' names in the script API ("timeline", "memory", "loss", "runs", "graph", "analysis").
 const char* view_tab_name(ViewTab tab);
 bool view_tab_from_name(const char* name, ViewTab* tab);  // false for an unknown name
 
@@ -56,6 +57,7 @@ struct App {
   ViewTab tab = ViewTab::kTimeline;
   LossView loss;
   GraphView graph;
+  AnalysisView analysis;
   MemoryView memory;
   RunsView runs;
   TraceData data;

@@ -13,11 +13,10 @@ struct TabName {
   ViewTab tab;
   const char* name;
 };
-constexpr TabName kTabNames[] = {{ViewTab::kTimeline, "timeline"},
-                                 {ViewTab::kMemory, "memory"},
-                                 {ViewTab::kLoss, "loss"},
-                                 {ViewTab::kRuns, "runs"},
-                                 {ViewTab::kGraph, "graph"}};
+constexpr TabName kTabNames[] = {
+    {ViewTab::kTimeline, "timeline"}, {ViewTab::kMemory, "memory"},
+    {ViewTab::kLoss, "loss"},         {ViewTab::kRuns, "runs"},
+    {ViewTab::kGraph, "graph"},       {ViewTab::kAnalysis, "analysis"}};
 }  // namespace
 
 const char* view_tab_name(ViewTab tab) {
@@ -77,6 +76,8 @@ std::string app_tab_title(const App& app) {
     }
     case ViewTab::kMemory:
       return app.file_label.empty() ? "" : "Memory of " + app.file_label;
+    case ViewTab::kAnalysis:
+      return app.file_label.empty() ? "" : "Analysis of " + app.file_label;
     case ViewTab::kTimeline:
       break;
   }

@@ -45,6 +45,8 @@ struct ThemePalette {
   uint32_t graph_box_tint, graph_box_edge;
   uint32_t graph_group_fill, graph_group_edge, graph_group_title;
   uint32_t graph_edge;
+  // analysis
+  uint32_t analysis_selected_row;
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -99,6 +101,8 @@ inline const uint32_t& kGraphGroupFill = g_palette.graph_group_fill;
 inline const uint32_t& kGraphGroupEdge = g_palette.graph_group_edge;
 inline const uint32_t& kGraphGroupTitle = g_palette.graph_group_title;
 inline const uint32_t& kGraphEdge = g_palette.graph_edge;
+// analysis
+inline const uint32_t& kAnalysisSelectedRow = g_palette.analysis_selected_row;
 }  // namespace theme
 
 }  // namespace strata

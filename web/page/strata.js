@@ -507,7 +507,7 @@
       return out;
     },
     // ---- view tabs and the loss view (README: "Loss comparison") ----
-    // 'timeline' | 'memory' | 'loss' | 'runs' | 'graph'; resolves after the next frames to false for a tab this
+    // 'timeline' | 'memory' | 'loss' | 'runs' | 'graph' | 'analysis'; resolves after the next frames to false for a tab this
     // build lacks, else true.
     setTab(name) {
       const ok = !!ui && withString(String(name), (p) => ui._ui_set_tab(p)) === 1;
@@ -556,6 +556,10 @@
         kind: QUERY.select,
         args: JSON.stringify({ name: String(name), tracks: tracks || [] }),
       }),
+    // What the Analysis tab showed last frame: {analysis, title, loading, analyses, columns,
+    // rows:[{row, depth, cells (as shown), values, hasChildren, expanded, linkName}], rowCount,
+    // sort:{column, key, descending}, filter, selected, notes, errors, layout (CSS px), csv}.
+    analysisView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_analysis_view_json())) : null),
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
     memory: () => request({ type: MSG.query, kind: QUERY.memory, args: '{}' }),
     // What the Memory tab showed last frame: {device, yTicks:[{bytes, label}], peakLabel, hoverText,
@@ -599,17 +603,23 @@
   // ---- deep links: the view and the selection live in the URL hash --------------------------
   // #view=<startNs>,<endNs>&sel=<event>, the ns as exact decimal text (view().startText: a
   // fraction when the view has one). With the same ?url=, a link reopens the same place.
+  // #tab=analysis&analysis=<name>&op=<name> opens the Analysis tab on that analysis and row.
   function readHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     return {
       view: StrataPage.viewParam(h.get('view')),
       sel: h.has('sel') ? Number(h.get('sel')) : null,
+      tab: h.get('tab'),
+      analysis: h.get('analysis') || '',
+      op: h.get('op') || '',
     };
   }
   async function applyHash() {
-    const { view, sel } = readHash();
+    const { view, sel, tab, analysis, op } = readHash();
     if (sel !== null && Number.isInteger(sel) && sel >= 0) await api.select({ event: sel });
     if (view) api.setView(view[0], view[1]);
+    if (tab === 'analysis' && ui) withString(analysis, (pa) => withString(op, (po) => ui._ui_analysis_open(pa, po)));
+    else if (tab) await api.setTab(tab);
   }
   let lastHash = '';
   function writeHash() {

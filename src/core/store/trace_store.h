@@ -22,6 +22,7 @@
 
 #include "core/base/string_table.h"
 #include "core/base/types.h"
+#include "core/store/kernel_launches.h"
 
 namespace strata {
 
@@ -181,6 +182,7 @@ struct TraceStore {
   std::vector<ClockSync> clock_syncs;
   std::vector<TimeNs> memory_dumps;  // ts of V (global) and v (process) memory dumps, sorted
   uint32_t device_count = 0;         // entries of Kineto's top-level deviceProperties
+  KernelLaunches kernel_launches;    // Kineto kernels' launch parameters (from their args)
 
   // xplane inputs (empty / null otherwise): the file's planes and lines, and the per-plane
   // metadata the details pane decodes an XEvent with (formats/xplane/xplane_details.h).

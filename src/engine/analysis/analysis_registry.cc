@@ -1,10 +1,12 @@
 #include "engine/analysis/analysis_registry.h"
 
-#include <array>
+#include <iterator>
 
 #include "core/base/json_writer.h"
+#include "engine/analysis/framework_op_stats.h"
 #include "engine/analysis/gpu_breakdown.h"
 #include "engine/analysis/kernel_launches.h"
+#include "engine/analysis/kernel_stats.h"
 #include "engine/analysis/steps_table.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
@@ -17,6 +19,9 @@ namespace {
 constexpr AnalysisInfo kAnalyses[] = {
     {"steps", "Steps", steps_available, steps_table},
     {"gpu_breakdown", "GPU breakdown", gpu_breakdown_available, gpu_breakdown_table},
+    {"kernel_stats", "Kernel Stats", kernel_stats_available, kernel_stats_run},
+    {"framework_op_stats", "Framework Op Stats", framework_op_stats_available,
+     framework_op_stats_run},
     {"kernel_launches", "Kernel launches", kernel_launches_available, kernel_launches_table},
 };
 

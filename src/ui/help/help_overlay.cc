@@ -30,6 +30,11 @@ constexpr HelpRow kTimeline[] = {
     {"Flow events box", "draw every flow arrow; a selected event always shows its own"},
     {"Flows in the details", "click one to select the event at its other end"},
 };
+constexpr HelpRow kAnalysis[] = {
+    {"click a row", "select its events in the timeline (the selection summary lists them)"},
+    {"double-click a row", "select them and show the timeline"},
+    {"click a header", "sort by it (numbers largest first); again to reverse"},
+};
 constexpr HelpRow kMemory[] = {
     {"W / S, wheel", "zoom the chart in / out about the mouse"},
     {"A / D, drag", "pan earlier / later"},
@@ -89,6 +94,8 @@ HelpRows help_rows(ViewTab tab) {
       return rows("Runs shortcuts", kRuns);
     case ViewTab::kGraph:
       return rows("Graph shortcuts", kGraph);
+    case ViewTab::kAnalysis:
+      return rows("Analysis shortcuts", kAnalysis);
     case ViewTab::kTimeline:
       break;
   }

@@ -108,6 +108,7 @@ void ChromeJsonImporter::handle_record(const char* b, const char* e, uint64_t of
       }
       builder_.add_complete(thread_of(r), r.ts_ns, dur, name_of(r, offset), cat_of(r, offset),
                             offset, len);
+      note_kernel_launch(r, offset);
       break;
     }
     case 'B':

@@ -98,6 +98,9 @@ class ChromeJsonImporter final : public Importer {
   void handle_sample_entry(const EventRecord& r, uint64_t offset, uint32_t len);
   void handle_frame(const EventRecord& r, uint64_t offset);
 
+  // chrome_json_kernels.cc
+  void note_kernel_launch(const EventRecord& r, uint64_t offset);
+
   TraceStore* store_;
   TraceBuilder builder_;
   RecordParser parser_;

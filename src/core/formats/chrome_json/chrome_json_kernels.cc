@@ -1,0 +1,78 @@
+// Chrome JSON importer: the launch parameters of Kineto's GPU kernels (core/store/
+// kernel_launches.h), read from the args of records in the "kernel" category only, so the
+// cost on the load path is one category comparison per complete event.
+#include <algorithm>
+#include <cstring>
+
+#include "core/formats/chrome_json/chrome_json_importer_impl.h"
+
+namespace strata::chrome_json {
+
+namespace {
+
+bool is_kernel_category(std::string_view cat) {
+  return cat.size() == 6 && (cat[0] == 'k' || cat[0] == 'K') &&
+         std::memcmp(cat.data() + 1, "ernel", 5) == 0;
+}
+
+bool parse_count(std::string_view text, uint32_t* out) {
+  int64_t v = 0;
+  if (!json::parse_int64(text, &v) || v < 0 || v > UINT32_MAX) return false;
+  *out = static_cast<uint32_t>(v);
+  return true;
+}
+
+// "[564, 1, 1]" → three counts; false unless it is exactly three non-negative integers.
+bool parse_dims(std::string_view text, uint32_t out[3]) {
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return false;
+  text = text.substr(1, text.size() - 2);
+  for (int i = 0; i < 3; ++i) {
+    const size_t comma = text.find(',');
+    if ((i < 2) != (comma != std::string_view::npos)) return false;
+    std::string_view part = text.substr(0, comma);
+    while (!part.empty() && json::is_ws(part.front())) part.remove_prefix(1);
+    while (!part.empty() && json::is_ws(part.back())) part.remove_suffix(1);
+    if (!parse_count(part, &out[i])) return false;
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+  }
+  return true;
+}
+
+}  // namespace
+
+void ChromeJsonImporter::note_kernel_launch(const EventRecord& r, uint64_t offset) {
+  if (r.args.empty() || !is_kernel_category(r.cat)) return;
+  KernelLaunch k;
+  k.src_offset = offset;
+  args_.reset(r.args);
+  while (args_.next()) {
+    const std::string_view key = args_.key(), v = args_.value();
+    const bool number = args_.kind() == ObjectReader::Kind::kNumber;
+    double d = 0;
+    if (key == "grid" && parse_dims(v, k.grid)) {
+      k.has |= KernelLaunch::kGrid;
+    } else if (key == "block" && parse_dims(v, k.block)) {
+      k.has |= KernelLaunch::kBlock;
+    } else if (key == "registers per thread" && number && parse_count(v, &k.registers)) {
+      k.has |= KernelLaunch::kRegisters;
+    } else if (key == "shared memory" && number && json::parse_double(v, &d) && d >= 0) {
+      k.shared_memory = static_cast<uint64_t>(d);
+      k.has |= KernelLaunch::kSharedMemory;
+    } else if (key == "est. achieved occupancy %" && number && json::parse_double(v, &d) &&
+               d >= 0 && d <= 100) {
+      k.occupancy_pct = static_cast<float>(d);
+      k.has |= KernelLaunch::kOccupancy;
+    }
+  }
+  if (!k.has) return;
+  std::vector<KernelLaunch>& rows = store_->kernel_launches.rows;
+  if (rows.empty() || rows.back().src_offset < offset) {
+    rows.push_back(k);
+  } else {  // not met in one file's records (offsets grow), kept sorted all the same
+    auto at = std::lower_bound(rows.begin(), rows.end(), offset,
+                               [](const KernelLaunch& a, uint64_t o) { return a.src_offset < o; });
+    if (at == rows.end() || at->src_offset != offset) rows.insert(at, k);
+  }
+}
+
+}  // namespace strata::chrome_json
