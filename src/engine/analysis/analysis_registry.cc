@@ -3,6 +3,9 @@
 #include <array>
 
 #include "core/base/json_writer.h"
+#include "engine/analysis/hlo_stats.h"
+#include "engine/analysis/op_profile.h"
+#include "engine/analysis/roofline.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 
@@ -11,7 +14,11 @@ namespace strata {
 namespace {
 
 // One entry per analysis (each in its own file under src/engine/analysis/), in tab order.
-constexpr std::array<AnalysisInfo, 0> kAnalyses{};
+constexpr std::array kAnalyses{
+    AnalysisInfo{"op_profile", "Op Profile", op_profile_available, op_profile_table},
+    AnalysisInfo{"hlo_stats", "HLO Stats", hlo_stats_available, hlo_stats_table},
+    AnalysisInfo{"roofline", "Roofline", roofline_available, roofline_table},
+};
 
 }  // namespace
 
