@@ -288,6 +288,36 @@ TEST_F(OpProfileTpu, UnknownCoreIsAnError) {
   EXPECT_FALSE(one.rows.empty());
 }
 
+// A GPU plane without peak stats: clock × SMs × the per-SM table, for NVIDIA only.
+std::string gpu_space(const std::string& vendor) {
+  pb::XSpace space;
+  PlaneWriter w(&space, "/device:GPU:0", 2);
+  w.stat_uint(w.plane(), "clock_rate", 1980000);  // kHz
+  w.stat_uint(w.plane(), "core_count", 132);
+  w.stat_uint(w.plane(), "compute_cap_major", 9);
+  w.stat_uint(w.plane(), "compute_cap_minor", 0);
+  w.stat_uint(w.plane(), "memory_bandwidth", 3350000000000);
+  if (!vendor.empty()) w.stat_str(w.plane(), "device_vendor", vendor);
+  pb::XLine* ops = w.line(1, "XLA Ops", 1000);
+  w.event(ops, "fusion.1", 0, 5 * kUs);
+  return testing::serialize(space);
+}
+
+TEST(OpProfileGpuPeaks, ClockTimesCoresTimesThePerSmTable) {
+  Engine nvidia;
+  ASSERT_TRUE(testing::engine_load(&nvidia, gpu_space("Nvidia")));
+  const AnalysisTable r = roofline_table(nvidia, args_of("{}"));
+  // 132 SMs x 1.98 GHz x 4096 FLOPs/cycle (sm_90 tensor cores), 3.35 TB/s.
+  EXPECT_NE(r.extra_json.find("\"flopsPerSec\":1070530560000000"), std::string::npos) << r.extra_json;
+  EXPECT_NE(r.extra_json.find("\"bytesPerSec\":3350000000000"), std::string::npos) << r.extra_json;
+  Engine amd;
+  ASSERT_TRUE(testing::engine_load(&amd, gpu_space("AMD")));
+  const AnalysisTable a = roofline_table(amd, args_of("{}"));
+  EXPECT_NE(a.extra_json.find("\"flopsPerSec\":null"), std::string::npos) << a.extra_json;
+  EXPECT_NE(a.extra_json.find("no per-core FLOPs table for AMD"), std::string::npos) << a.extra_json;
+  EXPECT_NE(a.extra_json.find("\"ridge\":null"), std::string::npos) << a.extra_json;
+}
+
 TEST(OpProfileNames, ModuleNamesAndCategories) {
   std::string_view module, program;
   ASSERT_TRUE(split_module_name("jit_step(18446744073709551615)", &module, &program));

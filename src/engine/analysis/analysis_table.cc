@@ -9,15 +9,24 @@ namespace strata {
 
 const char* analysis_unit_name(AnalysisUnit u) {
   switch (u) {
-    case AnalysisUnit::kText: return "text";
-    case AnalysisUnit::kCount: return "count";
-    case AnalysisUnit::kNs: return "ns";
-    case AnalysisUnit::kPercent: return "percent";
-    case AnalysisUnit::kFlops: return "flops";
-    case AnalysisUnit::kBytes: return "bytes";
-    case AnalysisUnit::kFlopsPerSec: return "flops_per_sec";
-    case AnalysisUnit::kBytesPerSec: return "bytes_per_sec";
-    case AnalysisUnit::kRatio: return "ratio";
+    case AnalysisUnit::kText:
+      return "text";
+    case AnalysisUnit::kCount:
+      return "count";
+    case AnalysisUnit::kNs:
+      return "ns";
+    case AnalysisUnit::kPercent:
+      return "percent";
+    case AnalysisUnit::kFlops:
+      return "flops";
+    case AnalysisUnit::kBytes:
+      return "bytes";
+    case AnalysisUnit::kFlopsPerSec:
+      return "flops_per_sec";
+    case AnalysisUnit::kBytesPerSec:
+      return "bytes_per_sec";
+    case AnalysisUnit::kRatio:
+      return "ratio";
   }
   return "text";
 }

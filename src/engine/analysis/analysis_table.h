@@ -59,7 +59,7 @@ struct AnalysisLink {
 };
 
 struct AnalysisRow {
-  int32_t parent = -1;  // index of the parent row (earlier in `rows`), -1 at the top
+  int32_t parent = -1;              // index of the parent row (earlier in `rows`), -1 at the top
   std::vector<AnalysisCell> cells;  // one per column
   AnalysisLink link;
 };

@@ -51,7 +51,7 @@ bool op_metrics_for(const Engine& engine, const QueryArgs& args, OpMetricsDb* db
     t->errors.push_back(why);
     return false;
   }
-  *db = build_op_metrics(s, core);
+  *db = build_op_metrics(s, *cores, core);
   return true;
 }
 
@@ -94,6 +94,7 @@ Peaks device_peaks(const TraceStore& s, const OpCore& core) {
   const XPlaneTables& plane = x->planes[core.plane];
   double tflops = 0, hbm_gbps = 0, clock_khz = 0, cores = 0, bw = 0;
   int major = -1, minor = 0;
+  std::string_view vendor;
   const auto* base = reinterpret_cast<const uint8_t*>(plane.stats.data());
   wire::Reader r(base + plane.plane_stats_at, plane.plane_stats_len);
   wire::Field f;
@@ -113,12 +114,17 @@ Peaks device_peaks(const TraceStore& s, const OpCore& core) {
     if (n == "memory_bandwidth") bw = d;
     if (n == "compute_cap_major") major = static_cast<int>(d);
     if (n == "compute_cap_minor") minor = static_cast<int>(d);
+    if (n == "device_vendor") vendor = stat_text(s.strings, plane, v);
   }
+  // The per-SM table is NVIDIA's: another vendor's compute capability (AMD reports 9.x) would
+  // read as a wrong NVIDIA part.
+  const bool nvidia = vendor.empty() || vendor.find("vidia") != std::string_view::npos ||
+                      vendor.find("VIDIA") != std::string_view::npos;
   std::string flops_from, bw_from;
   if (tflops > 0) {
     p.flops_per_sec = tflops * 1e12;
     flops_from = "peak_teraflops_per_second";
-  } else if (major >= 0 && clock_khz > 0 && cores > 0) {
+  } else if (nvidia && major >= 0 && clock_khz > 0 && cores > 0) {
     for (const SmFlops& t : kSmFlops)
       if (t.cc == major * 10 + minor) {
         p.flops_per_sec = cores * clock_khz * 1e3 * t.flops_per_cycle;
@@ -140,9 +146,9 @@ Peaks device_peaks(const TraceStore& s, const OpCore& core) {
     p.source = "the stats of " + core.name + ": " + (flops_from.empty() ? "-" : flops_from) + "; " +
                (bw_from.empty() ? "-" : bw_from);
   if (!p.has_flops())
-    p.why = core.name +
-            " has no peak_teraflops_per_second stat (nor core_count, clock_rate and a known "
-            "compute capability)";
+    p.why = core.name + " has no peak_teraflops_per_second stat" +
+            (nvidia ? " (nor core_count, clock_rate and a known NVIDIA compute capability)"
+                    : " (Strata has no per-core FLOPs table for " + std::string(vendor) + " GPUs)");
   if (!p.has_bytes())
     p.why += std::string(p.why.empty() ? "" : "; ") + core.name +
              " has no peak_hbm_bw_gigabytes_per_second or memory_bandwidth stat";

@@ -260,10 +260,9 @@ int parse_core_arg(const std::vector<OpCore>& cores, const std::string& text, bo
   return -2;
 }
 
-OpMetricsDb build_op_metrics(const TraceStore& s, int core) {
+OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cores, int core) {
   OpMetricsDb db;
   const XSpaceTables* x = s.xspace.get();
-  std::vector<OpCore> cores = op_cores(s);
   if (!x || cores.empty()) return db;
   if (core >= 0 && static_cast<size_t>(core) < cores.size())
     db.cores.push_back(cores[static_cast<size_t>(core)]), db.core = core;
@@ -271,9 +270,11 @@ OpMetricsDb build_op_metrics(const TraceStore& s, int core) {
     db.cores = cores;
 
   Programs programs;
-  std::unordered_map<uint64_t, uint32_t> row_of;            // (program index << 32 | name) → row
-  std::vector<uint32_t> row_prog;                           // per row: its program index
-  std::vector<uint32_t> last_row(s.strings.size(), kNone);  // name → its latest row
+  // Rows by name: the name's first row, then a chain through its rows in other programs (an op
+  // name is in a few programs at most), so the event loop does no hashing.
+  std::vector<uint32_t> first_row(s.strings.size(), kNone);
+  std::vector<uint32_t> next_row;  // per row: the next row of its name, or kNone
+  std::vector<uint32_t> row_prog;  // per row: its program index
   std::vector<TimeNs> children;
   std::vector<std::string_view> module_names;  // per program index, when known
 
@@ -344,13 +345,18 @@ OpMetricsDb build_op_metrics(const TraceStore& s, int core) {
         uint32_t m = kNone, me = kNone;
         if (mt != kNone && s.tracks[mt].rows.size() >= 2)
           m = s.tracks[mt].rows[0], me = s.tracks[mt].rows[1];
+        uint32_t seen_module = kNone, seen_prog = kNone;  // the last module event and its program
         for (uint32_t e = tr.rows[d]; e < tr.rows[d + 1]; ++e) {
           const TimeNs st = s.events.start[e];
           uint32_t mod_prog = kNone;
           if (m != kNone) {
             while (m < me && s.events.start[m] + s.events.dur[m] <= st && s.events.start[m] != st)
               ++m;
-            if (m < me && s.events.start[m] <= st) mod_prog = program_of_module(s.events.name[m]);
+            if (m < me && s.events.start[m] <= st) {
+              if (m != seen_module)
+                seen_module = m, seen_prog = program_of_module(s.events.name[m]);
+              mod_prog = seen_prog;
+            }
           }
           const StrId name = s.events.name[e];
           // The op's metadata: the one of that name (in the module's program when several).
@@ -365,22 +371,21 @@ OpMetricsDb build_op_metrics(const TraceStore& s, int core) {
             meta = db.meta_store[pick].get();
             if (meta_prog[pick - meta_base] != kNone) prog = meta_prog[pick - meta_base];
           }
-          uint32_t r = last_row[name];
-          if (r == kNone || row_prog[r] != prog) {
-            const uint64_t key = (static_cast<uint64_t>(prog) << 32) | name;
-            auto [rit, added] = row_of.emplace(key, static_cast<uint32_t>(db.ops.size()));
-            if (added) {
-              OpRow row;
-              row.program = prog == kNone ? std::string() : programs.text[prog];
-              if (prog != kNone && prog < module_names.size()) row.module = module_names[prog];
-              row.name = name;
-              row.meta = meta;
-              row.first_core = ci;
-              row.derived = derived;
-              db.ops.push_back(std::move(row));
-              row_prog.push_back(prog);
-            }
-            r = last_row[name] = rit->second;
+          uint32_t r = first_row[name];
+          while (r != kNone && row_prog[r] != prog) r = next_row[r];
+          if (r == kNone) {
+            r = static_cast<uint32_t>(db.ops.size());
+            OpRow row;
+            row.program = prog == kNone ? std::string() : programs.text[prog];
+            if (prog != kNone && prog < module_names.size()) row.module = module_names[prog];
+            row.name = name;
+            row.meta = meta;
+            row.first_core = ci;
+            row.derived = derived;
+            db.ops.push_back(std::move(row));
+            row_prog.push_back(prog);
+            next_row.push_back(first_row[name]);
+            first_row[name] = r;
           }
           OpRow& row = db.ops[r];
           if (row.module.empty() && prog != kNone && prog < module_names.size())

@@ -69,8 +69,8 @@ struct OpMetricsDb {
 // The device cores of the store (device planes with an XLA Ops row), in plane order.
 std::vector<OpCore> op_cores(const TraceStore& s);
 
-// `core`: an index into op_cores(), or -1 for every core (rows then sum over cores).
-OpMetricsDb build_op_metrics(const TraceStore& s, int core);
+// `core`: an index into `cores` (op_cores()), or -1 for every core (rows then sum over cores).
+OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cores, int core);
 
 // The `core` argument of the analyses: "all" / absent → -1, a number → that index, a plane
 // name → its index; *why when it names no core.
