@@ -4,8 +4,6 @@
 // queries (op_profile for all cores, with idle, and for core 0; hlo_stats; roofline) and
 // prints one line of JSON per query: its first answer's time after the load, the fastest of
 // `runs` more, the reply's size and its row count. Used by scripts/bench-analysis.
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +11,18 @@
 #include <string>
 
 #include "engine/engine.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+// The node process's CPU time (all its threads).
+EM_JS(double, node_cpu_seconds, (), {
+  if (!globalThis.process || !process.cpuUsage) return 0;
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+});
+#else
+#include <sys/resource.h>
+#endif
 
 namespace {
 
@@ -22,10 +32,14 @@ double now() {
 
 // User + system CPU seconds of the process: what to compare on a machine other work shares.
 double cpu() {
+#ifdef __EMSCRIPTEN__
+  return node_cpu_seconds();
+#else
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
          static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+#endif
 }
 
 size_t count_rows(const std::string& json) {
