@@ -18,7 +18,6 @@ namespace strata {
 
 namespace {
 
-
 std::string error_json(const std::string& message) {
   std::string o;
   protocol::append_key(&o, protocol::keys::failure::kError, '{');

@@ -1,8 +1,9 @@
 // The analysis query's envelope: the list, an unknown name, and the table writer's JSON.
+#include "engine/analysis/analysis_registry.h"
+
 #include <gtest/gtest.h>
 
 #include "core/formats/json/json_flat.h"
-#include "engine/analysis/analysis_registry.h"
 #include "engine/analysis/analysis_table.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -10,7 +11,8 @@
 namespace strata {
 namespace {
 
-const JsonLine* find_line(const std::vector<JsonLine>& lines, uint16_t depth, std::string_view key) {
+const JsonLine* find_line(const std::vector<JsonLine>& lines, uint16_t depth,
+                          std::string_view key) {
   for (const JsonLine& l : lines)
     if (l.depth == depth && l.key == key) return &l;
   return nullptr;

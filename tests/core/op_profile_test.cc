@@ -308,13 +308,15 @@ TEST(OpProfileGpuPeaks, ClockTimesCoresTimesThePerSmTable) {
   ASSERT_TRUE(testing::engine_load(&nvidia, gpu_space("Nvidia")));
   const AnalysisTable r = roofline_table(nvidia, args_of("{}"));
   // 132 SMs x 1.98 GHz x 4096 FLOPs/cycle (sm_90 tensor cores), 3.35 TB/s.
-  EXPECT_NE(r.extra_json.find("\"flopsPerSec\":1070530560000000"), std::string::npos) << r.extra_json;
+  EXPECT_NE(r.extra_json.find("\"flopsPerSec\":1070530560000000"), std::string::npos)
+      << r.extra_json;
   EXPECT_NE(r.extra_json.find("\"bytesPerSec\":3350000000000"), std::string::npos) << r.extra_json;
   Engine amd;
   ASSERT_TRUE(testing::engine_load(&amd, gpu_space("AMD")));
   const AnalysisTable a = roofline_table(amd, args_of("{}"));
   EXPECT_NE(a.extra_json.find("\"flopsPerSec\":null"), std::string::npos) << a.extra_json;
-  EXPECT_NE(a.extra_json.find("no per-core FLOPs table for AMD"), std::string::npos) << a.extra_json;
+  EXPECT_NE(a.extra_json.find("no per-core FLOPs table for AMD"), std::string::npos)
+      << a.extra_json;
   EXPECT_NE(a.extra_json.find("\"ridge\":null"), std::string::npos) << a.extra_json;
 }
 

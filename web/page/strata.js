@@ -530,11 +530,19 @@
     // {analyses: [{name, title, available, why}]}; else its table {name, title, notes, errors,
     // columns, rows, extra}. `args` are the analysis' own (e.g. {includeIdle: true}).
     analysis: (name, args) =>
-      request({ type: MSG.query, kind: QUERY.analysis, args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }) }),
+      request({
+        type: MSG.query,
+        kind: QUERY.analysis,
+        args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }),
+      }),
     // Every event of one exact name (on these display tracks, or all), as the select query answers
     // {count, events, summary}; the timeline's selection does not change.
     eventsNamed: (name, tracks) =>
-      request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify({ name: String(name), tracks: tracks || [] }) }),
+      request({
+        type: MSG.query,
+        kind: QUERY.select,
+        args: JSON.stringify({ name: String(name), tracks: tracks || [] }),
+      }),
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
     memory: () => request({ type: MSG.query, kind: QUERY.memory, args: '{}' }),
     // What the Memory tab showed last frame: {device, yTicks:[{bytes, label}], peakLabel, hoverText,
