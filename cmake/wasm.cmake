@@ -75,3 +75,13 @@ target_link_libraries(strata_bench_ingest_node PRIVATE strata_core)
 target_link_options(strata_bench_ingest_node PRIVATE -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
   -sMALLOC=emmalloc -fwasm-exceptions ${STRATA_ENGINE_MEMORY_LINK} -sNODERAWFS=1 -sENVIRONMENT=node)
 set_target_properties(strata_bench_ingest_node PROPERTIES SUFFIX ".cjs")
+
+# ---- op analyses benchmark under node (not built by default) ---------------------------------
+# src/tools/bench_analysis.cc as a node program (scripts/bench-analysis runs the native one):
+#   cmake --build build/wasm --target strata_bench_analysis_node
+#   node --no-experimental-fetch build/wasm/strata_bench_analysis_node.cjs file.xplane.pb
+add_executable(strata_bench_analysis_node EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/src/tools/bench_analysis.cc)
+target_link_libraries(strata_bench_analysis_node PRIVATE strata_core)
+target_link_options(strata_bench_analysis_node PRIVATE -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
+  -sMALLOC=emmalloc -fwasm-exceptions ${STRATA_ENGINE_MEMORY_LINK} -sNODERAWFS=1 -sENVIRONMENT=node)
+set_target_properties(strata_bench_analysis_node PROPERTIES SUFFIX ".cjs")

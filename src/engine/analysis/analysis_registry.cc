@@ -5,8 +5,11 @@
 #include "core/base/json_writer.h"
 #include "engine/analysis/framework_op_stats.h"
 #include "engine/analysis/gpu_breakdown.h"
+#include "engine/analysis/hlo_stats.h"
 #include "engine/analysis/kernel_launches.h"
 #include "engine/analysis/kernel_stats.h"
+#include "engine/analysis/op_profile.h"
+#include "engine/analysis/roofline.h"
 #include "engine/analysis/steps_table.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
@@ -18,6 +21,9 @@ namespace {
 // One entry per analysis (each in its own file under src/engine/analysis/), in tab order.
 constexpr AnalysisInfo kAnalyses[] = {
     {"steps", "Steps", steps_available, steps_table},
+    {"op_profile", "Op Profile", op_profile_available, op_profile_table},
+    {"hlo_stats", "HLO Stats", hlo_stats_available, hlo_stats_table},
+    {"roofline", "Roofline", roofline_available, roofline_table},
     {"gpu_breakdown", "GPU breakdown", gpu_breakdown_available, gpu_breakdown_table},
     {"kernel_stats", "Kernel Stats", kernel_stats_available, kernel_stats_run},
     {"framework_op_stats", "Framework Op Stats", framework_op_stats_available,

@@ -76,6 +76,7 @@ class PlaneImporter {
     kind_ = plane_kind(name_);
     read_stat_metadata();
     read_event_metadata();
+    read_plane_stats();
     SourcePlane summary;
     summary.name = sanitize_utf8(name_);
     lines_.reserve(line_spans_.size());
@@ -157,8 +158,11 @@ class PlaneImporter {
         case 5:
           if (f.type == wire::kLen) stat_meta_.push_back({f.data, f.size});
           break;
+        case 6:
+          if (f.type == wire::kLen) plane_stats_.push_back({f.data, f.size});
+          break;
         default:
-          break;  // plane stats (6) and unknown fields: not shown
+          break;  // unknown fields
       }
     }
   }
@@ -333,6 +337,19 @@ class PlaneImporter {
       for (uint32_t i = 0; i < meta_sparse_.size(); ++i)
         meta_dense_[static_cast<size_t>(meta_sparse_[i].first)] = i;
     }
+  }
+
+  // Kept for the analyses (the roofline's peaks), in the wire form of the metadata stats.
+  void read_plane_stats() {
+    XPlaneTables& pt = tables();
+    pt.plane_stats_at = static_cast<uint32_t>(pt.stats.size());
+    for (const Span& s : plane_stats_) {
+      StatValue sv;
+      const char* why = "";
+      if (decode_stat(s.p, s.n, &sv, &why))
+        append_stat_field(&pt.stats, s.p, s.n, sv, XPlaneTables::kKeepBytes);
+    }
+    pt.plane_stats_len = static_cast<uint32_t>(pt.stats.size() - pt.plane_stats_at);
   }
 
   const MetaHot* meta(int64_t id) const {
@@ -732,7 +749,7 @@ class PlaneImporter {
   PlaneKind kind_ = PlaneKind::kOther;
   uint32_t plane_index_ = 0;
   uint32_t host_index_ = 0, pool_base_ = 0;
-  std::vector<Span> line_spans_, event_meta_, stat_meta_;
+  std::vector<Span> line_spans_, event_meta_, stat_meta_, plane_stats_;
   const uint8_t* partial_line_ = nullptr;
 
   std::vector<StrId> stat_dense_;

@@ -53,6 +53,9 @@ struct XPlaneTables {
     uint32_t stats_len = 0;
   };
   IdTable<EventMeta> event_meta;
+  // The plane's own stats (XPlane.stats: peak FLOP/s, bandwidth, clock...), in `stats` as
+  // XEventMetadata.stats entries are.
+  uint32_t plane_stats_at = 0, plane_stats_len = 0;
   // Event metadata stats, kept in the compact wire form and decoded on selection like the
   // event's own; a bytes value longer than kKeepBytes (a serialized HloProto) is kept as its
   // size only (private XStat field 15, see xplane_stats.h).
