@@ -292,7 +292,7 @@
     // The hash in strata.js's own form (#view=<startNs>,<endNs>&sel=<event>).
     const sel = new URLSearchParams(location.hash.slice(1)).get('sel');
     const h = [];
-    if (v.endRelNs > v.startRelNs) h.push(`view=${v.startText},${v.endText}`);
+    if (v.endText !== v.startText) h.push(`view=${v.startText},${v.endText}`); // a view is set
     if (sel !== null && /^\d+$/.test(sel)) h.push(`sel=${sel}`);
     const qs = q.toString();
     return `${location.origin}${location.pathname}${qs ? '?' + qs : ''}${h.length ? '#' + h.join('&') : ''}`;

@@ -430,7 +430,7 @@ std::string analysis_view_json(const AnalysisView& v) {
     json_append_string(&o, r.link.module);
     o += ",\"op\":";
     json_append_string(&o, r.link.op);
-    o += ",\"programId\":";
+    protocol::append_key(&o, protocol::keys::analysis_link::kProgramId);
     json_append_string(&o, r.link.program_id);
     o += '}';
   } else {
