@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/formats/xplane/wire.h"
+#include "core/formats/xplane/xla_op_name.h"
 #include "core/formats/xplane/xplane_layout.h"
 #include "core/formats/xplane/xplane_stats.h"
 #include "core/formats/xplane/xplane_tables.h"
@@ -73,7 +74,7 @@ double count_stat(const StatValue& v, std::string_view what, std::string* why) {
 void decode_meta(const StringTable& strings, const XPlaneTables& plane,
                  const XPlaneTables::EventMeta& em,
                  const std::unordered_map<int64_t, MetaStat>& roles, OpMeta* out) {
-  out->hlo_name = strings.get(em.name);
+  std::string_view hlo_op;
   out->flops_why = "the file has no flops stat for this op";
   out->bytes_why = "the file has no bytes_accessed stat for this op";
   const auto* base = reinterpret_cast<const uint8_t*>(plane.stats.data());
@@ -103,7 +104,7 @@ void decode_meta(const StringTable& strings, const XPlaneTables& plane,
         out->dedup = stat_text(strings, plane, v);
         break;
       case MetaStat::kHloOp:
-        if (!stat_text(strings, plane, v).empty()) out->hlo_name = stat_text(strings, plane, v);
+        hlo_op = stat_text(strings, plane, v);
         break;
       case MetaStat::kProgram:
         if (v.is_integer()) out->has_program = true, out->program = v.bits;
@@ -124,6 +125,14 @@ void decode_meta(const StringTable& strings, const XPlaneTables& plane,
         break;
     }
   }
+  // The one rule for which instruction an XLA op runs (these are the XLA Ops rows' events).
+  XlaOpNaming naming;
+  naming.hlo_op = hlo_op;
+  naming.metadata_name = strings.get(em.name);
+  naming.long_name = out->long_name;
+  naming.on_xla_ops_line = true;
+  out->hlo_name = xla_hlo_instruction(naming);
+  if (out->hlo_name.empty()) out->hlo_name = strings.get(em.name);
 }
 
 // Earliest start and latest end of a track's events (each row is sorted by start and by end).
