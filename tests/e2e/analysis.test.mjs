@@ -118,6 +118,16 @@ describe('the Analysis tab', { skip }, () => {
     kernels = kernelsOf(BERT);
     await s.open(dataUrl(BERT));
     assert.equal(await s.call(() => window.strata.setTab('analysis')), true);
+    // The tab opens on the first available analysis; these tests start from Kernel Stats.
+    const first = await poll(
+      async () => {
+        const v = await view(s);
+        return v && v.analyses.length > 0 && v.layout.subTabs.length === v.analyses.length && v;
+      },
+      { timeout: 60_000, message: 'the sub-tabs' },
+    );
+    const t = centre(first.layout.subTabs[first.analyses.findIndex((a) => a.name === 'kernel_stats')]);
+    await clickAt(s, t.x, t.y);
   });
   after(async () => {
     if (env) await env.close();
