@@ -133,9 +133,19 @@ describe('XLA op → graph viewer', () => {
       { message: `graph().details of ${op}` },
     );
     assert.equal(details.name, op);
-    const node = g.nodes.find((n) => n.name === op);
-    assert.ok(node, `${op} is drawn`);
-    assert.ok(Math.abs(node.x - g.centre.x) < 1 && Math.abs(node.y - g.centre.y) < 1, 'centred on the op');
+    assert.ok(
+      g.nodes.find((n) => n.name === op),
+      `${op} is drawn`,
+    );
+    // The view centres on the op a frame or more after the selection lands (as the fit does).
+    await poll(
+      async () => {
+        const v = await call(() => window.strata.graph());
+        const node = v && v.nodes.find((n) => n.name === op);
+        return node && Math.abs(node.x - v.centre.x) < 1 && Math.abs(node.y - v.centre.y) < 1;
+      },
+      { message: `the view centred on ${op}` },
+    );
     const t = await poll(
       async () => {
         const v = await call(() => window.strata.graph());
