@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/analysis/gpu_work.h"
+#include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
 
@@ -96,10 +97,8 @@ bool kernel_launches_available(const Engine& engine, std::string* why) {
 AnalysisTable kernel_launches_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
   const GpuWorkSet w = find_gpu_work(s);
-  std::vector<uint32_t> display_of(s.tracks.size(), kNone);
-  const std::vector<uint32_t>& shown = engine.display_tracks();
-  for (uint32_t d = 0; d < shown.size(); ++d)
-    if (shown[d] < display_of.size()) display_of[shown[d]] = d;
+  const std::vector<uint32_t> display_of =
+      store_to_display(engine.display_tracks(), s.tracks.size());
 
   ByName all;
   std::unordered_map<StrId, ByName> by_name;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/analysis/steps.h"
+#include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
 
@@ -50,10 +51,8 @@ AnalysisTable steps_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
   const GpuWorkSet w = find_gpu_work(s);
   const std::vector<Step> steps = find_steps(s, w);
-  std::vector<uint32_t> display_of(s.tracks.size(), kNone);
-  const std::vector<uint32_t>& shown = engine.display_tracks();
-  for (uint32_t d = 0; d < shown.size(); ++d)
-    if (shown[d] < display_of.size()) display_of[shown[d]] = d;
+  const std::vector<uint32_t> display_of =
+      store_to_display(engine.display_tracks(), s.tracks.size());
   const TimeNs origin = s.has_time ? s.start_ns : 0;
 
   AnalysisTable t;
