@@ -426,6 +426,8 @@ void app_frame(App* app, float w, float h, double now_ms) {
       app->selection_query = send_query("select", a.select_request);
       a.select_request.clear();
     }
+    if (a.zoom_request) timeline_set_view(&app->timeline, a.zoom_start, a.zoom_end);
+    a.zoom_request = false;
     if (a.open_timeline) app->tab = ViewTab::kTimeline;
     a.open_timeline = false;
   } else if (app->tab == ViewTab::kRuns) {

@@ -46,12 +46,22 @@ constexpr ThemePalette kLight = {
     0xFF000000, 0xFF463C3C, 0xFFFFFFFF, 0xFF645046, 0xFFF8F0EC, 0xFFAA9182, 0xFF5A3C32, 0xC88C7D78,
     0x70F5C896,  // analysis: the selected row (pale blue)
 };
+// Step parts: green, purple, orange, yellow, teal, red, blue, sky, pink, grey, dark grey; on
+// light the same hues deeper and idle a light grey.
+constexpr std::array<uint32_t, kStepPartColours> kDarkStepParts = {
+    0xFF5CB85C, 0xFFE070B0, 0xFF40A0FF, 0xFF40D0F0, 0xFFC0C040, 0xFF5050E0,
+    0xFFE09050, 0xFFF0C080, 0xFFC080F0, 0xFFA0A0A0, 0xFF505050};
+constexpr std::array<uint32_t, kStepPartColours> kLightStepParts = {
+    0xFF3C963C, 0xFFB04888, 0xFF1078E0, 0xFF10A0C8, 0xFF909010, 0xFF3030C0,
+    0xFFC06828, 0xFFD09850, 0xFFA050D0, 0xFF808080, 0xFFC8C8C8};
 }  // namespace
 
 ThemePalette g_palette = kDark;
+std::array<uint32_t, kStepPartColours> g_step_part_colours = kDarkStepParts;
 
 void set_theme(bool light) {
   g_palette = light ? kLight : kDark;
+  g_step_part_colours = light ? kLightStepParts : kDarkStepParts;
   if (ImGui::GetCurrentContext() == nullptr) return;
   if (light) {
     ImGui::StyleColorsLight();

@@ -2,6 +2,7 @@
 // them through theme::k* (references into the active palette), so switching the theme at run time
 // is one assignment and the next frame draws in the new colours.
 #pragma once
+#include <array>
 #include <cstdint>
 
 namespace strata {
@@ -51,6 +52,12 @@ struct ThemePalette {
 
 // The active palette (dark until set_theme says otherwise).
 extern ThemePalette g_palette;
+
+// The step chart's parts, in its stacking order (ui/analysis/step_chart_math.h): device compute,
+// collectives, host→device, device→host, device→device, input wait, kernel launch, host
+// compute, compile, other, idle. Switched with the palette.
+inline constexpr int kStepPartColours = 11;
+extern std::array<uint32_t, kStepPartColours> g_step_part_colours;
 
 // Switches the palette and ImGui's own widget colours. Called from ui_set_theme (strata.js decides:
 // ?theme=, the user's saved choice, else prefers-color-scheme).
@@ -103,6 +110,7 @@ inline const uint32_t& kGraphGroupTitle = g_palette.graph_group_title;
 inline const uint32_t& kGraphEdge = g_palette.graph_edge;
 // analysis
 inline const uint32_t& kAnalysisSelectedRow = g_palette.analysis_selected_row;
+inline const std::array<uint32_t, kStepPartColours>& kStepPart = g_step_part_colours;
 }  // namespace theme
 
 }  // namespace strata

@@ -9,6 +9,8 @@
 #include "engine/analysis/kernel_launches.h"
 #include "engine/analysis/kernel_stats.h"
 #include "engine/analysis/op_profile.h"
+#include "engine/analysis/overview.h"
+#include "engine/analysis/queue_length.h"
 #include "engine/analysis/roofline.h"
 #include "engine/analysis/steps_table.h"
 #include "engine/query_args.h"
@@ -20,6 +22,7 @@ namespace {
 
 // One entry per analysis (each in its own file under src/engine/analysis/), in tab order.
 constexpr AnalysisInfo kAnalyses[] = {
+    {"overview", "Overview", overview_available, overview_table},
     {"steps", "Steps", steps_available, steps_table},
     {"op_profile", "Op Profile", op_profile_available, op_profile_table},
     {"hlo_stats", "HLO Stats", hlo_stats_available, hlo_stats_table},
@@ -29,6 +32,7 @@ constexpr AnalysisInfo kAnalyses[] = {
     {"framework_op_stats", "Framework Op Stats", framework_op_stats_available,
      framework_op_stats_run},
     {"kernel_launches", "Kernel launches", kernel_launches_available, kernel_launches_table},
+    {"queue_length", "Queue length", queue_length_available, queue_length_table},
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "platform/browser/host.h"
 #include "protocol/reply_keys.h"
+#include "ui/analysis/analysis_link.h"
 #include "ui/graph/graph_host.h"
 #include "ui/theme.h"
 #include "ui/widgets/table_cells.h"
@@ -57,10 +58,14 @@ void choose(AnalysisView* v, int index) {
   v->selected = -1;
   v->shown.clear();
   v->shown_dirty = true;
+  v->step_chart = StepChart{};
 }
 
 void select_row(AnalysisView* v, int32_t row) {
   v->selected = row;
+  v->step_chart.chosen = -1;  // the row's bar, when it is a step's
+  for (size_t i = 0; i < v->step_chart.data.bars.size(); ++i)
+    if (v->step_chart.data.bars[i].row == row) v->step_chart.chosen = static_cast<int>(i);
   const TableLink& l = v->table.rows[static_cast<size_t>(row)].link;
   if (l.name.empty()) return;
   namespace k = protocol::keys::analysis_link;
@@ -90,6 +95,28 @@ void apply_pending_op(AnalysisView* v) {
     select_row(v, static_cast<int32_t>(i));
     return;
   }
+}
+
+// The step chart's bar `bar`: its row selected (so its events) and the timeline zoomed to it.
+void choose_step(AnalysisView* v, int bar) {
+  const StepChartData& d = v->step_chart.data;
+  if (bar < 0 || static_cast<size_t>(bar) >= d.bars.size()) return;
+  const StepBar& b = d.bars[static_cast<size_t>(bar)];
+  for (int32_t p = v->table.rows[static_cast<size_t>(b.row)].parent; p >= 0;
+       p = v->table.rows[static_cast<size_t>(p)].parent)
+    v->state.expanded[static_cast<size_t>(p)] = 1;
+  v->shown_dirty = true;
+  select_row(v, b.row);
+  v->zoom_request = b.duration_ns > 0;
+  v->zoom_start = b.start_ns;
+  v->zoom_end = b.start_ns + b.duration_ns;
+}
+
+void apply_pending_step(AnalysisView* v) {
+  if (v->pending_step.empty() || v->table_of != v->pending_analysis || v->table_waiting) return;
+  const std::string step = v->pending_step;
+  v->pending_step.clear();
+  choose_step(v, step_bar_named(v->step_chart.data, step));
 }
 
 void open_in_graph(const TableLink& l) {
@@ -288,12 +315,26 @@ void table(AnalysisView* v) {
 
 void analysis_view_reset(AnalysisView* v) { *v = AnalysisView{}; }
 
-void analysis_view_open(AnalysisView* v, const std::string& analysis, const std::string& op) {
+void analysis_view_open(AnalysisView* v, const std::string& analysis, const std::string& op,
+                        const std::string& step) {
   v->pending_analysis = analysis;
   v->pending_op = op;
+  v->pending_step = step;
   for (size_t i = 0; i < v->list.size(); ++i)
     if (v->list[i].name == analysis && v->list[i].available) choose(v, static_cast<int>(i));
   apply_pending_op(v);
+  apply_pending_step(v);
+}
+
+std::string analysis_view_link(const AnalysisView& v) {
+  if (v.current < 0 || static_cast<size_t>(v.current) >= v.list.size()) return {};
+  const std::string step = step_chart_chosen_step(v.step_chart);
+  std::string op;
+  if (step.empty() && v.selected >= 0 && static_cast<size_t>(v.selected) < v.table.rows.size()) {
+    const TableRow& r = v.table.rows[static_cast<size_t>(v.selected)];
+    if (!r.cells.empty() && r.cells[0].kind == TableCell::Kind::kText) op = r.cells[0].text;
+  }
+  return analysis_link(v.list[static_cast<size_t>(v.current)].name, op, step);
 }
 
 void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w, float h,
@@ -334,6 +375,7 @@ void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w
     ImGui::TextDisabled("Computing %s...", v->list[static_cast<size_t>(v->current)].title.c_str());
   } else {
     messages(*v);
+    choose_step(v, step_chart_draw(&v->step_chart, w));
     table(v);
   }
   ImGui::End();
@@ -356,7 +398,9 @@ bool analysis_view_result(AnalysisView* v, uint32_t id, const char* json) {
   v->selected = -1;
   v->shown_dirty = true;
   v->shown = shown_rows(v->table, v->state);
+  step_chart_set(&v->step_chart, v->table);
   apply_pending_op(v);
+  apply_pending_step(v);
   return true;
 }
 
@@ -367,6 +411,8 @@ std::string analysis_view_json(const AnalysisView& v) {
   o += ",\"title\":";
   json_append_string(&o, v.table.title);
   o += std::string(",\"loading\":") + (v.table_waiting || !v.list_ready ? "true" : "false");
+  o += ",\"stepChart\":" + step_chart_json(v.step_chart) + ",\"link\":";
+  json_append_string(&o, analysis_view_link(v));
   o += ",\"analyses\":[";
   for (size_t i = 0; i < v.list.size(); ++i) {
     const AnalysisEntry& e = v.list[i];

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ui/analysis/analysis_model.h"
+#include "ui/analysis/step_chart.h"
 
 namespace strata {
 
@@ -36,8 +37,13 @@ struct AnalysisView {
   bool shown_dirty = true;
   char filter[128] = {};
   int32_t selected = -1;  // row of table.rows
-  // a deep link waiting for its analysis' table: the row whose name is `pending_op`
-  std::string pending_analysis, pending_op;
+  // a deep link waiting for its analysis' table: the row whose name is `pending_op`, the step
+  // chart's step `pending_step`
+  std::string pending_analysis, pending_op, pending_step;
+  StepChart step_chart;  // above tables with steps (Overview, Steps)
+  // asks of the App: zoom the timeline to [zoom_start, zoom_end) ns from the trace start
+  bool zoom_request = false;
+  double zoom_start = 0, zoom_end = 0;
   // asks of the App, taken after the frame: a select query's args, going to the timeline
   std::string select_request;
   bool open_timeline = false;
@@ -57,8 +63,13 @@ void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w
 bool analysis_view_result(AnalysisView* v, uint32_t id, const char* json);
 // Deep link #tab=analysis&analysis=<name>&op=<name>: shows that analysis and selects the row
 // named `op` once its table is in.
-void analysis_view_open(AnalysisView* v, const std::string& analysis, const std::string& op);
-// {analysis, title, loading, analyses:[{name, title, available, why}], columns, rows:[{row, depth,
+void analysis_view_open(AnalysisView* v, const std::string& analysis, const std::string& op,
+                        const std::string& step = std::string());
+// The deep link of what the tab shows: the analysis, the chosen step or else the selected row's
+// name (analysis_link.h); "" before an analysis is shown.
+std::string analysis_view_link(const AnalysisView& v);
+// {analysis, title, loading, stepChart (step_chart_json), analyses:[{name, title, available, why}],
+// columns, rows:[{row, depth,
 //  cells:[text as shown], expanded, hasChildren}], rowCount, sort:{column, key, descending},
 //  filter, selected:{row, name, link}|null, notes, errors, layout:{...}, csv}
 std::string analysis_view_json(const AnalysisView& v);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "platform/browser/redraw.h"
+#include "ui/analysis/analysis_link.h"
 #include "ui/exports/ui_app.h"
 
 extern "C" {
@@ -23,6 +24,26 @@ EMSCRIPTEN_KEEPALIVE void ui_analysis_open(const char* analysis, const char* op)
   app->tab = strata::ViewTab::kAnalysis;
   strata::analysis_view_open(&app->analysis, analysis ? analysis : "", op ? op : "");
   strata::request_redraw();
+}
+
+// The whole URL hash (#tab=analysis&analysis=<name>&op=<row>&step=<N>), read in C++
+// (analysis_link.h): shows the Analysis tab on that analysis, row and step.
+EMSCRIPTEN_KEEPALIVE void ui_analysis_open_link(const char* hash) {
+  const strata::AnalysisLinkParams p = strata::parse_analysis_link(hash ? hash : "");
+  if (!p.analysis_tab) return;
+  strata::App* app = strata::ui_app();
+  app->tab = strata::ViewTab::kAnalysis;
+  strata::analysis_view_open(&app->analysis, p.analysis, p.op, p.step);
+  strata::request_redraw();
+}
+
+// The Analysis tab's part of the deep link while that tab is shown, else "": valid until the
+// next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_analysis_link() {
+  static std::string out;
+  const strata::App* app = strata::ui_app();
+  out = app->tab == strata::ViewTab::kAnalysis ? strata::analysis_view_link(app->analysis) : "";
+  return out.c_str();
 }
 
 }  // extern "C"

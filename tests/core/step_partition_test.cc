@@ -1,0 +1,319 @@
+// The step-time partition (XProf's overlap priority): hand-made windows, then real Kineto traces
+// and a real GPU xplane checked against an independent computation written here (types taken
+// from the highest priority down, each keeping what the higher ones left, by interval
+// subtraction), and the overview analysis built from it.
+#include "core/analysis/step_partition.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <map>
+
+#include "core/analysis/intervals.h"
+#include "core/formats/xplane/xplane_tables.h"
+#include "engine/engine.h"
+#include "import_test_util.h"
+
+namespace strata {
+namespace {
+
+TimeNs part(const StepParts& p, StepPart which) { return p[static_cast<size_t>(which)]; }
+
+TimeNs sum(const StepParts& p) {
+  TimeNs t = 0;
+  for (TimeNs v : p) t += v;
+  return t;
+}
+
+TEST(StepPartition, HigherPriorityOwnsTheOverlap) {
+  // [0, 100): host compute [0, 60), a launch [10, 20), a kernel [15, 40), a DtoH copy
+  // [35, 50), an input wait [70, 80); nothing in [60, 70) and [80, 100).
+  const StepParts p =
+      partition_window(0, 100,
+                       {{0, 60, StepEventType::kHostCompute},
+                        {10, 20, StepEventType::kHostPrepare},
+                        {15, 40, StepEventType::kDeviceCompute},
+                        {35, 50, StepEventType::kDeviceToHost},
+                        {70, 80, StepEventType::kHostWaitInput},
+                        {-50, 5, StepEventType::kDeviceCollectives}});  // clipped to the window
+  EXPECT_EQ(part(p, StepPart::kCollectives), 5);
+  EXPECT_EQ(part(p, StepPart::kHostCompute), 5 + 10);  // [5,10) and [50,60)
+  EXPECT_EQ(part(p, StepPart::kKernelLaunch), 5);      // [10,15)
+  EXPECT_EQ(part(p, StepPart::kDeviceCompute), 25);    // [15,40): compute outranks DtoH
+  EXPECT_EQ(part(p, StepPart::kDeviceToHost), 10);     // [40,50)
+  EXPECT_EQ(part(p, StepPart::kInputWait), 10);
+  EXPECT_EQ(part(p, StepPart::kIdle), 30);
+  EXPECT_EQ(sum(p), 100);
+  EXPECT_EQ(sum(partition_window(5, 5, {{0, 10, StepEventType::kHostCompute}})), 0);
+}
+
+TEST(StepPartition, Classification) {
+  EXPECT_EQ(classify_host_event("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+                                "user_annotation", false),
+            StepEventType::kHostWaitInput);
+  EXPECT_EQ(classify_host_event("cudaLaunchKernel", "cuda_runtime", true),
+            StepEventType::kHostPrepare);
+  EXPECT_EQ(classify_host_event("cudaStreamSynchronize", "cuda_runtime", false),
+            StepEventType::kHostCompute);
+  EXPECT_EQ(classify_host_event("XlaCompile", "", false), StepEventType::kHostCompile);
+  EXPECT_EQ(classify_host_event("Torch-Compiled Region", "", false), StepEventType::kHostCompute);
+  EXPECT_EQ(classify_host_event("Activity Buffer Request", "overhead", false),
+            StepEventType::kUnknown);
+  EXPECT_EQ(classify_device_event(GpuWork::kMemcpy, "Memcpy HtoD (Pageable -> Device)"),
+            StepEventType::kHostToDevice);
+  EXPECT_EQ(classify_device_event(GpuWork::kMemcpy, "Memcpy DtoH (Device -> Pinned)"),
+            StepEventType::kDeviceToHost);
+  EXPECT_EQ(classify_device_event(GpuWork::kMemcpy, "Memcpy DtoD (Device -> Device)"),
+            StepEventType::kDeviceToDevice);
+  EXPECT_EQ(classify_device_event(GpuWork::kComm, "ncclKernel_AllReduce"),
+            StepEventType::kDeviceCollectives);
+  EXPECT_EQ(step_part_of(StepEventType::kHostToHost), StepPart::kOther);
+}
+
+// ---- the independent computation -------------------------------------------------------------
+
+struct Span {
+  TimeNs a, z;
+  StepEventType type;
+};
+
+// Types from the highest priority down: each gets what its union leaves of the time the
+// higher ones took; idle is what none took.
+StepParts by_subtraction(TimeNs a, TimeNs z, const std::vector<Span>& spans) {
+  std::map<int, std::vector<Interval>, std::greater<int>> by_type;
+  for (const Span& s : spans) {
+    const TimeNs x = std::max(a, s.a), y = std::min(z, s.z);
+    if (y > x) by_type[static_cast<int>(s.type)].push_back({x, y});
+  }
+  StepParts out{};
+  std::vector<Interval> taken;
+  for (auto& [type, list] : by_type) {
+    merge_intervals(&list);
+    out[static_cast<size_t>(step_part_of(static_cast<StepEventType>(type)))] +=
+        total_length(subtract_intervals(list, taken));
+    taken.insert(taken.end(), list.begin(), list.end());
+    merge_intervals(&taken);
+  }
+  out[static_cast<size_t>(StepPart::kIdle)] = (z - a) - total_length(taken);
+  return out;
+}
+
+bool skipped(const TraceStore& s, uint32_t e) {
+  const std::string_view n = s.strings.get(s.events.name[e]);
+  const std::string_view c = s.strings.get(s.events.cat[e]);
+  return n.substr(0, 13) == "ProfilerStep#" || c == "python_function" || c == "Trace";
+}
+
+// Kineto: host events of the step's process, typed here; launches found from the flows; GPU
+// work of the devices that process launches on.
+void expect_kineto_partition(const TraceStore& s) {
+  const GpuWorkSet w = find_gpu_work(s);
+  const std::vector<Step> steps = find_steps(s, w);
+  ASSERT_FALSE(steps.empty());
+  const std::vector<StepBreakdown> got = partition_steps(s, w, steps);
+  ASSERT_EQ(got.size(), steps.size());
+  std::vector<uint8_t> launches(s.events.size(), 0);
+  std::map<uint32_t, std::vector<uint32_t>> devices_of;  // host process → GPU processes
+  for (size_t f = 0; f < s.flows.size(); ++f) {
+    const uint32_t from = s.flows.from[f], to = s.flows.to[f];
+    const uint32_t pf = s.tracks[s.events.track[from]].process;
+    const uint32_t pt = s.tracks[s.events.track[to]].process;
+    if (pf == pt || w.work_of[to] == GpuWork::kNotGpu) continue;
+    launches[from] = 1;
+    devices_of[pf].push_back(pt);
+  }
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Step& st = steps[k];
+    const uint32_t process = s.tracks[s.events.track[st.event]].process;
+    std::vector<Span> spans;
+    for (uint32_t t : s.processes[process].tracks) {
+      if (s.tracks[t].kind != TrackKind::kThread) continue;
+      for (uint32_t e = s.tracks[t].first_event;
+           e < s.tracks[t].first_event + s.tracks[t].event_count; ++e)
+        if (s.events.dur[e] > 0 && !skipped(s, e))
+          spans.push_back({s.events.start[e], s.events.start[e] + s.events.dur[e],
+                           launches[e]
+                               ? StepEventType::kHostPrepare
+                               : classify_host_event(s.strings.get(s.events.name[e]),
+                                                     s.strings.get(s.events.cat[e]), false)});
+    }
+    const std::vector<uint32_t>& devs = devices_of[process];
+    for (const GpuDevice& d : w.devices) {
+      if (!devs.empty() && std::find(devs.begin(), devs.end(), d.process) == devs.end()) continue;
+      for (const GpuStream& gs : d.streams)
+        for (uint32_t e : gs.events)
+          spans.push_back({s.events.start[e], s.events.start[e] + s.events.dur[e],
+                           classify_device_event(w.work_of[e], s.strings.get(s.events.name[e]))});
+    }
+    const StepParts want = by_subtraction(st.start, st.end, spans);
+    EXPECT_EQ(sum(got[k].parts), st.end - st.start) << "step " << k;
+    for (size_t p = 0; p < kStepParts; ++p)
+      EXPECT_EQ(got[k].parts[p], want[p])
+          << "step " << k << " part " << step_part_key(static_cast<StepPart>(p));
+  }
+}
+
+bool load_gz(const std::string& rel, testing::ImportResult* r) {
+  std::string gz, json;
+  if (!testing::read_shared(rel, &gz)) return false;
+  if (!testing::gunzip(gz, &json)) return false;
+  *r = testing::import_json(json);
+  return !r->failed;
+}
+
+TEST(StepPartition, RealKinetoResnetMatchesIndependentIntervals) {
+  testing::ImportResult r;
+  if (!load_gz("pytorch_kineto/kineto-tb_plugin/resnet50_num_workers_0/"
+               "worker0.1623143566756.pt.trace.json.gz",
+               &r))
+    GTEST_SKIP();
+  expect_kineto_partition(*r.store);
+  // The data loader shows as input wait in some step.
+  const TraceStore& s = *r.store;
+  const GpuWorkSet w = find_gpu_work(s);
+  const std::vector<StepBreakdown> b = partition_steps(s, w, find_steps(s, w));
+  TimeNs input = 0, compute = 0;
+  for (const StepBreakdown& x : b) {
+    input += part(x.parts, StepPart::kInputWait);
+    compute += part(x.parts, StepPart::kDeviceCompute);
+  }
+  EXPECT_GT(input, 0);
+  EXPECT_GT(compute, 0);
+}
+
+TEST(StepPartition, RealKinetoH100MatchesIndependentIntervals) {
+  testing::ImportResult r;
+  if (!load_gz("pytorch_kineto/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz", &r))
+    GTEST_SKIP();
+  expect_kineto_partition(*r.store);
+}
+
+TEST(StepPartition, RealKinetoAmdMatchesIndependentIntervals) {
+  testing::ImportResult r;
+  if (!load_gz("pytorch_kineto/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz", &r))
+    GTEST_SKIP();
+  const GpuWorkSet w = find_gpu_work(*r.store);
+  if (find_steps(*r.store, w).empty()) GTEST_SKIP() << "no steps in this trace";
+  expect_kineto_partition(*r.store);
+}
+
+bool load_engine(Engine* e, const std::string& name, const std::string& bytes) {
+  e->load_begin(name, bytes.size());
+  for (size_t off = 0; off < bytes.size(); off += 1 << 20) {
+    const size_t n = std::min<size_t>(1 << 20, bytes.size() - off);
+    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
+    e->load_commit(n);
+  }
+  return e->load_end();
+}
+
+// A real GPU xplane: device Steps rows; the device's streams and every host thread.
+TEST(StepPartition, RealXplaneMatchesIndependentIntervals) {
+  std::string bytes;
+  if (!testing::read_shared("xplane/xprof/34.83.195.179_6003.xplane.pb", &bytes)) GTEST_SKIP();
+  Engine e;
+  ASSERT_TRUE(load_engine(&e, "x.xplane.pb", bytes));
+  const TraceStore& s = *e.store();
+  const GpuWorkSet w = find_gpu_work(s);
+  const std::vector<Step> steps = find_steps(s, w);
+  ASSERT_GE(steps.size(), 2u);
+  const std::vector<StepBreakdown> got = partition_steps(s, w, steps);
+  std::vector<uint8_t> launches(s.events.size(), 0), gpu(s.processes.size(), 0);
+  for (const GpuDevice& d : w.devices) gpu[d.process] = 1;
+  for (size_t f = 0; f < s.flows.size(); ++f)
+    if (w.work_of[s.flows.to[f]] != GpuWork::kNotGpu &&
+        s.tracks[s.events.track[s.flows.from[f]]].process !=
+            s.tracks[s.events.track[s.flows.to[f]]].process)
+      launches[s.flows.from[f]] = 1;
+  // Host threads: the /host: planes but metadata.
+  std::vector<uint32_t> host_tracks;
+  for (uint32_t p = 0; p < s.processes.size(); ++p) {
+    const uint32_t plane = s.xspace->plane_of_process[p];
+    if (gpu[p] || plane == kNone) continue;
+    const std::string& n = s.xspace->planes[plane].name;
+    if (n.rfind("/host:", 0) != 0 || n == "/host:metadata") continue;
+    for (uint32_t t : s.processes[p].tracks)
+      if (s.tracks[t].kind == TrackKind::kThread) host_tracks.push_back(t);
+  }
+  size_t with_host = 0;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Step& st = steps[k];
+    ASSERT_TRUE(st.on_device);
+    std::vector<Span> spans;
+    for (uint32_t t : host_tracks)
+      for (uint32_t ev = s.tracks[t].first_event;
+           ev < s.tracks[t].first_event + s.tracks[t].event_count; ++ev)
+        if (s.events.dur[ev] > 0 && !skipped(s, ev))
+          spans.push_back({s.events.start[ev], s.events.start[ev] + s.events.dur[ev],
+                           launches[ev]
+                               ? StepEventType::kHostPrepare
+                               : classify_host_event(s.strings.get(s.events.name[ev]),
+                                                     s.strings.get(s.events.cat[ev]), false)});
+    const uint32_t process = s.tracks[s.events.track[st.event]].process;
+    for (const GpuDevice& d : w.devices) {
+      if (d.process != process) continue;
+      for (const GpuStream& gs : d.streams)
+        for (uint32_t ev : gs.events)
+          spans.push_back({s.events.start[ev], s.events.start[ev] + s.events.dur[ev],
+                           classify_device_event(w.work_of[ev], s.strings.get(s.events.name[ev]))});
+    }
+    const StepParts want = by_subtraction(st.start, st.end, spans);
+    EXPECT_EQ(sum(got[k].parts), st.end - st.start) << "step " << k;
+    for (size_t p = 0; p < kStepParts; ++p)
+      EXPECT_EQ(got[k].parts[p], want[p])
+          << "step " << k << " part " << step_part_key(static_cast<StepPart>(p));
+    EXPECT_GT(part(got[k].parts, StepPart::kDeviceCompute), 0) << "step " << k;
+    with_host += got[k].host_events > 0;
+  }
+  EXPECT_GT(with_host, 0u);
+}
+
+// The analysis: a group row, its steps (each summing to its duration), verdict lines.
+TEST(Overview, KinetoTableAndVerdicts) {
+  std::string gz, json;
+  if (!testing::read_shared("pytorch_kineto/kineto-tb_plugin/resnet50_num_workers_0/"
+                            "worker0.1623143566756.pt.trace.json.gz",
+                            &gz))
+    GTEST_SKIP();
+  ASSERT_TRUE(testing::gunzip(gz, &json));
+  Engine e;
+  ASSERT_TRUE(load_engine(&e, "w.pt.trace.json", json));
+  const std::string t = e.query_json("analysis", R"({"name":"overview"})");
+  EXPECT_NE(t.find("steps, mean)"), std::string::npos) << t.substr(0, 2000);
+  EXPECT_NE(t.find("input-bound"), std::string::npos) << t.substr(0, 2000);
+  EXPECT_NE(t.find("Duty cycle"), std::string::npos);
+  EXPECT_NE(t.find("Top 10 device ops (in the steps)"), std::string::npos);
+  EXPECT_NE(t.find(R"("key":"device_compute")"), std::string::npos);
+  EXPECT_NE(e.query_json("analysis", "{}").find(R"({"name":"overview","title":"Overview")"),
+            std::string::npos);
+}
+
+// A CPU-only trace with steps: the host parts, and a sentence for the device ones.
+TEST(Overview, WithoutGpuWork) {
+  Engine e;
+  ASSERT_TRUE(load_engine(&e, "t.json", R"([
+    {"ph":"X","pid":1,"tid":1,"ts":0,"dur":100,"name":"ProfilerStep#1","cat":"user_annotation"},
+    {"ph":"X","pid":1,"tid":1,"ts":0,"dur":30,"name":"enumerate(DataLoader)#x.__next__","cat":"user_annotation"},
+    {"ph":"X","pid":1,"tid":1,"ts":40,"dur":50,"name":"aten::mm","cat":"cpu_op"}])"));
+  const std::string t = e.query_json("analysis", R"({"name":"overview"})");
+  EXPECT_NE(t.find("No GPU work in this trace"), std::string::npos) << t;
+  EXPECT_NE(t.find("Highly input-bound: 30.0 %"), std::string::npos) << t;
+  // ProfilerStep#1: input wait 30 µs, host compute 50 µs, idle 20 µs.
+  EXPECT_NE(
+      t.find(
+          R"("cells":["ProfilerStep#1",0,100000,null,null,0,null,null,30000,0,50000,0,0,20000,30)"),
+      std::string::npos)
+      << t;
+}
+
+TEST(Overview, WithoutStepsOrGpuWorkIsUnavailable) {
+  Engine e;
+  ASSERT_TRUE(
+      load_engine(&e, "t.json", R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"a"}])"));
+  EXPECT_NE(e.query_json("analysis", "{}")
+                .find(R"("name":"overview","title":"Overview","available":false)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace strata
