@@ -306,6 +306,29 @@ TEST(Overview, WithoutGpuWork) {
       << t;
 }
 
+// An Ascend trace_view.json: its ProfilerStep#N on the Python process is a step, split by the
+// host events (the NPU's rows are not GPU work Strata reads).
+TEST(Overview, RealAscendTraceStep) {
+  std::string json;
+  if (!testing::read_shared(
+          "ascend/msinsight/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+          &json))
+    GTEST_SKIP();
+  Engine e;
+  ASSERT_TRUE(load_engine(&e, "trace_view.json", json));
+  const TraceStore& s = *e.store();
+  const GpuWorkSet w = find_gpu_work(s);
+  const std::vector<Step> steps = find_steps(s, w);
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(testing::name_of(s, s.events.name[steps[0].event]), "ProfilerStep#50");
+  EXPECT_NEAR(static_cast<double>(steps[0].end - steps[0].start), 155985.8 * 1000, 1000);
+  const std::vector<StepBreakdown> b = partition_steps(s, w, steps);
+  EXPECT_EQ(sum(b[0].parts), steps[0].end - steps[0].start);
+  EXPECT_GT(part(b[0].parts, StepPart::kHostCompute), 0);
+  EXPECT_NE(e.query_json("analysis", R"({"name":"steps"})").find("ProfilerStep#50"),
+            std::string::npos);
+}
+
 TEST(Overview, WithoutStepsOrGpuWorkIsUnavailable) {
   Engine e;
   ASSERT_TRUE(

@@ -61,7 +61,11 @@ AnalysisTable steps_table(const Engine& engine, const QueryArgs& /*args*/) {
   t.notes.push_back(
       "Kineto steps are the ProfilerStep#N slices; their device work is what their runtime calls "
       "launched (it may run after the step ends). xplane steps are the device's Steps row.");
-  t.notes.push_back("Ascend step_trace_time.csv is not read yet.");
+  t.notes.push_back(
+      "Ascend: the ProfilerStep#N slices of trace_view.json are listed like Kineto's; "
+      "step_trace_time.csv is read by the Runs tab, not here.");
+  if (find_gpu_work(s).devices.empty())
+    t.notes.push_back("No GPU work in this trace: the GPU columns do not apply.");
   size_t i = 0;
   while (i < steps.size()) {
     const uint32_t track = s.events.track[steps[i].event];
