@@ -229,5 +229,16 @@ TEST(GpuWork, RealKinetoSglangWithNccl) {
   check_real_kineto("pytorch_kineto/tracelens/sglang_decode/bs_32_rank0.json.gz");
 }
 
+// Ascend's NPU streams: HCCL's tasks are communication, MEMCPY tasks memcpy, ops compute.
+TEST(GpuWork, AscendNpuTasks) {
+  EXPECT_EQ(ascend_npu_work("hcom_allReduce__586_0_1"), GpuWork::kComm);
+  EXPECT_EQ(ascend_npu_work("Notify Wait"), GpuWork::kComm);
+  EXPECT_EQ(ascend_npu_work("SDMA"), GpuWork::kComm);
+  EXPECT_EQ(ascend_npu_work("MEMCPY_ASYNC"), GpuWork::kMemcpy);
+  EXPECT_EQ(ascend_npu_work("aclnnMm_MatMulCommon_MatMulV2"), GpuWork::kCompute);
+  EXPECT_TRUE(is_ascend_hardware_process("Ascend Hardware"));
+  EXPECT_FALSE(is_ascend_hardware_process("HCCL"));
+}
+
 }  // namespace
 }  // namespace strata

@@ -307,7 +307,7 @@ TEST(Overview, WithoutGpuWork) {
 }
 
 // An Ascend trace_view.json: its ProfilerStep#N on the Python process is a step, split by the
-// host events (the NPU's rows are not GPU work Strata reads).
+// host events and the NPU's streams.
 TEST(Overview, RealAscendTraceStep) {
   std::string json;
   if (!testing::read_shared(
@@ -325,6 +325,11 @@ TEST(Overview, RealAscendTraceStep) {
   const std::vector<StepBreakdown> b = partition_steps(s, w, steps);
   EXPECT_EQ(sum(b[0].parts), steps[0].end - steps[0].start);
   EXPECT_GT(part(b[0].parts, StepPart::kHostCompute), 0);
+  // The NPU's "Ascend Hardware" streams are its device work, launched through torch_to_npu.
+  ASSERT_FALSE(w.devices.empty());
+  EXPECT_GT(steps[0].device_events, 0u);
+  EXPECT_GT(part(b[0].parts, StepPart::kDeviceCompute), 0);
+  EXPECT_GT(part(b[0].parts, StepPart::kCollectives), 0);
   EXPECT_NE(e.query_json("analysis", R"({"name":"steps"})").find("ProfilerStep#50"),
             std::string::npos);
 }

@@ -32,6 +32,19 @@ GpuWork kineto_gpu_work(std::string_view cat, std::string_view name) {
   return GpuWork::kNotGpu;
 }
 
+GpuWork ascend_npu_work(std::string_view name) {
+  // HCCL's tasks on the communication streams, by their task names.
+  for (std::string_view p :
+       {"hcom", "hccl", "notify", "write value", "sdma", "rdma", "reduce inline", "reduce_inline"})
+    if (starts_with_nocase(name, p)) return GpuWork::kComm;
+  if (starts_with_nocase(name, "memcpy")) return GpuWork::kMemcpy;
+  return GpuWork::kCompute;
+}
+
+bool is_ascend_hardware_process(std::string_view process_name) {
+  return process_name == "Ascend Hardware";
+}
+
 GpuWork xplane_gpu_work(std::string_view name) {
   if (starts_with_nocase(name, "copy") || starts_with_nocase(name, "memcpy") ||
       starts_with_nocase(name, "memset"))
@@ -55,6 +68,8 @@ GpuWorkSet find_gpu_work(const TraceStore& s) {
           plane != kNone && plane < x->planes.size() && is_device_plane(x->planes[plane].name);
       if (!device_plane) continue;
     }
+    const bool ascend =
+        !x && s.processes[p].name && is_ascend_hardware_process(s.strings.get(s.processes[p].name));
     GpuDevice dev;
     dev.process = p;
     for (uint32_t t : s.processes[p].tracks) {
@@ -73,6 +88,8 @@ GpuWorkSet find_gpu_work(const TraceStore& s) {
           uint8_t& c = by_name[s.events.name[e]];
           if (c == 0xff) c = static_cast<uint8_t>(xplane_gpu_work(s.strings.get(s.events.name[e])));
           k = static_cast<GpuWork>(c);
+        } else if (ascend) {
+          k = ascend_npu_work(s.strings.get(s.events.name[e]));
         } else {
           k = kineto_gpu_work(s.strings.get(s.events.cat[e]), s.strings.get(s.events.name[e]));
         }

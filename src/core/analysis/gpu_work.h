@@ -18,6 +18,11 @@ enum class GpuWork : uint8_t { kNotGpu, kCompute, kComm, kMemcpy };
 // "Memset", "Memcpy", which TraceLens does not read. xplane device streams (no category):
 // by name, as TraceLens's JAX analyser: copy / memcpy / memset (any case) first, then "nccl".
 GpuWork kineto_gpu_work(std::string_view cat, std::string_view name);
+// Ascend (torch_npu) trace_view.json: the "Ascend Hardware" process's streams carry no
+// category; HCCL's tasks (hcom / hccl ops, Notify, Write Value, SDMA, RDMA, Reduce Inline) are
+// communication, MEMCPY tasks memcpy, the rest compute.
+GpuWork ascend_npu_work(std::string_view name);
+bool is_ascend_hardware_process(std::string_view process_name);
 GpuWork xplane_gpu_work(std::string_view name);
 
 struct GpuStream {

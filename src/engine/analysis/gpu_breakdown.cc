@@ -110,11 +110,13 @@ AnalysisTable gpu_breakdown_table(const Engine& engine, const QueryArgs& /*args*
       "Per device, compute + exposed comm + exposed memcpy + idle = span, as TraceLens's GPU "
       "timeline breakdown defines them (TraceLens sums a PyTorch file's GPU events together: "
       "the same figures when the file has one GPU).");
-  t.notes.push_back(w.from_categories
-                        ? "Kinds by Kineto category: kernel and gpu_memset are compute unless the "
-                          "name contains \"nccl\", gpu_memcpy is memcpy."
-                        : "Kinds by name, as TraceLens's JAX analyser: copy / memcpy / memset "
-                          "first, then names starting \"nccl\", the rest compute.");
+  t.notes.push_back(
+      w.from_categories
+          ? "Kinds by Kineto category: kernel and gpu_memset are compute unless the "
+            "name contains \"nccl\", gpu_memcpy is memcpy; Ascend's \"Ascend "
+            "Hardware\" streams by task name (HCCL's tasks communication, MEMCPY memcpy)."
+          : "Kinds by name, as TraceLens's JAX analyser: copy / memcpy / memset "
+            "first, then names starting \"nccl\", the rest compute.");
   t.notes.push_back(
       "Idle per stream is split as HTA does: host wait (the launch came late), kernel wait "
       "(gaps under 30 ns), other. Device rows leave it empty: HTA splits streams only.");

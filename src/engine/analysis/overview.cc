@@ -183,7 +183,8 @@ AnalysisTable overview_table(const Engine& engine, const QueryArgs& /*args*/) {
     }
     const std::string where = track_name(s, track);
     AnalysisRow g = blank_row();
-    g.cells[kName] = AnalysisCell::of(where + " (" + std::to_string(j - i) + " steps, mean)");
+    g.cells[kName] = AnalysisCell::of(where + " (" + std::to_string(j - i) +
+                                      (j - i == 1 ? " step, mean)" : " steps, mean)"));
     g.cells[kStart] = AnalysisCell::empty("a group of steps");
     g.cells[kDuration] = AnalysisCell::of(dur_sum / n);
     double mean[kStepParts], sd[kStepParts];
