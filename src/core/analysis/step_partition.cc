@@ -102,9 +102,17 @@ const char* step_part_key(StepPart p) {
 }
 
 const char* step_part_label(StepPart p) {
-  static constexpr const char* kLabels[kStepParts] = {
-      "Device compute", "Collectives",  "Host→device", "Device→host", "Device→device", "Input wait",
-      "Kernel launch",  "Host compute", "Compile",     "Other",       "Idle"};
+  static constexpr const char* kLabels[kStepParts] = {"Device compute",
+                                                      "Collectives",
+                                                      "Host to device",
+                                                      "Device to host",
+                                                      "Device to device",
+                                                      "Input wait",
+                                                      "Kernel launch",
+                                                      "Host compute",
+                                                      "Compile",
+                                                      "Other",
+                                                      "Idle"};
   return kLabels[static_cast<size_t>(p)];
 }
 

@@ -32,11 +32,11 @@ const char* part_tip(StepPart p) {
     case StepPart::kCollectives:
       return "communication kernels (nccl) while no higher-priority work runs";
     case StepPart::kHostToDevice:
-      return "host→device copies (Memcpy HtoD), not hidden by device work";
+      return "host to device copies (Memcpy HtoD), not hidden by device work";
     case StepPart::kDeviceToHost:
-      return "device→host copies (Memcpy DtoH): XProf's output time";
+      return "device to host copies (Memcpy DtoH): XProf's output time";
     case StepPart::kDeviceToDevice:
-      return "device→device and peer copies";
+      return "device to device and peer copies";
     case StepPart::kInputWait:
       return "the host waiting for the next batch (enumerate(DataLoader)..., IteratorGetNext) "
              "while the device runs nothing";
@@ -48,7 +48,7 @@ const char* part_tip(StepPart p) {
     case StepPart::kCompile:
       return "host events named compile (not \"compiled\")";
     case StepPart::kOther:
-      return "host→host copies and the profiler's overhead events";
+      return "host to host copies and the profiler's overhead events";
     case StepPart::kIdle:
       return "no event at all (Python between operators, waits): part of XProf's all others";
   }
@@ -67,7 +67,7 @@ std::vector<AnalysisColumn> columns() {
     c.push_back({step_part_key(static_cast<StepPart>(p)), step_part_label(static_cast<StepPart>(p)),
                  AnalysisUnit::kNs, part_tip(static_cast<StepPart>(p))});
   c.push_back({"input_pct", "Input %", AnalysisUnit::kPercent,
-               "XProf's input share: (input wait + host→device) / duration"});
+               "XProf's input share: (input wait + host to device) / duration"});
   c.push_back({"duty_cycle", "Duty cycle %", AnalysisUnit::kPercent,
                "time the device runs anything / duration"});
   c.push_back({"count", "Events", AnalysisUnit::kCount,
@@ -139,8 +139,8 @@ AnalysisTable overview_table(const Engine& engine, const QueryArgs& /*args*/) {
   t.columns = columns();
   t.notes.push_back(
       "Each step is split as XProf's overview does: every event in it gets a type, and where "
-      "events overlap the type of higher priority owns the time (device compute, device→host, "
-      "device→device, input wait, collectives, kernel launch, host→device, compile, host "
+      "events overlap the type of higher priority owns the time (device compute, device to host, "
+      "device to device, input wait, collectives, kernel launch, host to device, compile, host "
       "compute), so the parts sum to the step. Idle is time no event covers; XProf counts it in "
       "\"all others\" with Other.");
   t.notes.push_back(

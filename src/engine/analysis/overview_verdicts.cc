@@ -40,7 +40,7 @@ std::vector<std::string> step_verdicts(const StepShares& s) {
   bool all_other_said = false;
   if (const char* d = degree(s.input, kModeratelyInputBoundPct, kHighlyInputBoundPct); *d) {
     out.push_back(std::string(d) + " input-bound: " + one_digit(s.input) +
-                  " % of the step waits for input (input wait + host→device).");
+                  " % of the step waits for input (input wait + host to device).");
   } else if (s.all_other >= kModeratelyAllOtherBoundPct) {
     out.push_back("Possibly input-bound: " + one_digit(s.all_other) +
                   " % of the step is other or idle time (I/O, Python or both).");
@@ -51,7 +51,7 @@ std::vector<std::string> step_verdicts(const StepShares& s) {
   }
   if (const char* d = degree(s.output, kModeratelyOutputBoundPct, kHighlyOutputBoundPct); *d)
     out.push_back(std::string(d) + " output-bound: " + one_digit(s.output) +
-                  " % of the step copies device→host.");
+                  " % of the step copies device to host.");
   if (const char* d = degree(s.launch, kModeratelyLaunchBoundPct, kHighlyLaunchBoundPct); *d)
     out.push_back(std::string(d) + " kernel-launch-bound: " + one_digit(s.launch) +
                   " % of the step launches kernels while the device has nothing to run.");

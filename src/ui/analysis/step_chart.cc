@@ -80,12 +80,13 @@ int step_chart_draw(StepChart* c, float width) {
   c->hover_text.clear();
   const StepChartData& d = c->data;
   if (d.bars.empty()) return -1;
+  width = std::min(width, ImGui::GetContentRegionAvail().x);
   legend(d);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ChartBox plot{at.x + kAxisW, at.y, std::max(1.0f, width - kAxisW - 8), kChartH};
+  const ChartBox plot{at.x + kAxisW, at.y, std::max(1.0f, width - kAxisW), kChartH};
   c->plot = plot;
-  ImGui::InvisibleButton("##step_chart", ImVec2(std::max(1.0f, width - 8), kChartH));
+  ImGui::InvisibleButton("##step_chart", ImVec2(std::max(1.0f, width), kChartH));
   const bool clicked = ImGui::IsItemClicked(0);
   const bool hovered = ImGui::IsItemHovered();
   dl->AddRectFilled(ImVec2(plot.x, plot.y), ImVec2(plot.x + plot.w, plot.y + plot.h),
