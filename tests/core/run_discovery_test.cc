@@ -201,13 +201,12 @@ TEST(RunDiscovery, RealKinetoPluginSamples) {
   EXPECT_EQ(d.runs[2].profiles[0].span, "1623213129365");
 }
 
-
 // A real multi-rank run: each rank's trace has its own span (its own timestamp), so no span has
 // two workers; the Distributed view compares one trace per worker. HTA names ranks' traces
 // rank-N.json.gz: those are Kineto profiles too.
 TEST(RunDiscovery, KinetoRanksWithDifferentSpansAndRankNamedTraces) {
-  const RunDiscovery d = discover_runs({"f/r/worker0.1623143566756.pt.trace.json",
-                                        "f/r/worker1.1623143566999.pt.trace.json.gz"});
+  const RunDiscovery d = discover_runs(
+      {"f/r/worker0.1623143566756.pt.trace.json", "f/r/worker1.1623143566999.pt.trace.json.gz"});
   ASSERT_EQ(d.runs.size(), 1u);
   const DiscoveredRun& r = d.runs[0];
   ASSERT_EQ(r.profiles.size(), 2u);
@@ -215,9 +214,9 @@ TEST(RunDiscovery, KinetoRanksWithDifferentSpansAndRankNamedTraces) {
   EXPECT_EQ(run_distributed_set(r, 0), (std::vector<uint32_t>{0, 1}));
   EXPECT_NE(run_discovery_json(d).find("\"distributed\":[0,1]"), std::string::npos);
 
-  const RunDiscovery h = discover_runs(
-      {"trace_filter/sampled_rank-0.json.gz", "trace_filter/sampled_rank-1.json.gz",
-       "trace_filter/notes.json", "trace_filter/rank.json"});
+  const RunDiscovery h =
+      discover_runs({"trace_filter/sampled_rank-0.json.gz", "trace_filter/sampled_rank-1.json.gz",
+                     "trace_filter/notes.json", "trace_filter/rank.json"});
   ASSERT_EQ(h.runs.size(), 1u);
   EXPECT_EQ(h.runs[0].workers, (std::vector<std::string>{"sampled_rank-0", "sampled_rank-1"}));
   EXPECT_EQ(h.runs[0].profiles[0].kind, ProfileKind::kKineto);

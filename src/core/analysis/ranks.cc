@@ -16,7 +16,9 @@ std::string lower(std::string_view s) {
   return o;
 }
 
-bool has(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool has(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -45,8 +47,7 @@ double dtype_bytes(std::string_view dtype) {
   if (d == "double" || d == "float64" || d == "long" || d == "int64" || d == "complexfloat")
     return 8;
   if (d == "float" || d == "float32" || d == "int" || d == "int32" || d == "uint32") return 4;
-  if (d == "half" || d == "float16" || d == "bfloat16" || d == "short" || d == "int16")
-    return 2;
+  if (d == "half" || d == "float16" || d == "bfloat16" || d == "short" || d == "int16") return 2;
   if (d == "byte" || d == "char" || d == "bool" || d == "int8" || d == "uint8" ||
       d.rfind("float8", 0) == 0)
     return 1;
@@ -100,8 +101,7 @@ RankAnalysis analyse_ranks(const TraceStore& s, const GpuWorkSet& w) {
     for (uint32_t e : events_of[a.ranks[r].file])
       if (w.work_of[e] == GpuWork::kComm) comm.push_back(e);
     std::sort(comm.begin(), comm.end(), [&](uint32_t x, uint32_t y) {
-      return s.events.start[x] != s.events.start[y] ? s.events.start[x] < s.events.start[y]
-                                                    : x < y;
+      return s.events.start[x] != s.events.start[y] ? s.events.start[x] < s.events.start[y] : x < y;
     });
     for (uint32_t e : comm) {
       const CollectiveArgs* c = s.collectives.find(s.events.src_offset[e]);

@@ -26,10 +26,10 @@ struct RankTime {
 
 // One collective as every rank ran it.
 struct MatchedCollective {
-  std::string name;           // "Collective name", else the kernel's name
-  std::string process_group;  // "Process Group Name" or ""
-  int64_t seq = -1;           // "Seq", or the occurrence index when the file has none (-1)
-  uint64_t occurrence = 0;    // k-th of its (group, name) on each rank
+  std::string name;             // "Collective name", else the kernel's name
+  std::string process_group;    // "Process Group Name" or ""
+  int64_t seq = -1;             // "Seq", or the occurrence index when the file has none (-1)
+  uint64_t occurrence = 0;      // k-th of its (group, name) on each rank
   std::vector<uint32_t> event;  // per rank (index into ranks): its GPU event, kNone if absent
   uint32_t ranks_present = 0;
   TimeNs latency = 0;      // min over ranks of the duration
@@ -43,19 +43,19 @@ struct MatchedCollective {
 
 struct RankStraggler {
   // Of the rank's GPU compute time: the rank that computes longest makes the others wait.
-  double zscore = 0;       // modified z-score, 0.6745 (x - median) / MAD
-  bool z_defined = false;  // false when MAD = 0
-  bool by_z = false;       // |z| > 3.5
-  bool by_spread = false;  // the slowest rank when (max - min) / mean > 5 %
-  TimeNs late_total = 0;   // Σ over collectives of its start - the earliest rank's
-  uint32_t late_count = 0; // collectives it started last
+  double zscore = 0;        // modified z-score, 0.6745 (x - median) / MAD
+  bool z_defined = false;   // false when MAD = 0
+  bool by_z = false;        // |z| > 3.5
+  bool by_spread = false;   // the slowest rank when (max - min) / mean > 5 %
+  TimeNs late_total = 0;    // Σ over collectives of its start - the earliest rank's
+  uint32_t late_count = 0;  // collectives it started last
 };
 
 struct RankAnalysis {
-  std::vector<RankTime> ranks;  // by file
-  std::vector<RankStraggler> stragglers;  // per rank
+  std::vector<RankTime> ranks;                 // by file
+  std::vector<RankStraggler> stragglers;       // per rank
   std::vector<MatchedCollective> collectives;  // by the earliest start
-  double spread = 0;  // (max - min) / mean of the ranks' GPU compute time
+  double spread = 0;                           // (max - min) / mean of the ranks' GPU compute time
   bool matched_by_seq = false;  // the file gave sequence numbers; else matched by occurrence
 };
 

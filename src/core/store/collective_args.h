@@ -23,9 +23,9 @@ struct CollectiveArgs {
 struct CollectiveArgsTable {
   std::vector<CollectiveArgs> rows;  // sorted by src_offset
   const CollectiveArgs* find(uint64_t src_offset) const {
-    auto it = std::lower_bound(
-        rows.begin(), rows.end(), src_offset,
-        [](const CollectiveArgs& a, uint64_t o) { return a.src_offset < o; });
+    auto it =
+        std::lower_bound(rows.begin(), rows.end(), src_offset,
+                         [](const CollectiveArgs& a, uint64_t o) { return a.src_offset < o; });
     return it != rows.end() && it->src_offset == src_offset ? &*it : nullptr;
   }
 };

@@ -50,10 +50,10 @@ struct Process {
   bool has_sort_index = false;
   std::vector<StrId> labels;     // from M process_labels
   bool global = false;           // the synthetic "Global" process of s="g" instants and R marks
+  std::vector<uint32_t> tracks;  // indices into TraceStore::tracks, in display order
   // Index into TraceStore::files of the file it was read from (a rank's Kineto trace, a host's
   // xplane, when several open as one load); 0 for a single file and for the Global process.
   uint32_t file = 0;
-  std::vector<uint32_t> tracks;  // indices into TraceStore::tracks, in display order
 };
 
 struct Track {

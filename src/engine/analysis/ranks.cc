@@ -53,8 +53,7 @@ std::vector<AnalysisColumn> columns() {
        "z: |modified z| > 3.5; spread: the slowest rank when (max - min) / mean compute > 5 %"},
       {"late_total", "Arrived late by", AnalysisUnit::kNs,
        "Σ over collectives of the rank's start minus the earliest rank's"},
-      {"late_count", "Last to arrive", AnalysisUnit::kCount,
-       "collectives the rank started last"},
+      {"late_count", "Last to arrive", AnalysisUnit::kCount, "collectives the rank started last"},
       {"ranks_present", "Ranks", AnalysisUnit::kCount, "ranks that ran this collective"},
       {"latency", "Latency", AnalysisUnit::kNs, "the shortest duration over the ranks"},
       {"skew", "Arrival skew", AnalysisUnit::kNs, "latest start - earliest start"},
@@ -78,8 +77,8 @@ uint32_t gpu_file_count(const TraceStore& s, const GpuWorkSet& w, uint32_t* firs
   std::vector<bool> seen(std::max<size_t>(1, s.files.size()), false);
   uint32_t n = 0;
   for (const GpuDevice& d : w.devices) {
-    const uint32_t f = std::min<uint32_t>(rank_of_process(s, d.process),
-                                          static_cast<uint32_t>(seen.size() - 1));
+    const uint32_t f =
+        std::min<uint32_t>(rank_of_process(s, d.process), static_cast<uint32_t>(seen.size() - 1));
     if (!seen[f]) {
       if (n == 0) *first = f;
       seen[f] = true;

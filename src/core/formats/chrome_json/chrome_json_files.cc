@@ -109,8 +109,8 @@ void ChromeJsonImporter::name_file_groups() {
                : (p.key.empty() ? std::string("Process (no pid)") : "Process " + p.key);
     builder_.set_process_name(i, builder_.strings().intern(groups[p.file] + " " + own));
     const int64_t within = p.has_sort_index ? p.sort_index : p.pid;
-    builder_.set_process_sort_index(
-        i, static_cast<int64_t>(p.file) * kFileSortStride + std::clamp<int64_t>(within, 0, kFileSortStride - 1));
+    builder_.set_process_sort_index(i, static_cast<int64_t>(p.file) * kFileSortStride +
+                                           std::clamp<int64_t>(within, 0, kFileSortStride - 1));
   }
   if (!base_time_ns_.empty()) {
     base_time_ns_.resize(s.files.size(), -1);

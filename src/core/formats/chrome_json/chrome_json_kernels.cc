@@ -113,8 +113,9 @@ void ChromeJsonImporter::note_collective(const EventRecord& r, uint64_t offset) 
   if (rows.empty() || rows.back().src_offset < offset) {
     rows.push_back(std::move(c));
   } else {
-    auto at = std::lower_bound(rows.begin(), rows.end(), offset,
-                               [](const CollectiveArgs& a, uint64_t o) { return a.src_offset < o; });
+    auto at =
+        std::lower_bound(rows.begin(), rows.end(), offset,
+                         [](const CollectiveArgs& a, uint64_t o) { return a.src_offset < o; });
     if (at == rows.end() || at->src_offset != offset) rows.insert(at, std::move(c));
   }
 }
