@@ -2,7 +2,8 @@
 // detect_format, from the name and first bytes) and hands it to the part that loads that kind
 // (the trace, the loss view, the graph viewer). A list of sources whose files are all XSpace (a
 // run's hosts) or all Chrome JSON (a run's Kineto traces, one per rank) is one trace; any other
-// list opens file by file, each with its own answer (all but the last marked `more`). Returns the answers to post: [{message, transfer, traceLoaded}].
+// list opens file by file, each with its own answer (all but the last marked `more`). Returns
+// the answers to post: [{message, transfer, traceLoaded}].
 'use strict';
 /* exported createOpener */
 

@@ -20,10 +20,6 @@ namespace strata::chrome_json {
 
 namespace {
 
-// Sort indices of a later file's processes: file * kFileSortStride + their own (Kineto's GPU
-// sort indices are 0x1000000 + device, pids stay under 2^32).
-constexpr int64_t kFileSortStride = int64_t{1} << 40;
-
 std::string file_stem(std::string name) {
   for (const char* ext : {".gz", ".zst", ".json", ".pt.trace"})
     if (name.size() > std::strlen(ext) &&
@@ -101,16 +97,28 @@ void ChromeJsonImporter::name_file_groups() {
     groups.push_back(g);
     f.group = g;
   }
-  for (uint32_t i = 0; i < s.processes.size(); ++i) {
+  // Within its file, a process keeps the place it has when the file is opened alone (the
+  // builder's order: sort index first, then pid).
+  std::vector<uint32_t> order;
+  for (uint32_t i = 0; i < s.processes.size(); ++i)
+    if (!s.processes[i].global && s.processes[i].file < groups.size()) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const Process& x = s.processes[a];
+    const Process& y = s.processes[b];
+    if (x.file != y.file) return x.file < y.file;
+    if (x.has_sort_index != y.has_sort_index) return x.has_sort_index;
+    if (x.sort_index != y.sort_index) return x.sort_index < y.sort_index;
+    if (x.pid != y.pid) return x.pid < y.pid;
+    return x.key < y.key;
+  });
+  for (size_t k = 0; k < order.size(); ++k) {
+    const uint32_t i = order[k];
     const Process& p = s.processes[i];
-    if (p.global || p.file >= groups.size()) continue;
     const std::string own =
         p.name ? std::string(s.strings.get(p.name))
                : (p.key.empty() ? std::string("Process (no pid)") : "Process " + p.key);
     builder_.set_process_name(i, builder_.strings().intern(groups[p.file] + " " + own));
-    const int64_t within = p.has_sort_index ? p.sort_index : p.pid;
-    builder_.set_process_sort_index(i, static_cast<int64_t>(p.file) * kFileSortStride +
-                                           std::clamp<int64_t>(within, 0, kFileSortStride - 1));
+    builder_.set_process_sort_index(i, static_cast<int64_t>(k));
   }
   if (!base_time_ns_.empty()) {
     base_time_ns_.resize(s.files.size(), -1);

@@ -83,7 +83,9 @@ class ChromeJsonImporter final : public Importer {
   void prefix_file_messages();  // names the file in the messages about it (several files)
   void top_level_value_done();  // a captured top-level value (distributedInfo, ...) is complete
   void name_file_groups();      // several files: every process in its file's section group
-  uint64_t file_offset(uint64_t stream_offset) const { return stream_offset - file_base_; }
+  uint64_t file_offset(uint64_t stream_offset) const {
+    return stream_offset >= file_base_ ? stream_offset - file_base_ : stream_offset;
+  }
   State after_record() const {
     return section_ == Section::kFrames ? State::kFrameNext : State::kArrNext;
   }
