@@ -148,8 +148,8 @@ bool Engine::load_next_file(std::string_view name, uint64_t bytes) {
   if (!ok) {
     loading_->files.pop_back();
     last_error_ = std::string(name) +
-                  " was not opened: only XProf xplanes (one per host) open several at once; " +
-                  "open other traces one at a time";
+                  " was not opened: only XProf xplanes (one per host) and Chrome / Kineto "
+                  "traces (one per rank) open several at once; open other traces one at a time";
     loading_->errors.push_back(last_error_);  // listed with the trace that did load
     return false;
   }

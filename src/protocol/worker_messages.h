@@ -28,7 +28,8 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     {"open", Direction::kToWorker,
      "id; name: string (the page's name for a single source); source: URL string | Blob | "
      "ArrayBuffer | an array of those. The worker asks engine_detect_format what each is: a "
-     "list of XSpace files is one multi-host trace, any other list opens file by file"},
+     "list of XSpace files is one multi-host trace, a list of Chrome JSON files one multi-rank "
+     "trace, any other list opens file by file"},
     {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},
     {"details", Direction::kToWorker,
      "event: event index; hover: bool (for the UI's hover tooltip, answered with hover set)"},

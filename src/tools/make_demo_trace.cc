@@ -1,4 +1,4 @@
-// strata_make_demo <out.json> [scale]
+// strata_make_demo <out.json> [scale] [rank/world]
 //
 // Writes a deterministic, Kineto-like Chrome trace (object form) of a small transformer training
 // loop: a "trainer" process whose python main thread runs nested X slices (ProfilerStep >
@@ -7,6 +7,10 @@
 // events from launches to kernels, instants, memory and utilisation counters, and M metadata.
 // `scale` multiplies the number of training steps (6 per unit): scale 1 is ~2 MB, scale 500 is
 // ~1 GB, for load benchmarks. Output goes through one large buffer, not per-field stream calls.
+// `rank/world` (e.g. 3/8) writes one rank of a distributed run: Kineto's distributedInfo, the
+// rank in the trainer's labels, its own random timings, and the all-reduce kernels' communication
+// metadata (Collective name, message size, dtype, group, Seq) as PyTorch records it; the ranks of
+// one world share the clock, so their traces line up when opened together.
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -78,10 +82,21 @@ constexpr int kLayers = 12;
 
 class Generator {
  public:
-  explicit Generator(Out* out) : o_(*out), rng_(20240611) {}
+  Generator(Out* out, int rank, int world)
+      : o_(*out),
+        rng_(20240611 + static_cast<uint64_t>(rank < 0 ? 0 : rank)),
+        rank_(rank),
+        world_(world) {}
 
   void run(int steps) {
-    o_.s("{\n\"schemaVersion\": 1,\n\"deviceProperties\": [{\"id\": 0, \"name\": \"Demo GPU\", ")
+    o_.s("{\n\"schemaVersion\": 1,\n");
+    if (rank_ >= 0)
+      o_.s("\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": ")
+          .i(rank_)
+          .s(", \"world_size\": ")
+          .i(world_)
+          .s("},\n");
+    o_.s("\"deviceProperties\": [{\"id\": 0, \"name\": \"Demo GPU\", ")
         .s("\"totalGlobalMem\": 85899345920, \"computeMajor\": 8, \"computeMinor\": 0}],\n")
         .s("\"traceEvents\": [\n");
     metadata();
@@ -117,7 +132,9 @@ class Generator {
 
   void metadata() {
     meta("process_name", kTrainerPid, -1, "name", "\"trainer (python train.py)\"");
-    meta("process_labels", kTrainerPid, -1, "labels", "\"rank 0,host demo-01\"");
+    const int r = rank_ < 0 ? 0 : rank_;
+    meta("process_labels", kTrainerPid, -1, "labels",
+         "\"rank " + std::to_string(r) + ",host demo-0" + std::to_string(r + 1) + "\"");
     meta("process_sort_index", kTrainerPid, -1, "sort_index", "0");
     meta("thread_name", kTrainerPid, kMainTid, "name", "\"python main\"");
     meta("thread_sort_index", kTrainerPid, kMainTid, "sort_index", "0");
@@ -193,6 +210,7 @@ class Generator {
     int64_t start = std::max(now_ + 3000, free_at + rng_.range(500, 2500));
     int64_t dur = kernel_ns + rng_.range(0, kernel_ns / 5);
     std::string args =
+        collective_args(stream) +
         "\"queued\": 0, \"device\": 0, \"context\": 1, \"stream\": " + std::to_string(stream) +
         ", \"correlation\": " + std::to_string(corr) +
         ", \"registers per thread\": 128, \"shared memory\": 16384, \"grid\": [" +
@@ -201,6 +219,16 @@ class Generator {
     flow('f', corr, kGpuPid, stream, start);
     free_at = start + dur;
     close();
+  }
+
+  // An all-reduce's metadata as PyTorch records it on the kernel (distributed runs only).
+  std::string collective_args(int stream) {
+    if (rank_ < 0 || stream != kNcclStream) return {};
+    return "\"Collective name\": \"allreduce\", \"In msg nelems\": 6553600, "
+           "\"Out msg nelems\": 6553600, \"Group size\": " +
+           std::to_string(world_) +
+           ", \"dtype\": \"Float\", \"Process Group Name\": \"0\", \"Seq\": " +
+           std::to_string(++seq_) + ", ";
   }
 
   void flow(char ph, int64_t id, int pid, int tid, int64_t ts) {
@@ -386,6 +414,8 @@ class Generator {
   Rng rng_;
   std::vector<Open> stack_;
   int64_t now_ = 0, loader_now_ = 0, compute_free_ = 0, nccl_free_ = 0;
+  int rank_ = -1, world_ = 0;  // rank < 0: not a distributed run
+  int64_t seq_ = 0;
   int64_t external_id_ = 0, correlation_ = 0;
   int64_t allocated_mb_ = 1024, reserved_mb_ = 2048;
 };
@@ -393,11 +423,17 @@ class Generator {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argc > 3) {
-    std::fprintf(stderr, "usage: %s <out.json> [scale]\n", argv[0]);
+  if (argc < 2 || argc > 4) {
+    std::fprintf(stderr, "usage: %s <out.json> [scale] [rank/world]\n", argv[0]);
     return 2;
   }
-  int scale = argc == 3 ? std::atoi(argv[2]) : 1;
+  int scale = argc >= 3 ? std::atoi(argv[2]) : 1;
+  int rank = -1, world = 0;
+  if (argc == 4 &&
+      (std::sscanf(argv[3], "%d/%d", &rank, &world) != 2 || rank < 0 || world <= rank)) {
+    std::fprintf(stderr, "rank/world must be like 3/8\n");
+    return 2;
+  }
   if (scale < 1 || scale > 100000) {
     std::fprintf(stderr, "scale must be between 1 and 100000\n");
     return 2;
@@ -409,7 +445,7 @@ int main(int argc, char** argv) {
   }
   {
     Out out(f);
-    Generator(&out).run(6 * scale);
+    Generator(&out, rank, world).run(6 * scale);
   }
   if (std::fclose(f) != 0) {
     std::perror(argv[1]);

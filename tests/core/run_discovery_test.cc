@@ -201,5 +201,32 @@ TEST(RunDiscovery, RealKinetoPluginSamples) {
   EXPECT_EQ(d.runs[2].profiles[0].span, "1623213129365");
 }
 
+// A real multi-rank run: each rank's trace has its own span (its own timestamp), so no span has
+// two workers; the Distributed view compares one trace per worker. HTA names ranks' traces
+// rank-N.json.gz: those are Kineto profiles too.
+TEST(RunDiscovery, KinetoRanksWithDifferentSpansAndRankNamedTraces) {
+  const RunDiscovery d = discover_runs(
+      {"f/r/worker0.1623143566756.pt.trace.json", "f/r/worker1.1623143566999.pt.trace.json.gz"});
+  ASSERT_EQ(d.runs.size(), 1u);
+  const DiscoveredRun& r = d.runs[0];
+  ASSERT_EQ(r.profiles.size(), 2u);
+  EXPECT_TRUE(run_view_availability(d, r, 0, RunView::kDistributed).enabled);
+  EXPECT_EQ(run_distributed_set(r, 0), (std::vector<uint32_t>{0, 1}));
+  EXPECT_NE(run_discovery_json(d).find("\"distributed\":[0,1]"), std::string::npos);
+
+  const RunDiscovery h =
+      discover_runs({"trace_filter/sampled_rank-0.json.gz", "trace_filter/sampled_rank-1.json.gz",
+                     "trace_filter/notes.json", "trace_filter/rank.json"});
+  ASSERT_EQ(h.runs.size(), 1u);
+  EXPECT_EQ(h.runs[0].workers, (std::vector<std::string>{"sampled_rank-0", "sampled_rank-1"}));
+  EXPECT_EQ(h.runs[0].profiles[0].kind, ProfileKind::kKineto);
+  EXPECT_TRUE(run_view_availability(h, h.runs[0], 1, RunView::kDistributed).enabled);
+
+  // One worker with two spans is still one worker.
+  const RunDiscovery one = discover_runs({"f/r/w.1.pt.trace.json", "f/r/w.2.pt.trace.json"});
+  EXPECT_FALSE(run_view_availability(one, one.runs[0], 0, RunView::kDistributed).enabled);
+  EXPECT_EQ(run_distributed_set(one.runs[0], 1), (std::vector<uint32_t>{1}));
+}
+
 }  // namespace
 }  // namespace strata

@@ -187,9 +187,8 @@ function strataRunsInit(ctx) {
         // One row per worker of this span: each trace is loaded in turn.
         const rows = [],
           errors = [];
-        for (let i = 0; i < run.profiles.length; ++i) {
-          const q = run.profiles[i];
-          if (q.span !== p.span) continue;
+        for (const i of p.distributed || []) {
+          const q = run.profiles[i]; // the discovery's set: this span's workers, else one per worker
           await loadTrace({ run: s.run, profile: i });
           const r = await ctx.request({
             type: MSG.runsStats,

@@ -1,8 +1,9 @@
 // An `open` message's job: opens the source(s), asks the engine what each is (the core's one
 // detect_format, from the name and first bytes) and hands it to the part that loads that kind
-// (the trace, the loss view, the graph viewer). A list of sources whose files are all XSpace is
-// one multi-host trace; any other list opens file by file, each with its own answer (all but the
-// last marked `more`). Returns the answers to post: [{message, transfer, traceLoaded}].
+// (the trace, the loss view, the graph viewer). A list of sources whose files are all XSpace (a
+// run's hosts) or all Chrome JSON (a run's Kineto traces, one per rank) is one trace; any other
+// list opens file by file, each with its own answer (all but the last marked `more`). Returns
+// the answers to post: [{message, transfer, traceLoaded}].
 'use strict';
 /* exported createOpener */
 
@@ -117,17 +118,19 @@ function createOpener(M, { sources, trace, loss, graph }) {
     if (!Array.isArray(msg.source)) return answer(await openOne(msg.id, name, msg.source, t0));
     const list = msg.source;
     const kinds = [];
-    for (const src of list) kinds.push(detect(sourceName(src), await peek(src)).kind);
-    if (list.length > 1 && kinds.every((k) => k === FILE_KIND.xspace)) {
-      // The xplanes of one run, one per host: one trace on one time axis. The first file's
-      // failure to open fails the load.
+    for (const src of list) kinds.push(detect(sourceName(src), await peek(src)));
+    const kind = kinds.length ? kinds[0].kind : FILE_KIND.unknown;
+    const oneTrace = kind === FILE_KIND.xspace || kind === FILE_KIND.chromeJson;
+    if (list.length > 1 && oneTrace && kinds.every((k) => k.kind === kind)) {
+      // The xplanes of one run (one per host) or its Kineto traces (one per rank): one trace on
+      // one time axis. The first file's failure to open fails the load.
       let first;
       try {
         first = await sources.open(list[0], name);
       } catch (e) {
         return answer(failed(msg.id, trace.fail(name, `${e.message}`).error));
       }
-      return answer(await loadTrace(msg.id, first, list.slice(1), 'xplane', t0));
+      return answer(await loadTrace(msg.id, first, list.slice(1), kinds[0].name, t0));
     }
     // Anything else file by file, in order (logs join the loss view, a trace replaces the trace).
     for (let k = 0; k < list.length; ++k) {

@@ -58,7 +58,7 @@ function createTrace(M, sources, post) {
   }
 
   // Loads opened file `first` ({name, total, chunks, source}) and then every other source of
-  // `rest` (the xplanes of a multi-host run) into one trace. A later file that cannot be read or
+  // `rest` (the xplanes of a multi-host run, the Kineto traces of a run's ranks) into one trace. A later file that cannot be read or
   // joined is reported in the trace's errors and skipped. Returns {ok, error}.
   async function load(first, rest, t0) {
     withString(M, first.name, (p) => M._engine_load_begin(p, first.total));

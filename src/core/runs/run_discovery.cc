@@ -74,6 +74,15 @@ bool parse_ascend_dir(std::string_view dir, std::string* worker, std::string* sp
   return true;
 }
 
+// "rank" followed by digits (after an optional '-' or '_'), at the end of the name.
+bool names_a_rank(std::string_view stem) {
+  size_t end = stem.size();
+  while (end > 0 && stem[end - 1] >= '0' && stem[end - 1] <= '9') --end;
+  if (end == stem.size()) return false;
+  if (end > 0 && (stem[end - 1] == '-' || stem[end - 1] == '_')) --end;
+  return end >= 4 && stem.substr(end - 4, 4) == "rank";
+}
+
 // `<worker>[.<span>].pt.trace.json[.gz|.zst]` (the plugin's WORKER_PATTERN; the worker is the
 // shortest prefix, so the span is the last `.<digits>` before the suffix).
 bool parse_kineto_file(std::string_view name, std::string* worker, std::string* span) {
@@ -83,7 +92,16 @@ bool parse_kineto_file(std::string_view name, std::string* worker, std::string* 
   else if (ends_with(stem, ".zst"))
     stem.remove_suffix(4);
   constexpr std::string_view kSuffix = ".pt.trace.json";
-  if (!ends_with(stem, kSuffix)) return false;
+  if (!ends_with(stem, kSuffix)) {
+    // A rank's trace as HTA names them (`rank-0.json.gz`, `sampled_rank-1.json`): the worker
+    // is the stem, without a span.
+    if (!ends_with(stem, ".json")) return false;
+    stem.remove_suffix(5);
+    if (!names_a_rank(stem)) return false;
+    *worker = std::string(stem);
+    span->clear();
+    return true;
+  }
   stem.remove_suffix(kSuffix.size());
   const size_t dot = stem.rfind('.');
   if (dot != std::string_view::npos && all_digits(stem.substr(dot + 1))) {
@@ -230,6 +248,37 @@ int run_find_profile(const DiscoveredRun& run, std::string_view worker, std::str
   return -1;
 }
 
+std::vector<uint32_t> run_distributed_set(const DiscoveredRun& run, size_t profile) {
+  std::vector<uint32_t> set;
+  if (profile >= run.profiles.size()) return set;
+  const DiscoveredProfile& p = run.profiles[profile];
+  auto workers_of = [&](const std::vector<uint32_t>& v) {
+    std::vector<std::string_view> w;
+    for (uint32_t i : v)
+      if (std::find(w.begin(), w.end(), run.profiles[i].worker) == w.end())
+        w.push_back(run.profiles[i].worker);
+    return w.size();
+  };
+  for (uint32_t i = 0; i < run.profiles.size(); ++i)
+    if (run.profiles[i].span == p.span && run.profiles[i].kind == p.kind) set.push_back(i);
+  if (workers_of(set) >= 2 || p.kind != ProfileKind::kKineto) return set;
+  // Kineto ranks whose spans differ (each trace's own timestamp): one trace per worker, the one
+  // of this span when the worker has it, else its last.
+  set.clear();
+  for (const std::string& w : run.workers) {
+    int32_t pick = -1;
+    for (uint32_t i = 0; i < run.profiles.size(); ++i) {
+      const DiscoveredProfile& q = run.profiles[i];
+      if (q.worker != w || q.kind != ProfileKind::kKineto) continue;
+      if (pick < 0 || run.profiles[static_cast<size_t>(pick)].span != p.span)
+        pick = static_cast<int32_t>(i);
+    }
+    if (pick >= 0) set.push_back(static_cast<uint32_t>(pick));
+  }
+  if (workers_of(set) < 2) set.assign(1, static_cast<uint32_t>(profile));
+  return set;
+}
+
 ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRun& run,
                                        size_t profile, RunView view) {
   ViewAvailability a;
@@ -266,9 +315,8 @@ ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRu
       // step_trace_time.csv (communication.json adds the per-operator table); Kineto needs
       // the traces of several workers.
       if (kineto) {
-        size_t workers = 0;
-        for (const DiscoveredProfile& q : run.profiles) workers += q.span == p.span;
-        if (workers < 2) needs("the traces of several workers (*.pt.trace.json)");
+        if (run_distributed_set(run, profile).size() < 2)
+          needs("the traces of several workers (*.pt.trace.json)");
       } else {
         for (const DiscoveredProfile& q : run.profiles) {
           if (q.span != p.span || q.get(RunFile::kStepTraceTime) >= 0) continue;
@@ -336,7 +384,13 @@ std::string run_discovery_json(const RunDiscovery& d) {
         s += ':';
         json_append_int(&s, p.file[f]);
       }
-      s += "},\"views\":{";
+      s += "},\"distributed\":[";
+      const std::vector<uint32_t> set = run_distributed_set(run, i);
+      for (size_t k = 0; k < set.size(); ++k) {
+        if (k) s += ',';
+        json_append_int(&s, set[k]);
+      }
+      s += "],\"views\":{";
       for (int v = 0; v < kRunViewCount; ++v) {
         const ViewAvailability a = run_view_availability(d, run, i, static_cast<RunView>(v));
         if (v) s += ',';

@@ -13,7 +13,8 @@
 //  * PyTorch / Kineto: a run directory holds `<worker>[.<span>].pt.trace.json[.gz]` files
 //    (pattern `^(.*?)(\.\d+)?\.pt\.trace\.json(\.gz)?$`: `worker0.1623143566756.pt.trace.json.gz`
 //    → worker `worker0`, span `1623143566756`; `worker0.pt.trace.json` → no span). Strata also
-//    accepts `.zst`.
+//    accepts `.zst`, and `<name>rank[-_]<N>.json[.gz|.zst]` (HTA's `rank-0.json.gz`) as a
+//    worker without span.
 //  * A run's name is its directory relative to the folder's root (the first path component all
 //    paths share, as the browser reports a dropped directory); a run that is the root itself is
 //    named after the root.
@@ -80,6 +81,11 @@ std::vector<std::string> run_worker_spans(const DiscoveredRun& run, std::string_
 // The profile of (worker, span), or -1.
 int run_find_profile(const DiscoveredRun& run, std::string_view worker, std::string_view span);
 
+// The profiles the Distributed view of run.profiles[profile] compares (indices into
+// run.profiles): those of its span (the plugin's rule); for Kineto traces whose spans differ
+// (each rank's own timestamp), one per worker. Just `profile` when there is no other.
+std::vector<uint32_t> run_distributed_set(const DiscoveredRun& run, size_t profile);
+
 // Whether `view` can be shown for run.profiles[profile]; when not, `note` says what is missing
 // ("needs trace_view.json"). Diff needs a second profile anywhere in the discovery.
 struct ViewAvailability {
@@ -90,7 +96,8 @@ ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRu
                                        size_t profile, RunView view);
 
 // {"root", "runs":[{"name", "dir", "workers":[{"name", "spans":[...]}], "profiles":[{"worker",
-// "span", "kind", "dir", "files":{<name>: <path index>}, "views":{<View>: {"enabled", "note"}}}]}]}
+// "span", "kind", "dir", "files":{<name>: <path index>}, "distributed": [profile index],
+// "views":{<View>: {"enabled", "note"}}}]}]}
 std::string run_discovery_json(const RunDiscovery& d);
 
 // True when the paths look like a profiler folder (at least one run found): the page then opens

@@ -24,7 +24,8 @@ size_t TraceStore::memory_bytes() const {
   n += bytes_of(flows.from) + bytes_of(flows.to) + bytes_of(flows.kind) + bytes_of(flows.by_to) +
        bytes_of(flows.kinds);
   n += bytes_of(frames.key) + bytes_of(frames.name) + bytes_of(frames.parent);
-  n += bytes_of(clock_syncs) + bytes_of(memory_dumps) + bytes_of(kernel_launches.rows);
+  n += bytes_of(clock_syncs) + bytes_of(memory_dumps) + bytes_of(kernel_launches.rows) +
+       bytes_of(collectives.rows);
   n += bytes_of(processes) + bytes_of(tracks) + bytes_of(files);
   for (const Process& p : processes)
     n += p.key.capacity() + bytes_of(p.labels) + bytes_of(p.tracks);

@@ -22,6 +22,7 @@
 
 #include "core/base/string_table.h"
 #include "core/base/types.h"
+#include "core/store/collective_args.h"
 #include "core/store/kernel_launches.h"
 
 namespace strata {
@@ -50,6 +51,9 @@ struct Process {
   std::vector<StrId> labels;     // from M process_labels
   bool global = false;           // the synthetic "Global" process of s="g" instants and R marks
   std::vector<uint32_t> tracks;  // indices into TraceStore::tracks, in display order
+  // Index into TraceStore::files of the file it was read from (a rank's Kineto trace, a host's
+  // xplane, when several open as one load); 0 for a single file and for the Global process.
+  uint32_t file = 0;
 };
 
 struct Track {
@@ -166,6 +170,10 @@ struct SourceFile {
   // While it loads: the bytes of the file read so far, compressed ones when it is compressed
   // (the builder sizes the store's columns by them against `bytes`).
   uint64_t loaded = 0;
+  // Kineto's top-level distributedInfo.rank (-1 when the file has none) and, when several
+  // files load together, the name of this file's section group ("rank 0", or the file's name).
+  int64_t rank = -1;
+  std::string group;
 };
 
 struct TraceStore {
@@ -183,6 +191,7 @@ struct TraceStore {
   std::vector<TimeNs> memory_dumps;  // ts of V (global) and v (process) memory dumps, sorted
   uint32_t device_count = 0;         // entries of Kineto's top-level deviceProperties
   KernelLaunches kernel_launches;    // Kineto kernels' launch parameters (from their args)
+  CollectiveArgsTable collectives;   // Kineto NCCL kernels' communication metadata (their args)
 
   // xplane inputs (empty / null otherwise): the file's planes and lines, and the per-plane
   // metadata the details pane decodes an XEvent with (formats/xplane/xplane_details.h).

@@ -11,6 +11,7 @@
 #include "engine/analysis/op_profile.h"
 #include "engine/analysis/overview.h"
 #include "engine/analysis/queue_length.h"
+#include "engine/analysis/ranks.h"
 #include "engine/analysis/roofline.h"
 #include "engine/analysis/steps_table.h"
 #include "engine/query_args.h"
@@ -28,6 +29,7 @@ constexpr AnalysisInfo kAnalyses[] = {
     {"hlo_stats", "HLO Stats", hlo_stats_available, hlo_stats_table},
     {"roofline", "Roofline", roofline_available, roofline_table},
     {"gpu_breakdown", "GPU breakdown", gpu_breakdown_available, gpu_breakdown_table},
+    {"ranks", "Ranks", ranks_available, ranks_table},
     {"kernel_stats", "Kernel Stats", kernel_stats_available, kernel_stats_run},
     {"framework_op_stats", "Framework Op Stats", framework_op_stats_available,
      framework_op_stats_run},

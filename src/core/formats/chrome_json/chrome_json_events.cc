@@ -58,7 +58,18 @@ StrId ChromeJsonImporter::intern(std::string_view s, bool raw, uint64_t pos) {
 uint32_t ChromeJsonImporter::process_of(const EventRecord& r) {
   int64_t pid = 0;
   json::parse_int64(r.pid, &pid);
-  return builder_.process(r.pid, pid);
+  if (file_ == 0) return builder_.process(r.pid, pid);
+  // A later file's pid is its own: keyed by (file, pid), named by the pid as written.
+  pid_key_.assign(reinterpret_cast<const char*>(&file_), sizeof(file_));
+  pid_key_.push_back('\0');
+  pid_key_.append(r.pid);
+  const size_t before = store_->processes.size();
+  const uint32_t id = builder_.process(pid_key_, pid);
+  if (store_->processes.size() > before) {
+    store_->processes[id].key.assign(r.pid);
+    store_->processes[id].file = file_;
+  }
+  return id;
 }
 
 uint32_t ChromeJsonImporter::thread_of(const EventRecord& r) {
@@ -109,6 +120,7 @@ void ChromeJsonImporter::handle_record(const char* b, const char* e, uint64_t of
       builder_.add_complete(thread_of(r), r.ts_ns, dur, name_of(r, offset), cat_of(r, offset),
                             offset, len);
       note_kernel_launch(r, offset);
+      note_collective(r, offset);
       break;
     }
     case 'B':

@@ -44,6 +44,12 @@ std::string describe_byte(char c) {
 }  // namespace
 
 void ChromeJsonImporter::fail(std::string message) {
+  if (file_ > 0) {
+    // A later file of a multi-file load: the files before it stay loaded; the message names it.
+    builder_.error(std::move(message) + "; the file was skipped from there");
+    state_ = State::kStopped;
+    return;
+  }
   if (!failed_) {
     failed_ = true;
     failure_ = std::move(message);
@@ -61,7 +67,7 @@ void ChromeJsonImporter::malformed(uint64_t at, const char* reason) {
 // The top level itself is broken (e.g. garbage between members): nothing after this point can
 // be trusted, so keep what was loaded and stop.
 void ChromeJsonImporter::top_level_error(uint64_t at, char c, const char* expected) {
-  builder_.error("the JSON is broken at byte " + std::to_string(at) + ": found " +
+  builder_.error("the JSON is broken at byte " + std::to_string(file_offset(at)) + ": found " +
                  describe_byte(c) + ", expected " + expected +
                  "; the rest of the file was ignored");
   state_ = State::kStopped;
@@ -108,7 +114,7 @@ void ChromeJsonImporter::decide_head() {
   }
   size_t skip = (n >= 3 && h[0] == 0xEF && h[1] == 0xBB && h[2] == 0xBF) ? 3 : 0;
   auto* b = reinterpret_cast<const char*>(h);
-  process(b + skip, b + n, skip);
+  process(b + skip, b + n, file_base_ + skip);
 }
 
 void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
@@ -129,7 +135,7 @@ void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
           object_form_ = true;
           state_ = State::kObjKeyOrEnd;
         } else {
-          uint64_t at = off(p);
+          uint64_t at = file_offset(off(p));
           bool bom = head_len_ >= 3 && head_[0] == 0xEF && head_[1] == 0xBB && head_[2] == 0xBF;
           if (at == 0) {
             return fail("not a Chrome trace (JSON): the file starts with bytes " +
@@ -210,6 +216,9 @@ void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
           state_ = State::kObjUnit;
           ++p;
         } else {
+          // Kineto's rank and clock base: read whole (they are small) as they are skipped.
+          capturing_ = key_ == "distributedInfo" || key_ == "baseTimeNanoseconds";
+          if (capturing_) capture_.clear();
           skipper_.start(*p);
           state_ = State::kObjSkip;
         }
@@ -218,7 +227,13 @@ void ChromeJsonImporter::process(const char* b, const char* e, uint64_t base) {
       case State::kObjSkip:
       case State::kArrSkip: {
         const char* q = skipper_.feed(p, e);
+        if (capturing_ && state_ == State::kObjSkip) {
+          capture_.append(p, q ? q : e);
+          if (capture_.size() > kMaxCaptureBytes) capturing_ = false;
+        }
         if (!q) return;
+        if (capturing_ && state_ == State::kObjSkip) top_level_value_done();
+        capturing_ = false;
         p = q;
         state_ = state_ == State::kObjSkip ? State::kObjNext : State::kArrNext;
         break;
@@ -444,23 +459,23 @@ const char* ChromeJsonImporter::continue_record(const char* p, const char* e) {
   return q;
 }
 
-void ChromeJsonImporter::finish() {
-  if (finished_) return;
-  finished_ = true;
+// The current file's end: what its framing state says is missing.
+void ChromeJsonImporter::end_of_input() {
   if (state_ == State::kHead) {
     if (head_len_ == 0)
       fail("the file is empty (0 bytes)");
     else
       decide_head();
   }
+  const uint64_t size = total_ - file_base_;
   const std::string events = std::to_string(records_);
   switch (state_) {
     case State::kStart:
-      fail("not a Chrome trace (JSON): the file contains only blanks (" + std::to_string(total_) +
+      fail("not a Chrome trace (JSON): the file contains only blanks (" + std::to_string(size) +
            " bytes)");
       break;
     case State::kRecord: {
-      std::string msg = "the file is cut off at byte " + std::to_string(total_) +
+      std::string msg = "the file is cut off at byte " + std::to_string(size) +
                         ", inside an event (loaded " + events + " events before it)";
       if (records_ == 0)
         fail(msg);
@@ -504,8 +519,49 @@ void ChromeJsonImporter::finish() {
     case State::kStopped:
       break;
   }
+  if (file_ > 0 && object_form_ && !saw_events_member_ && state_ != State::kStopped)
+    builder_.error("not a Chrome trace: the JSON object has no \"traceEvents\" array");
+}
+
+// The current file's aggregated problems, one message each; the counts start over.
+void ChromeJsonImporter::report_problems() {
+  if (malformed_)
+    builder_.error(std::to_string(malformed_) + " malformed events skipped (first at byte " +
+                   std::to_string(file_offset(malformed_at_)) + ": " + malformed_reason_ + ")");
+  if (bad_ts_)
+    builder_.error(std::to_string(bad_ts_) +
+                   " events without a valid \"ts\" skipped (first at byte " +
+                   std::to_string(file_offset(bad_ts_at_)) + ")");
+  // An error, not a warning: the names shown are not what the file says (issue 2: invalid
+  // UTF-8 gets a clear message in summary().errors).
+  if (bad_dur_)
+    builder_.warning(std::to_string(bad_dur_) +
+                     " X events without a valid \"dur\" were given duration 0 (first at byte " +
+                     std::to_string(file_offset(bad_dur_at_)) + ")");
+  if (unknown_phase_)
+    builder_.warning(std::to_string(unknown_phase_) + " records of unknown phases (" +
+                     unknown_phases_ + ") were ignored (first at byte " +
+                     std::to_string(file_offset(unknown_phase_at_)) + ")");
+  if (bad_utf8_)
+    builder_.error("invalid UTF-8 in " + std::to_string(bad_utf8_) +
+                   " strings was replaced by U+FFFD (first at byte " +
+                   std::to_string(file_offset(bad_utf8_at_)) + ")");
+  if (trailing_at_)
+    builder_.warning(std::to_string(total_ - trailing_at_) +
+                     " bytes after the end of the JSON were ignored (from byte " +
+                     std::to_string(file_offset(trailing_at_)) + ")");
+  malformed_ = bad_ts_ = bad_dur_ = bad_utf8_ = unknown_phase_ = 0;
+  unknown_phases_.clear();
+  trailing_at_ = 0;
+}
+
+void ChromeJsonImporter::finish() {
+  if (finished_) return;
+  finished_ = true;
+  end_of_input();
+  const std::string events = std::to_string(records_);
   if (!failed_) {
-    if (object_form_ && !saw_events_member_) {
+    if (object_form_ && !saw_events_member_ && file_ == 0) {
       fail("not a Chrome trace: the JSON object has no \"traceEvents\" array");
     } else if (records_ > 0 && !saw_ph_) {
       fail("not a Chrome trace: none of the " + events +
@@ -519,35 +575,13 @@ void ChromeJsonImporter::finish() {
       builder_.warning("the trace contains no events");
     }
   }
-  if (malformed_)
-    builder_.error(std::to_string(malformed_) + " malformed events skipped (first at byte " +
-                   std::to_string(malformed_at_) + ": " + malformed_reason_ + ")");
-  if (bad_ts_)
-    builder_.error(std::to_string(bad_ts_) +
-                   " events without a valid \"ts\" skipped (first at byte " +
-                   std::to_string(bad_ts_at_) + ")");
-  // An error, not a warning: the names shown are not what the file says (issue 2: invalid
-  // UTF-8 gets a clear message in summary().errors).
-  if (bad_dur_)
-    builder_.warning(std::to_string(bad_dur_) +
-                     " X events without a valid \"dur\" were given duration 0 (first at byte " +
-                     std::to_string(bad_dur_at_) + ")");
-  if (unknown_phase_)
-    builder_.warning(std::to_string(unknown_phase_) + " records of unknown phases (" +
-                     unknown_phases_ + ") were ignored (first at byte " +
-                     std::to_string(unknown_phase_at_) + ")");
-  if (bad_utf8_)
-    builder_.error("invalid UTF-8 in " + std::to_string(bad_utf8_) +
-                   " strings was replaced by U+FFFD (first at byte " +
-                   std::to_string(bad_utf8_at_) + ")");
-  if (trailing_at_)
-    builder_.warning(std::to_string(total_ - trailing_at_) +
-                     " bytes after the end of the JSON were ignored (from byte " +
-                     std::to_string(trailing_at_) + ")");
+  report_problems();
   if (store_->files.empty()) store_->files.push_back(SourceFile{});
   SourceFile& f = store_->files.back();
-  if (f.bytes == 0) f.bytes = total_;
+  if (f.bytes == 0) f.bytes = total_ - file_base_;
   if (f.format.empty()) f.format = "chrome-json";
+  prefix_file_messages();
+  if (file_ > 0) name_file_groups();
   std::string().swap(carry_);
   builder_.finish();
 }

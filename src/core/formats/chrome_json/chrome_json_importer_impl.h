@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/formats/chrome_json/json_scan.h"
 #include "core/formats/chrome_json/record_parser.h"
@@ -23,6 +24,9 @@ constexpr size_t kMaxRecordBytes = 64u << 20;
 constexpr size_t kMaxKeyBytes = 64;
 // stackFrames ids longer than this are truncated (they are numbers or short strings).
 constexpr size_t kMaxFrameKeyBytes = 256;
+// Top-level values read whole (distributedInfo, baseTimeNanoseconds) are small; a larger one is
+// skipped unread.
+constexpr size_t kMaxCaptureBytes = 64u << 10;
 
 class ChromeJsonImporter final : public Importer {
  public:
@@ -32,6 +36,9 @@ class ChromeJsonImporter final : public Importer {
   bool failed() const override { return failed_; }
   const std::string& failure() const override { return failure_; }
   uint64_t records() const override { return records_; }
+  // The next rank's trace of the same run: framing starts over, the store and builder go on;
+  // pids, tids, flow ids and frame ids of each file stay apart (chrome_json_files.cc).
+  bool next_file() override;
 
  private:
   enum class State : uint8_t {
@@ -70,6 +77,15 @@ class ChromeJsonImporter final : public Importer {
   void malformed(uint64_t at, const char* reason);
   void fail(std::string message);
   void top_level_error(uint64_t at, char c, const char* expected);
+  void end_of_input();     // the current file's end: what its framing state says is missing
+  void report_problems();  // the current file's aggregated problems, then reset
+  // chrome_json_files.cc
+  void prefix_file_messages();  // names the file in the messages about it (several files)
+  void top_level_value_done();  // a captured top-level value (distributedInfo, ...) is complete
+  void name_file_groups();      // several files: every process in its file's section group
+  uint64_t file_offset(uint64_t stream_offset) const {
+    return stream_offset >= file_base_ ? stream_offset - file_base_ : stream_offset;
+  }
   State after_record() const {
     return section_ == Section::kFrames ? State::kFrameNext : State::kArrNext;
   }
@@ -100,6 +116,7 @@ class ChromeJsonImporter final : public Importer {
 
   // chrome_json_kernels.cc
   void note_kernel_launch(const EventRecord& r, uint64_t offset);
+  void note_collective(const EventRecord& r, uint64_t offset);
 
   TraceStore* store_;
   TraceBuilder builder_;
@@ -119,7 +136,17 @@ class ChromeJsonImporter final : public Importer {
 
   uint8_t head_[4];
   size_t head_len_ = 0;
-  uint64_t total_ = 0;  // bytes fed so far
+  uint64_t total_ = 0;  // bytes fed so far (all files)
+  // Several files in one load: the current file's index, its first byte in the stream, and the
+  // messages so far that already name their file.
+  uint32_t file_ = 0;
+  uint64_t file_base_ = 0;
+  size_t errors_mark_ = 0, warnings_mark_ = 0;
+  // Top-level values read whole (distributedInfo, baseTimeNanoseconds: small), while skipped.
+  std::string capture_;
+  bool capturing_ = false;
+  std::vector<int64_t> base_time_ns_;  // per file: Kineto's baseTimeNanoseconds, -1 if none
+  std::string pid_key_;                // a later file's process key: file index + pid text
   uint64_t records_ = 0;
 
   std::string key_;          // current top-level key (prefix)

@@ -75,4 +75,49 @@ void ChromeJsonImporter::note_kernel_launch(const EventRecord& r, uint64_t offse
   }
 }
 
+// NCCL kernels' communication metadata (core/store/collective_args.h), when PyTorch wrote it.
+void ChromeJsonImporter::note_collective(const EventRecord& r, uint64_t offset) {
+  if (r.args.empty() || !is_kernel_category(r.cat) ||
+      r.name.find("ccl") == std::string_view::npos)  // nccl / rccl kernels only
+    return;
+  CollectiveArgs c;
+  c.src_offset = offset;
+  bool any = false;
+  args_.reset(r.args);
+  while (args_.next()) {
+    const std::string_view key = args_.key(), v = args_.value();
+    if (args_.kind() == ObjectReader::Kind::kOther) continue;
+    int64_t n = 0;
+    const bool number = args_.kind() == ObjectReader::Kind::kNumber && json::parse_int64(v, &n);
+    if (key == "Collective name") {
+      c.collective.assign(v);
+    } else if (key == "Process Group Name") {
+      c.process_group.assign(v);
+    } else if (key == "dtype") {
+      c.dtype.assign(v);
+    } else if (key == "In msg nelems" && number) {
+      c.in_nelems = n;
+    } else if (key == "Out msg nelems" && number) {
+      c.out_nelems = n;
+    } else if (key == "Group size" && number) {
+      c.group_size = n;
+    } else if (key == "Seq" && number) {
+      c.seq = n;
+    } else {
+      continue;
+    }
+    any = true;
+  }
+  if (!any) return;
+  std::vector<CollectiveArgs>& rows = store_->collectives.rows;
+  if (rows.empty() || rows.back().src_offset < offset) {
+    rows.push_back(std::move(c));
+  } else {
+    auto at =
+        std::lower_bound(rows.begin(), rows.end(), offset,
+                         [](const CollectiveArgs& a, uint64_t o) { return a.src_offset < o; });
+    if (at == rows.end() || at->src_offset != offset) rows.insert(at, std::move(c));
+  }
+}
+
 }  // namespace strata::chrome_json

@@ -111,6 +111,8 @@ void ChromeJsonImporter::handle_async(const EventRecord& r, uint64_t offset, uin
   scratch_.append(r.cat);
   scratch_.push_back('\0');
   scratch_.append(r.id2_scope ? r.id2 : r.id);
+  if (scope == kNone && file_ > 0)  // global ids are global to their file
+    scratch_.append(reinterpret_cast<const char*>(&file_), sizeof(file_));
   uint32_t group = builder_.async_group(scratch_, false);
   builder_.add_async(group, proc, r.ph, r.ts_ns, name_of(r, offset), cat_of(r, offset), offset,
                      len);
@@ -134,6 +136,10 @@ void ChromeJsonImporter::handle_flow(const EventRecord& r, uint64_t offset) {
   scratch_.append(r.name);
   scratch_.push_back('\0');
   scratch_.append(r.id2_scope ? r.id2 : r.id);
+  if (file_ > 0) {  // flow ids of different files never join
+    scratch_.push_back('\0');
+    scratch_.append(reinterpret_cast<const char*>(&file_), sizeof(file_));
+  }
   // Only an f without bp="e" binds to the next slice; s, t and f with bp="e" to the enclosing.
   bool next_slice = r.ph == 'f' && r.bp != 'e';
   builder_.add_flow(TraceBuilder::flow_key(scratch_), thread_of(r), r.ph, next_slice, r.ts_ns,
@@ -149,7 +155,15 @@ void ChromeJsonImporter::handle_sample(const EventRecord& r, uint64_t offset, ui
   StrId name = name_of(r, offset);
   if (name == 0) name = builder_.strings().intern("Sample");
   uint32_t ev = builder_.add_marker(track, 'P', r.ts_ns, name, cat_of(r, offset), offset, len);
-  if (r.has_sf) builder_.set_sample_frame(ev, intern(r.sf, false, offset));
+  if (r.has_sf) {
+    if (file_ == 0) {
+      builder_.set_sample_frame(ev, intern(r.sf, false, offset));
+    } else {  // frame ids are per file
+      scratch_.assign(std::to_string(file_) + ":");
+      scratch_.append(r.sf);
+      builder_.set_sample_frame(ev, intern(scratch_, false, offset));
+    }
+  }
 }
 
 // An entry of the top-level `samples` array ({"cpu", "tid", "ts", "name", "sf", "weight"}):
@@ -165,6 +179,13 @@ void ChromeJsonImporter::handle_sample_entry(const EventRecord& r, uint64_t offs
 
 // A stackFrames member: frame_key_ is its id, rec_ its {"name", "parent", "category"} object.
 void ChromeJsonImporter::handle_frame(const EventRecord& r, uint64_t offset) {
+  if (file_ > 0) {  // frame ids are per file
+    const std::string tag = std::to_string(file_) + ":";
+    StrId key = intern(tag + frame_key_, false, offset);
+    StrId parent = r.has_parent ? intern(tag + std::string(r.parent), false, offset) : 0;
+    builder_.add_frame(key, name_of(r, offset), parent);
+    return;
+  }
   StrId key = intern(frame_key_, false, offset);
   StrId parent = r.has_parent ? intern(r.parent, false, offset) : 0;
   builder_.add_frame(key, name_of(r, offset), parent);

@@ -475,6 +475,7 @@ class PlaneImporter {
     const int64_t pid = xprof_pid(kind_, plane_id_, pool == kNone ? kNone : pool_base_ + pool,
                                   host_index_, plane_index_);
     slot = b_.process(key, pid);
+    b_.store().processes[slot].file = ctx_->file;
     b_.set_process_name(slot, b_.strings().intern(key));
     b_.set_process_sort_index(slot, section_sort_index(kind_, pid));
     ctx_->sections.push_back({slot, ctx_->file, base, section_sort_index(kind_, pid)});
