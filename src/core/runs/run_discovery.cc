@@ -291,6 +291,20 @@ ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRu
   return a;
 }
 
+std::string run_profile_views_json(const RunDiscovery& d, const DiscoveredRun& run,
+                                   size_t profile) {
+  std::string s = "{";
+  for (int v = 0; v < kRunViewCount; ++v) {
+    const ViewAvailability a = run_view_availability(d, run, profile, static_cast<RunView>(v));
+    if (v) s += ',';
+    json_append_string(&s, kViewNames[v]);
+    s += a.enabled ? ":{\"enabled\":true,\"note\":" : ":{\"enabled\":false,\"note\":";
+    json_append_string(&s, a.note);
+    s += '}';
+  }
+  return s + "}";
+}
+
 std::string run_discovery_json(const RunDiscovery& d) {
   std::string s = "{\"root\":";
   json_append_string(&s, d.root);
@@ -336,16 +350,9 @@ std::string run_discovery_json(const RunDiscovery& d) {
         s += ':';
         json_append_int(&s, p.file[f]);
       }
-      s += "},\"views\":{";
-      for (int v = 0; v < kRunViewCount; ++v) {
-        const ViewAvailability a = run_view_availability(d, run, i, static_cast<RunView>(v));
-        if (v) s += ',';
-        json_append_string(&s, kViewNames[v]);
-        s += a.enabled ? ":{\"enabled\":true,\"note\":" : ":{\"enabled\":false,\"note\":";
-        json_append_string(&s, a.note);
-        s += '}';
-      }
-      s += "}}";
+      s += "},\"views\":";
+      s += run_profile_views_json(d, run, i);
+      s += '}';
     }
     s += "]}";
   }

@@ -89,6 +89,9 @@ struct ViewAvailability {
 ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRun& run,
                                        size_t profile, RunView view);
 
+// {<View>: {"enabled", "note"}} for run.profiles[profile], every view in RunView's order.
+std::string run_profile_views_json(const RunDiscovery& d, const DiscoveredRun& run, size_t profile);
+
 // {"root", "runs":[{"name", "dir", "workers":[{"name", "spans":[...]}], "profiles":[{"worker",
 // "span", "kind", "dir", "files":{<name>: <path index>}, "views":{<View>: {"enabled", "note"}}}]}]}
 std::string run_discovery_json(const RunDiscovery& d);
