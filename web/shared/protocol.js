@@ -122,6 +122,7 @@ const StrataProtocol = (() => {
     graphFind: ['instr', 'computation'],
     runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
     runsStep: ['step', 'entry', 'message', 'files', 'answer'],
+    graphBench: ['ms', 'nodes', 'edges', 'crossings'],
   });
 
   // REPLY.<reply>.<key> === '<key>': how a script reads a reply's field (m[REPLY.summary.heapBytes]).

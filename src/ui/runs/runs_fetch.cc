@@ -352,7 +352,7 @@ std::string answer(const RunsView& v) {
       return stats_answer(v);
     case RunsGoal::kDiff:
       return v.fetch.names_nothing ? empty_diff("runsDiff: no such profile") : v.fetch.diff;
-    case RunsGoal::kNone:
+    case RunsGoal::kIdle:
       break;
   }
   return "null";
@@ -514,7 +514,7 @@ void runs_fetch_diff(RunsView* v, std::string_view query_json) {
 
 void runs_fetch_diff_pair(RunsView* v, RunsProfileRef a, RunsProfileRef b, std::string step) {
   if (v->discovery.runs.empty()) {  // no folder: nothing to compare, no answer
-    begin(v, RunsGoal::kNone, {});
+    begin(v, RunsGoal::kIdle, {});
     return;
   }
   Planner plan(v);
@@ -585,7 +585,7 @@ RunsNextStep runs_fetch_next(RunsView* v, std::string_view reply) {
   out.json = step_json(RunsStepKind::kDone);
   next_key(&out.json, step_key::kAnswer);
   out.json += answer(*v) + "}";
-  begin(v, RunsGoal::kNone, {});
+  begin(v, RunsGoal::kIdle, {});
   return out;
 }
 
@@ -596,7 +596,7 @@ std::string runs_fetch_failed(RunsView* v, std::string_view error) {
                               ? selection_names(*v)
                               : std::string("null");
   v->status = std::string(error);
-  begin(v, RunsGoal::kNone, {});
+  begin(v, RunsGoal::kIdle, {});
   return out;
 }
 

@@ -43,10 +43,10 @@ struct RunsStep {
   RunsProfileRef a, b;
 };
 
-enum class RunsGoal : uint8_t { kNone, kFolder, kShow, kSelect, kStats, kDiff };
+enum class RunsGoal : uint8_t { kIdle, kFolder, kShow, kSelect, kStats, kDiff };
 
 struct RunsFetch {
-  RunsGoal goal = RunsGoal::kNone;
+  RunsGoal goal = RunsGoal::kIdle;
   bool names_nothing = false;  // the goal's query named no profile (its answer says so)
   std::vector<RunsStep> steps;
   size_t next = 0;
