@@ -291,6 +291,23 @@ ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRu
   return a;
 }
 
+std::string run_workers_json(const DiscoveredRun& run) {
+  std::string s = "[";
+  for (size_t w = 0; w < run.workers.size(); ++w) {
+    if (w) s += ',';
+    s += "{\"name\":";
+    json_append_string(&s, run.workers[w]);
+    s += ",\"spans\":[";
+    const std::vector<std::string> spans = run_worker_spans(run, run.workers[w]);
+    for (size_t k = 0; k < spans.size(); ++k) {
+      if (k) s += ',';
+      json_append_string(&s, spans[k]);
+    }
+    s += "]}";
+  }
+  return s + "]";
+}
+
 std::string run_profile_views_json(const RunDiscovery& d, const DiscoveredRun& run,
                                    size_t profile) {
   std::string s = "{";
@@ -316,20 +333,8 @@ std::string run_discovery_json(const RunDiscovery& d) {
     json_append_string(&s, run.name);
     s += ",\"dir\":";
     json_append_string(&s, run.dir);
-    s += ",\"workers\":[";
-    for (size_t w = 0; w < run.workers.size(); ++w) {
-      if (w) s += ',';
-      s += "{\"name\":";
-      json_append_string(&s, run.workers[w]);
-      s += ",\"spans\":[";
-      const std::vector<std::string> spans = run_worker_spans(run, run.workers[w]);
-      for (size_t k = 0; k < spans.size(); ++k) {
-        if (k) s += ',';
-        json_append_string(&s, spans[k]);
-      }
-      s += "]}";
-    }
-    s += "],\"profiles\":[";
+    s += ",\"workers\":" + run_workers_json(run);
+    s += ",\"profiles\":[";
     for (size_t i = 0; i < run.profiles.size(); ++i) {
       const DiscoveredProfile& p = run.profiles[i];
       if (i) s += ',';

@@ -89,6 +89,8 @@ struct ViewAvailability {
 ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRun& run,
                                        size_t profile, RunView view);
 
+// [{"name", "spans": [...]}]: the run's workers and each one's spans.
+std::string run_workers_json(const DiscoveredRun& run);
 // {<View>: {"enabled", "note"}} for run.profiles[profile], every view in RunView's order.
 std::string run_profile_views_json(const RunDiscovery& d, const DiscoveredRun& run, size_t profile);
 

@@ -234,20 +234,7 @@ std::string runs_brief(const RunsView& v) {
     if (s.size() > 1) s += ',';
     s += "{\"name\":";
     json_append_string(&s, r.name);
-    s += ",\"workers\":[";
-    for (size_t w = 0; w < r.workers.size(); ++w) {
-      if (w) s += ',';
-      s += "{\"name\":";
-      json_append_string(&s, r.workers[w]);
-      s += ",\"spans\":[";
-      const std::vector<std::string> spans = run_worker_spans(r, r.workers[w]);
-      for (size_t k = 0; k < spans.size(); ++k) {
-        if (k) s += ',';
-        json_append_string(&s, spans[k]);
-      }
-      s += "]}";
-    }
-    s += "]}";
+    s += ",\"workers\":" + run_workers_json(r) + "}";
   }
   return s + "]";
 }
