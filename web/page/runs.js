@@ -53,7 +53,7 @@ function strataRunsInit(ctx) {
         else if (kind === RUNS_STEP.request) {
           const files = {};
           for (const [key, input] of Object.entries(step[STEP.files])) files[key] = entries[input].src;
-          reply = JSON.stringify(await ctx.request(Object.assign({}, step[STEP.message], { files })));
+          reply = JSON.stringify(await ctx.request(Object.assign({}, step[STEP.message], { files }))) || 'null';
         }
       }
     };
@@ -67,9 +67,13 @@ function strataRunsInit(ctx) {
 
   // Opens the folder: discovery in the UI module, the Runs tab, the first run's first profile.
   async function openFolder(list) {
-    entries = Array.from(list).map(toEntry);
-    const paths = entries.map((e) => e.path).join('\n');
-    const answer = await drive((ui) => ctx.withString(paths, (p) => ui._ui_runs_folder(p)));
+    const inputs = Array.from(list).map(toEntry);
+    const paths = inputs.map((e) => e.path).join('\n');
+    // The new inputs replace the old once what is in flight (over the old ones) is done.
+    const answer = await drive((ui) => {
+      entries = inputs;
+      ctx.withString(paths, (p) => ui._ui_runs_folder(p));
+    });
     return Object.assign({}, ctx.summary(), answer);
   }
 
