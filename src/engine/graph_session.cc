@@ -15,6 +15,7 @@
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_graph.h"
+#include "protocol/reply_keys_graph_bench.h"
 
 namespace strata {
 
@@ -270,9 +271,14 @@ std::string GraphSession::bench_module_json(uint32_t module, bool expand_all) co
   const graph::LayoutInput in = graph::hlo_layout_input(m, vis);
   const graph::GraphLayout out = graph::layered_layout(in);
   const double ms = now_ms() - t0;
-  return "{\"ms\":" + std::to_string(ms) + ",\"nodes\":" + std::to_string(vis.node_count()) +
-         ",\"edges\":" + std::to_string(vis.edge_src.size()) +
-         ",\"crossings\":" + std::to_string(out.crossings) + "}";
+  namespace bench = protocol::keys::graph_bench;
+  auto field = [](std::string_view key, const std::string& value) {
+    return "\"" + std::string(key) + "\":" + value;
+  };
+  return "{" + field(bench::kMs, std::to_string(ms)) + "," +
+         field(bench::kNodes, std::to_string(vis.node_count())) + "," +
+         field(bench::kEdges, std::to_string(vis.edge_src.size())) + "," +
+         field(bench::kCrossings, std::to_string(out.crossings)) + "}";
 }
 
 // An occurrence whose record could not be read is left out (`read` counts the others).

@@ -6,15 +6,34 @@ namespace strata {
 
 namespace {
 constexpr ThemePalette kDark = {
-    false, 0xFF1E1B18, 0xFF24211E, 0xFF2A2723, 0xFF3A342E, 0xFF8A8580,
+    false,
+    0xFF1E1B18,
+    0xFF24211E,
+    0xFF2A2723,
+    0xFF3A342E,
+    0xFF8A8580,
     0xFF00D7FF,  // amber
-    0xFFD09A4A, 0x30FFFFFF, 0xFFE6E6E6, 0xFFA0A0A0,
+    0xFFD09A4A,
+    0x30FFFFFF,
+    0xFFE6E6E6,
+    0xFFA0A0A0,
     0xFFFFC78C,  // light blue
     0xFF6673FF,  // salmon red
-    0xE0202020, 0x60FFFFFF, 0xC0FFFFFF, 0x40FFFFFF, 0xFFFFFFFF, 0xFF201D1A, 0x90C8C8C8, 0x60FFFFFF,
+    0xE0202020,
+    0x60FFFFFF,
+    0xC0FFFFFF,
+    0x40FFFFFF,
+    0xFFFFFFFF,
+    0xFF201D1A,
+    0x90C8C8C8,
+    0x60FFFFFF,
     0xFF5C5853,  // timeline: folded-run hatching
     // tabs: allocated (sky blue), reserved (orange), peak (red), instant (gold), chart axis
-    0xFFFFAA5A, 0xC846AAFF, 0xFF5050FF, 0xA000D7FF, 0xFF6E6E6E,
+    0xFFFFAA5A,
+    0xC846AAFF,
+    0xFF5050FF,
+    0xA000D7FF,
+    0xFF6E6E6E,
     // page: banner, comparison curve
     0xFF2A2A3A,  // banner: a dark red-grey
     0xFF40D0F0,  // comparison: yellow
@@ -22,20 +41,59 @@ constexpr ThemePalette kDark = {
     0xFFC050FF,  // search mark: pink
     0xFFA6A6A6,  // dim label
     0xFF221F1C,  // graph: canvas, name / node text, box tint (fills at 42%) and edge, groups, edges
-    0xFFF2F2F2, 0xFFC8C8C8, 0xFF6B6B6B, 0xFFA0958C, 0xFF3A332D, 0xFF8A7A6A, 0xFFE8D2BC, 0xC8A09890,
+    0xFFF2F2F2,
+    0xFFC8C8C8,
+    0xFF6B6B6B,
+    0xFFA0958C,
+    0xFF3A332D,
+    0xFF8A7A6A,
+    0xFFE8D2BC,
+    0xC8A09890,
     0x80A05A2A,  // analysis: the selected row (translucent blue)
+    // charts: series a (blue), b (green), difference (red), overlap (amber), idle, other (greys)
+    0xFFF48542,
+    0xFF53A834,
+    0xFF3543EA,
+    0xFF04BCFB,
+    0xFF969696,
+    0xFF787878,
+    // memory components: sky blue, green, pink, gold, cyan, tan
+    {0xFFFFAA5A, 0xFF78D278, 0xFFDC78E6, 0xFF5AD2F0, 0xFFDCDC78, 0xFF648CC8},
+    // graph: the selected node (red), its inputs (blue), its outputs (orange)
+    0xFF1E1EDC,
+    0xFFDC641E,
+    0xFF1478E6,
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
-    true, 0xFFF4F3F2, 0xFFFBFAF9, 0xFFEFEDEB, 0xFFDCD6D0, 0xFF8C8884,
+    true,
+    0xFFF4F3F2,
+    0xFFFBFAF9,
+    0xFFEFEDEB,
+    0xFFDCD6D0,
+    0xFF8C8884,
     0xFF0078E6,  // deep orange
-    0xFFB06C2A, 0x30000000, 0xFF1E1E1E, 0xFF5E5E5E,
+    0xFFB06C2A,
+    0x30000000,
+    0xFF1E1E1E,
+    0xFF5E5E5E,
     0xFFB05A1A,  // dark blue
     0xFF2020C0,  // dark red
-    0xE8FAFAFA, 0x70000000, 0xC0000000, 0x30000000, 0xFF000000, 0xFFFFFFFF, 0xA0606060, 0x30000000,
+    0xE8FAFAFA,
+    0x70000000,
+    0xC0000000,
+    0x30000000,
+    0xFF000000,
+    0xFFFFFFFF,
+    0xA0606060,
+    0x30000000,
     0xFFB4B0AC,  // timeline: folded-run hatching
     // tabs: the same hues darker, to stand out on white
-    0xFFD26414, 0xDC006ED7, 0xFF1E1EC8, 0xC80078AA, 0xFF969696,
+    0xFFD26414,
+    0xDC006ED7,
+    0xFF1E1EC8,
+    0xC80078AA,
+    0xFF969696,
     // page: banner, comparison curve
     0xFFE6E6FA,  // banner: a pale rose
     0xFF0080C0,  // comparison: dark amber
@@ -43,8 +101,26 @@ constexpr ThemePalette kLight = {
     0xFF9010C8,  // search mark: deep pink
     0xFF6A6A6A,  // dim label
     0xFFFCFAFA,  // graph: canvas, name / node text, box tint (fills kept) and edge, groups, edges
-    0xFF000000, 0xFF463C3C, 0xFFFFFFFF, 0xFF645046, 0xFFF8F0EC, 0xFFAA9182, 0xFF5A3C32, 0xC88C7D78,
+    0xFF000000,
+    0xFF463C3C,
+    0xFFFFFFFF,
+    0xFF645046,
+    0xFFF8F0EC,
+    0xFFAA9182,
+    0xFF5A3C32,
+    0xC88C7D78,
     0x70F5C896,  // analysis: the selected row (pale blue)
+    // charts: the same hues darker, to stand out on white
+    0xFFD25F1A,
+    0xFF327D14,
+    0xFF1E28C8,
+    0xFF008CC8,
+    0xFF8C8C8C,
+    0xFFA0A0A0,
+    {0xFFB2773F, 0xFF549354, 0xFF9A54A1, 0xFF3F93A8, 0xFF9A9A54, 0xFF46628C},  // 70% of dark's
+    0xFF1414C8,
+    0xFFC85014,
+    0xFF0064C8,
 };
 // Step parts: green, purple, orange, yellow, teal, red, blue, sky, pink, grey, dark grey; on
 // light the same hues deeper and idle a light grey.

@@ -48,6 +48,13 @@ struct ThemePalette {
   uint32_t graph_edge;
   // analysis
   uint32_t analysis_selected_row;
+  // charts: the Runs tab's series (a: Diff baseline and Distributed computation; b: Diff
+  // experiment; difference: the accumulated difference and communication; overlap; idle: free
+  // time; other: a pie's "Other"), the Memory tab's components in turn, and the Graph tab's
+  // selected node with its input and output edges.
+  uint32_t chart_series_a, chart_series_b, chart_difference, chart_overlap, chart_idle, chart_other;
+  uint32_t memory_components[6];
+  uint32_t graph_selected, graph_edge_in, graph_edge_out;
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -111,6 +118,17 @@ inline const uint32_t& kGraphEdge = g_palette.graph_edge;
 // analysis
 inline const uint32_t& kAnalysisSelectedRow = g_palette.analysis_selected_row;
 inline const std::array<uint32_t, kStepPartColours>& kStepPart = g_step_part_colours;
+// charts
+inline const uint32_t& kChartSeriesA = g_palette.chart_series_a;
+inline const uint32_t& kChartSeriesB = g_palette.chart_series_b;
+inline const uint32_t& kChartDifference = g_palette.chart_difference;
+inline const uint32_t& kChartOverlap = g_palette.chart_overlap;
+inline const uint32_t& kChartIdle = g_palette.chart_idle;
+inline const uint32_t& kChartOther = g_palette.chart_other;
+inline const uint32_t (&kMemoryComponents)[6] = g_palette.memory_components;
+inline const uint32_t& kGraphSelected = g_palette.graph_selected;
+inline const uint32_t& kGraphEdgeIn = g_palette.graph_edge_in;
+inline const uint32_t& kGraphEdgeOut = g_palette.graph_edge_out;
 }  // namespace theme
 
 }  // namespace strata

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine_test_util.h"
 #include "import_test_util.h"
 #include "ui/trace_data.h"
 
@@ -27,19 +28,11 @@ const char* kTrace = R"({"traceEvents":[
  {"ph":"C","name":"mem","pid":1,"ts":130,"args":{"used":6,"free":6}}
 ]})";
 
-bool load(Engine* e, const std::string& name, const std::string& bytes, size_t chunk) {
-  e->load_begin(name, bytes.size());
-  for (size_t off = 0; off < bytes.size(); off += chunk) {
-    size_t n = std::min(chunk, bytes.size() - off);
-    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
-    e->load_commit(n);
-  }
-  return e->load_end();
-}
+using testing::load_trace;
 
 TEST(Engine, LoadsInChunksAndSummarises) {
   Engine e;
-  ASSERT_TRUE(load(&e, "t.json", kTrace, 7));
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace, 7));
   std::string s = e.summary_json();
   EXPECT_NE(s.find("\"events\":4"), std::string::npos) << s;    // 2 X + 1 B/E + 1 i
   EXPECT_NE(s.find("\"counters\":4"), std::string::npos) << s;  // 2 C × 2 args
@@ -53,10 +46,10 @@ TEST(Engine, LoadsInChunksAndSummarises) {
 
 TEST(Engine, BadFileKeepsThePreviousTrace) {
   Engine e;
-  ASSERT_TRUE(load(&e, "good.json", kTrace, 4096));
-  EXPECT_FALSE(load(&e, "bad.bin", std::string("\x89PNG\r\n\x1a\n", 8), 4096));
+  ASSERT_TRUE(load_trace(&e, "good.json", kTrace, 4096));
+  EXPECT_FALSE(load_trace(&e, "bad.bin", std::string("\x89PNG\r\n\x1a\n", 8), 4096));
   EXPECT_NE(e.last_error().find("bad.bin"), std::string::npos);
-  EXPECT_FALSE(load(&e, "empty.json", "", 4096));
+  EXPECT_FALSE(load_trace(&e, "empty.json", "", 4096));
   std::string s = e.summary_json();
   EXPECT_NE(s.find("good.json"), std::string::npos);
   EXPECT_NE(s.find("\"events\":4"), std::string::npos);
@@ -67,7 +60,7 @@ TEST(Engine, BadFileKeepsThePreviousTrace) {
 
 TEST(Engine, ProtocolRoundTripThroughTheUiParser) {
   Engine e;
-  ASSERT_TRUE(load(&e, "t.json", kTrace, 4096));
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace, 4096));
   TraceData d;
   std::vector<uint8_t> tl = e.track_list();
   ASSERT_TRUE(d.apply(tl.data(), tl.size()));
@@ -112,7 +105,7 @@ TEST(Engine, ProtocolRoundTripThroughTheUiParser) {
 
 TEST(Engine, FindLocateAndDetails) {
   Engine e;
-  ASSERT_TRUE(load(&e, "t.json", kTrace, 4096));
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace, 4096));
   std::string f = e.find_json("FOR", 100);
   EXPECT_NE(f.find("\"count\":1"), std::string::npos) << f;
   EXPECT_NE(f.find("\"name\":\"forward\",\"tsNs\":110000,\"durNs\":20000,\"pid\":1,\"tid\":2"),
@@ -143,7 +136,7 @@ namespace {
 // still works.
 TEST(Engine, RegexSearchIsBoundedInLength) {
   Engine e;
-  ASSERT_TRUE(load(&e, "t.json", kTrace, 4096));
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace, 4096));
   std::string nested = std::string(498, '(') + "for" + std::string(498, ')');  // 999 characters
   std::string ok = e.query_json("find", "{\"text\":\"" + nested + "\",\"regex\":true}");
   EXPECT_NE(ok.find("\"count\":1"), std::string::npos) << ok.substr(0, 200);
@@ -156,8 +149,8 @@ TEST(Engine, RegexSearchIsBoundedInLength) {
 
 TEST(Engine, SuccessfulOpenClearsEarlierFailures) {
   Engine e;
-  EXPECT_FALSE(load(&e, "bad.bin", "\x89PNG....", 4096));
-  ASSERT_TRUE(load(&e, "good.json", kTrace, 4096));
+  EXPECT_FALSE(load_trace(&e, "bad.bin", "\x89PNG....", 4096));
+  ASSERT_TRUE(load_trace(&e, "good.json", kTrace, 4096));
   EXPECT_NE(e.summary_json().find("\"errors\":[]"), std::string::npos) << e.summary_json();
 }
 
@@ -165,7 +158,7 @@ TEST(Engine, ArgsOfACompressedTraceAreReadByDecompressingAgain) {
   std::string gz;
   if (!testing::compress_with("gzip -c", kTrace, &gz)) GTEST_SKIP() << "gzip not installed";
   Engine e;
-  ASSERT_TRUE(load(&e, "t.json.gz", gz, 16));
+  ASSERT_TRUE(load_trace(&e, "t.json.gz", gz, 16));
   EXPECT_NE(e.summary_json().find("\"compression\":\"gzip\""), std::string::npos);
   ASSERT_TRUE(e.source_compressed());
   int64_t ev = e.locate("step", 100000, "1", "2");
@@ -206,7 +199,7 @@ std::string many_events(int n) {
 TEST(Engine, BigFilesShowTheirFirstPartWhileLoading) {
   const std::string big = many_events(2000);
   Engine e;
-  ASSERT_TRUE(load(&e, "first.json", kTrace, 4096));
+  ASSERT_TRUE(load_trace(&e, "first.json", kTrace, 4096));
   e.set_preview(/*min_file=*/10000, /*bytes=*/big.size() / 4);
   e.load_begin("big.json", big.size());
   uint32_t gen = e.generation();
@@ -237,7 +230,7 @@ TEST(Engine, BigFilesShowTheirFirstPartWhileLoading) {
 TEST(Engine, AFailedLoadAfterItsPreviewBringsThePreviousTraceBack) {
   std::string big = many_events(2000);
   Engine e;
-  ASSERT_TRUE(load(&e, "first.json", kTrace, 4096));
+  ASSERT_TRUE(load_trace(&e, "first.json", kTrace, 4096));
   e.set_preview(10000, big.size() / 4);
   e.load_begin("big.json", big.size());
   const uint32_t gen = e.generation();

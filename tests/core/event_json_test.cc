@@ -10,6 +10,7 @@
 
 #include "core/store/trace_store.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 
 namespace strata {
 namespace {
@@ -18,13 +19,7 @@ const char kTrace[] = R"({"traceEvents":[
 {"ph":"X","name":"a","cat":"c","pid":1,"tid":"t2","ts":1,"dur":5},
 {"ph":"X","name":"b","pid":1,"tid":"t2","ts":2,"dur":1}]})";
 
-void load(Engine* e) {
-  const size_t n = sizeof kTrace - 1;
-  e->load_begin("t.json", n);
-  std::memcpy(e->load_buffer(n), kTrace, n);
-  e->load_commit(n);
-  ASSERT_TRUE(e->load_end()) << e->last_error();
-}
+void load(Engine* e) { ASSERT_TRUE(testing::load_trace(e, "t.json", kTrace)) << e->last_error(); }
 
 bool has(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;

@@ -7,21 +7,13 @@
 
 #include "core/formats/json/json_flat.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "import_test_util.h"
 
 namespace strata {
 namespace {
 
-bool load(Engine* e, const std::string& name, const std::string& bytes) {
-  e->load_begin(name, bytes.size());
-  const size_t chunk = 1 << 20;
-  for (size_t off = 0; off < bytes.size(); off += chunk) {
-    const size_t n = std::min(chunk, bytes.size() - off);
-    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
-    e->load_commit(n);
-  }
-  return e->load_end();
-}
+using testing::load_trace;
 
 struct Row {
   int parent = -1;
@@ -92,7 +84,7 @@ TEST(GpuBreakdownAnalysis, RealKinetoTrace) {
     GTEST_SKIP();
   ASSERT_TRUE(testing::gunzip(gz, &json));
   Engine e;
-  ASSERT_TRUE(load(&e, "bert.json", json));
+  ASSERT_TRUE(load_trace(&e, "bert.json", json));
   const std::string list = e.query_json("analysis", "{}");
   EXPECT_NE(list.find(R"("name":"gpu_breakdown","title":"GPU breakdown","available":true)"),
             std::string::npos)
@@ -106,7 +98,7 @@ TEST(GpuBreakdownAnalysis, RealGpuXplanes) {
     std::string bytes;
     if (!testing::read_shared(rel, &bytes)) GTEST_SKIP();
     Engine e;
-    ASSERT_TRUE(load(&e, "x.xplane.pb", bytes)) << rel;
+    ASSERT_TRUE(load_trace(&e, "x.xplane.pb", bytes)) << rel;
     // The TensorFlow capture has 8 GPU planes, of which 3 recorded work; their Steps and
     // TensorFlow rows (XProf's derived line ids) are no streams.
     const std::string t = e.query_json("analysis", R"({"name":"gpu_breakdown"})");
@@ -119,8 +111,8 @@ TEST(GpuBreakdownAnalysis, RealGpuXplanes) {
 
 TEST(GpuBreakdownAnalysis, UnavailableWithoutGpuWork) {
   Engine e;
-  ASSERT_TRUE(load(&e, "cpu.json",
-                   R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5,"cat":"cpu_op"}])"));
+  ASSERT_TRUE(load_trace(
+      &e, "cpu.json", R"([{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5,"cat":"cpu_op"}])"));
   const std::string list = e.query_json("analysis", "{}");
   EXPECT_NE(
       list.find(

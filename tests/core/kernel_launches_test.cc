@@ -6,17 +6,13 @@
 
 #include "core/formats/json/json_flat.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "import_test_util.h"
 
 namespace strata {
 namespace {
 
-bool load(Engine* e, const std::string& bytes) {
-  e->load_begin("t.json", bytes.size());
-  std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  e->load_commit(bytes.size());
-  return e->load_end();
-}
+using testing::load_trace;
 
 // Times in µs. gemm: launched [0,10) → runs at 12 (delay 2); launched [20,80) (a 60 µs call:
 // slow) → runs at 300 for 5 µs (delay 220: late; shorter than its launch). copy: launched
@@ -39,7 +35,7 @@ constexpr const char* kTrace = R"([
 
 TEST(KernelLaunches, DelaysAndOutliersByName) {
   Engine e;
-  ASSERT_TRUE(load(&e, kTrace));
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace));
   const std::string t = e.query_json("analysis", R"({"name":"kernel_launches"})");
   // All launches: 3 linked (the orphan is not), runtime avg (10+60+1)/3 µs, delay max 220 µs.
   EXPECT_NE(
@@ -58,7 +54,8 @@ TEST(KernelLaunches, DelaysAndOutliersByName) {
 
 TEST(KernelLaunches, UnavailableWithoutLaunchLinks) {
   Engine e;
-  ASSERT_TRUE(load(&e, R"([{"ph":"X","pid":0,"tid":7,"ts":0,"dur":5,"name":"k","cat":"kernel"}])"));
+  ASSERT_TRUE(load_trace(
+      &e, "t.json", R"([{"ph":"X","pid":0,"tid":7,"ts":0,"dur":5,"name":"k","cat":"kernel"}])"));
   const std::string list = e.query_json("analysis", "{}");
   EXPECT_NE(
       list.find(

@@ -9,20 +9,15 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "ui/memory/memory_view.h"
 
 namespace strata {
 namespace {
 
 void load(Engine* e, const std::string& bytes) {
-  e->load_begin("m.json", bytes.size());
-  std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  e->load_commit(bytes.size());
-  ASSERT_TRUE(e->load_end()) << e->last_error();
-  ASSERT_GT(e->memory_scan_begin(), 0u);
-  std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  e->memory_scan_feed(e->load_buffer(bytes.size()), bytes.size());
-  e->memory_scan_end();
+  ASSERT_TRUE(testing::load_trace(e, "m.json", bytes)) << e->last_error();
+  ASSERT_GT(testing::scan_memory(e, bytes), 0u);
 }
 
 std::string memory_event(int ts, long long total, long long bytes, const char* addr) {

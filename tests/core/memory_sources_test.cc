@@ -13,6 +13,7 @@
 #include "core/memory/ascend_memory.h"
 #include "core/memory/memory_query.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "import_test_util.h"
 
 namespace strata {
@@ -164,13 +165,7 @@ TEST(AscendMemory, RejectsOtherCsvs) {
 }
 
 void load_with_memory(Engine* e, const std::string& name, const std::string& bytes) {
-  e->load_begin(name, bytes.size());
-  for (size_t off = 0; off < bytes.size(); off += 1 << 20) {
-    const size_t n = std::min<size_t>(1 << 20, bytes.size() - off);
-    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
-    e->load_commit(n);
-  }
-  ASSERT_TRUE(e->load_end()) << e->last_error();
+  ASSERT_TRUE(testing::load_trace(e, name, bytes)) << e->last_error();
   if (e->memory_scan_begin() > 0) {
     for (size_t off = 0; off < bytes.size(); off += 12345) {  // odd chunks: records split
       const size_t n = std::min<size_t>(12345, bytes.size() - off);

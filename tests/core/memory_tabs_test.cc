@@ -10,6 +10,7 @@
 
 #include "core/memory/memory_query.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "import_test_util.h"
 #include "ui/loss/loss_names.h"
 #include "ui/runs/runs_diff_axis.h"
@@ -19,15 +20,8 @@ namespace {
 using testing::read_shared;
 
 void load(Engine* e, const std::string& name, const std::string& bytes) {
-  e->load_begin(name, bytes.size());
-  std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  e->load_commit(bytes.size());
-  ASSERT_TRUE(e->load_end()) << e->last_error();
-  if (e->memory_scan_begin() > 0) {
-    std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-    e->memory_scan_feed(e->load_buffer(bytes.size()), bytes.size());
-    e->memory_scan_end();
-  }
+  ASSERT_TRUE(testing::load_trace(e, name, bytes)) << e->last_error();
+  testing::scan_memory(e, bytes);
 }
 
 std::string memory_event(int ts, long long total, long long bytes, const char* addr) {

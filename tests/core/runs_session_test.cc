@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "runs_test_util.h"
 
 namespace strata {
@@ -22,10 +23,7 @@ const char* kTrace = R"({"traceEvents":[
 ]})";
 
 void load(Engine* e, const std::string& bytes) {
-  e->load_begin("t.json", bytes.size());
-  std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  e->load_commit(bytes.size());
-  ASSERT_TRUE(e->load_end()) << e->last_error();
+  ASSERT_TRUE(testing::load_trace(e, "t.json", bytes)) << e->last_error();
 }
 
 void put(RunsSession* r, const std::string& key, const std::string& text) {

@@ -8,20 +8,13 @@
 #include <map>
 
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "import_test_util.h"
 
 namespace strata {
 namespace {
 
-bool load(Engine* e, const std::string& name, const std::string& bytes) {
-  e->load_begin(name, bytes.size());
-  for (size_t off = 0; off < bytes.size(); off += 1 << 20) {
-    const size_t n = std::min<size_t>(1 << 20, bytes.size() - off);
-    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
-    e->load_commit(n);
-  }
-  return e->load_end();
-}
+using testing::load_trace;
 
 // Two steps on thread 1/1; step 1 launches two kernels (they run [20,30) and [25,40) µs: busy
 // 20 µs), step 2 one, which runs after the step has ended. "ProfilerStep#x" is no step.
@@ -59,7 +52,7 @@ TEST(Steps, KinetoStepsAndWhatTheyLaunched) {
   EXPECT_FALSE(steps[0].on_device);
 
   Engine e;
-  ASSERT_TRUE(load(&e, "t.json", kTrace));
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace));
   const std::string t = e.query_json("analysis", R"({"name":"steps"})");
   EXPECT_NE(t.find(R"("cells":["ProfilerStep#1",0,50000,20000,20000,40,2])"), std::string::npos)
       << t;
@@ -69,7 +62,8 @@ TEST(Steps, KinetoStepsAndWhatTheyLaunched) {
 
 TEST(Steps, UnavailableWithoutSteps) {
   Engine e;
-  ASSERT_TRUE(load(&e, "t.json", R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"a"}])"));
+  ASSERT_TRUE(
+      load_trace(&e, "t.json", R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"a"}])"));
   EXPECT_NE(
       e.query_json("analysis", "{}").find(R"("name":"steps","title":"Steps","available":false)"),
       std::string::npos);
@@ -128,7 +122,7 @@ TEST(Steps, RealXplaneDeviceSteps) {
   std::string bytes;
   if (!testing::read_shared("xplane/xprof/34.83.195.179_6003.xplane.pb", &bytes)) GTEST_SKIP();
   Engine e;
-  ASSERT_TRUE(load(&e, "x.xplane.pb", bytes));
+  ASSERT_TRUE(load_trace(&e, "x.xplane.pb", bytes));
   const TraceStore& s = *e.store();
   const std::vector<Step> steps = find_steps(s, find_gpu_work(s));
   ASSERT_GE(steps.size(), 2u);

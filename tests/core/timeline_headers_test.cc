@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "ui/timeline/headers.h"
 #include "ui/timeline/time_labels.h"
 #include "ui/trace_data.h"
@@ -15,12 +16,7 @@
 namespace strata {
 namespace {
 
-bool load(Engine* e, const std::string& bytes) {
-  e->load_begin("t.json", bytes.size());
-  std::memcpy(e->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  e->load_commit(bytes.size());
-  return e->load_end();
-}
+using testing::load_trace;
 
 // Two processes named alike, told apart by Kineto's labels and pids, as PyTorch writes them.
 const char* kKineto = R"json({"traceEvents":[
@@ -36,7 +32,7 @@ const char* kKineto = R"json({"traceEvents":[
 
 TEST(TimelineHeaders, ProcessHeadersCarryLabelsAndPid) {
   Engine e;
-  ASSERT_TRUE(load(&e, kKineto));
+  ASSERT_TRUE(load_trace(&e, "t.json", kKineto));
   TraceData d;
   std::vector<uint8_t> tl = e.track_list();
   ASSERT_TRUE(d.apply(tl.data(), tl.size()));

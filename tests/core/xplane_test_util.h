@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "import_test_util.h"
 #include "xplane.pb.h"
 
@@ -118,14 +119,7 @@ inline std::string serialize(const pb::XSpace& space) {
 // does.
 inline bool engine_load(Engine* e, const std::string& bytes, size_t chunk = 1 << 16,
                         const std::string& name = "t.xplane.pb") {
-  e->load_begin(name, bytes.size());
-  if (chunk == 0) chunk = bytes.size() ? bytes.size() : 1;
-  for (size_t off = 0; off < bytes.size(); off += chunk) {
-    size_t n = std::min(chunk, bytes.size() - off);
-    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
-    e->load_commit(n);
-  }
-  return e->load_end();
+  return load_trace(e, name, bytes, chunk);
 }
 
 // The details JSON of `event`, its record re-read from the (uncompressed) file bytes.

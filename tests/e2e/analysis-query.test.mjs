@@ -1,9 +1,9 @@
 // The analysis query's envelope through the script API, and the select query's name mode (the
 // events behind an analysis row), checked against the demo trace's records read here in JS.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST_DIR, dataPath, dataUrl, hasData, parseTrace, readTraceText, setupStrata } from './lib.mjs';
+import { dataPath, dataUrl, DIST_DIR, hasData, parseTrace, readTraceText, strataSuite } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const KINETO_H100 = 'pytorch_kineto/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz';
@@ -48,14 +48,8 @@ function sweep(records) {
 }
 
 describe('analysis query', () => {
-  let env, s;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s;
+  strataSuite((e) => ({ session: s } = e));
 
   test('with no name it lists the analyses, each with its availability', async () => {
     const list = await s.call(() => window.strata.analysis());

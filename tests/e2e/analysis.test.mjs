@@ -17,6 +17,7 @@ import {
   readTraceText,
   screenshotCanvas,
   setupStrata,
+  strataSuite,
   usToNs,
 } from './lib.mjs';
 
@@ -340,12 +341,7 @@ describe('the Analysis tab', { skip }, () => {
 
 describe('an Analysis deep link', { skip }, () => {
   let env;
-  before(async () => {
-    env = await setupStrata();
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  strataSuite((e) => (env = e));
 
   test('#tab=analysis&analysis=kernel_stats&op=<kernel> opens that row', async () => {
     const kernels = kernelsOf(BERT);

@@ -2,24 +2,17 @@
 // collapses it to the title bar and back; an XLA op's details show what the op computes (the
 // HLO expression), its category and the graph link above the raw args. The XLA op comes from a
 // small XSpace written here (no real sample carries long_name / hlo_category), so no ../shared.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { poll, setupStrata } from './lib.mjs';
+import { poll, strataSuite } from './lib.mjs';
 import { writeXSpace } from './xspace-writer.mjs';
 
 const EXPRESSION =
   '%fusion.7 = f32[8,128]{1,0} fusion(f32[8,128]{1,0} %p0, f32[128]{0} %p1), kind=kLoop, calls=%fused_add';
 
 describe('details pane', () => {
-  let env, s, page;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-    page = env.page;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s, page;
+  strataSuite((e) => ({ session: s, page } = e));
 
   const panels = () => s.call(() => window.strata.panels());
   async function canvasOrigin() {

@@ -3,12 +3,12 @@
 // / hops / export; and the timeline → graph link: an XLA op of an xplane that carries its
 // module's HloProto (plain, gzip or zstd) opens centred in the graph, and the node leads back
 // to the timeline; a node's FLOPs and bytes come from its occurrences in the trace.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { analyseImage, dataPath, dataUrl, poll, screenshotCanvas, setupStrata, skipUnlessData } from './lib.mjs';
+import { analyseImage, dataPath, dataUrl, poll, screenshotCanvas, skipUnlessData, strataSuite } from './lib.mjs';
 import { writeXSpace } from './xspace-writer.mjs';
 
 const KERNEL_REUSE = 'hlo/xla/kernel_reuse.hlo';
@@ -61,12 +61,9 @@ function assertNoOverlaps(g) {
 
 describe('graph viewer: HLO files', { skip: skipUnlessData(KERNEL_REUSE, PROTO) }, () => {
   let env, call;
-  before(async () => {
-    env = await setupStrata();
+  strataSuite((e) => {
+    env = e;
     call = env.session.call;
-  });
-  after(async () => {
-    if (env) await env.close();
   });
 
   test('an HLO text file opens in the Graph tab, the trace stays', async () => {
@@ -292,12 +289,9 @@ const moduleKey = (m) => ({
 
 describe('graph viewer: linked to the timeline', { skip: skipUnlessData(XPLANE) }, () => {
   let env, call, plainModules;
-  before(async () => {
-    env = await setupStrata();
+  strataSuite((e) => {
+    env = e;
     call = env.session.call;
-  });
-  after(async () => {
-    if (env) await env.close();
   });
 
   test('an XLA op opens its module centred on it, and leads back', async () => {
@@ -364,12 +358,9 @@ function hasZstd() {
 // writes them; bytes per event) and another twice with no cost stats.
 describe('graph viewer: FLOPs and bytes from the trace', { skip: skipUnlessData(PROTO_3D) }, () => {
   let env, call, hot, cold, xspace;
-  before(async () => {
-    env = await setupStrata();
+  strataSuite((e) => {
+    env = e;
     call = env.session.call;
-  });
-  after(async () => {
-    if (env) await env.close();
   });
 
   test("an op's FLOPs, bytes and rates, per occurrence and total", async () => {

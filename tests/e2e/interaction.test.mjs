@@ -1,11 +1,11 @@
 // Navigation (keys, wheel, drag) and selection (locate + click → details pane).
 // Input is held across rendered frames, as a person's would be: SwiftShader draws only a few
 // frames per second, and nothing here judges speed.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST_DIR, countTrace, dataPath, dataUrl, poll, setupStrata, skipUnlessData, usToNs } from './lib.mjs';
+import { countTrace, dataPath, dataUrl, DIST_DIR, poll, skipUnlessData, strataSuite, usToNs } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const SELECT_TRACE = 'pytorch_kineto/kineto-tb_plugin-test/gpu_metrics_input.json';
@@ -28,15 +28,8 @@ function clickCandidates(records) {
 }
 
 describe('navigation and selection', () => {
-  let env, s, page;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-    page = env.page;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s, page;
+  strataSuite((e) => ({ session: s, page } = e));
 
   /** Sets the view to fractions [f0, f1] of the loaded trace and returns view(). */
   async function viewFraction(f0, f1) {

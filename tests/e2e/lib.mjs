@@ -60,6 +60,25 @@ export const skipUnlessData = (...rels) => {
 /** URL path under which the test server mounts ../shared/data. */
 export const dataUrl = (rel) => '/data/' + rel.split('/').map(encodeURIComponent).join('/');
 
+// A shared-data folder's files as strata.open takes a folder ([{path, url}]): paths from the
+// folder's own name, as a dropped folder reports them, in name order; `skip`: paths left out.
+export function folderEntries(rel, skip = []) {
+  const root = dataPath(rel),
+    base = path.dirname(root),
+    out = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(path.relative(base, p).split(path.sep).join('/'));
+    }
+  };
+  walk(root);
+  return out
+    .filter((p) => !skip.includes(p))
+    .map((p) => ({ path: p, url: dataUrl(path.posix.join(path.posix.dirname(rel), p)) }));
+}
+
 /** dist/ must exist: the e2e suite fails (not skips) without it. */
 export function requireDist() {
   if (!fs.existsSync(path.join(DIST_DIR, 'index.html'))) {
@@ -536,6 +555,56 @@ export async function setupStrata({ mounts = {}, path: startPath = '/' } = {}) {
     await server.close();
     throw err;
   }
+}
+
+/**
+ * Registers before/after hooks in the calling describe(): one Strata page (setupStrata(opts)),
+ * closed afterwards. ready(env) runs once it is up: to keep env, env.session, env.page in the
+ * suite's own variables (`strataSuite((e) => ({ session: s, page } = env = e))`) or to prepare
+ * the page further.
+ */
+export function strataSuite(ready, opts) {
+  let env = null;
+  before(async () => {
+    env = await setupStrata(opts);
+    await ready(env);
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
+}
+
+/**
+ * Until no tile is in flight and, two frames later, nothing new was asked for (the timeline's
+ * tiles, strata.tileStats()); resolves to the last stats.
+ */
+export async function tilesSettled(session, { timeout = 30_000 } = {}) {
+  const stats = () => session.call(() => window.strata.tileStats());
+  return poll(
+    async () => {
+      const a = await stats();
+      await session.frame();
+      await session.frame();
+      const b = await stats();
+      return b.pending === 0 && b.requests === a.requests ? b : null;
+    },
+    { timeout, message: 'tiles settled' },
+  );
+}
+
+/** Drags the mouse from a to b ({x, y} page pixels) in four steps, a frame after each. */
+export async function dragMouse(session, a, b) {
+  const { page } = session;
+  await page.mouse.move(a.x, a.y);
+  await session.frame();
+  await page.mouse.down();
+  await session.frame();
+  for (let i = 1; i <= 4; i++) {
+    await page.mouse.move(a.x + ((b.x - a.x) * i) / 4, a.y + ((b.y - a.y) * i) / 4, { steps: 2 });
+    await session.frame();
+  }
+  await page.mouse.up();
+  await session.frame();
 }
 
 /**

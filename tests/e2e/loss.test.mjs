@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { dataPath, dataUrl, hasData, setupStrata } from './lib.mjs';
+import { dataPath, dataUrl, hasData, setupStrata, strataSuite } from './lib.mjs';
 
 const MOE_KERNEL =
   'training_logs/megatron-deepspeed/MoE/gpt3-0.125B-tokendropping-graduallyIncrease-lr-3.0e-4-with-kernel.log';
@@ -245,12 +245,7 @@ describe('loss view', () => {
 // file's Export CSV downloads its points, Remove asks first and then drops the file.
 describe('loss side list actions', () => {
   let env;
-  before(async () => {
-    env = await setupStrata();
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  strataSuite((e) => (env = e));
   const click = async (s, x, y) => {
     await s.page.mouse.move(x, y);
     await s.frame();

@@ -2,7 +2,7 @@
 // opened in the page, the tab switched by strata.setTab('memory'), strata.memory()'s peaks
 // checked against this file's own computation, the chart drawn (not a blank canvas), and
 // Ascend memory CSVs opened on their own and on top of a trace.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
@@ -13,7 +13,7 @@ import {
   parseTrace,
   readTraceText,
   screenshotCanvas,
-  setupStrata,
+  strataSuite,
   usToNs,
 } from './lib.mjs';
 
@@ -127,12 +127,7 @@ async function memoryDevices(session) {
 
 describe('memory', () => {
   let env;
-  before(async () => {
-    env = await setupStrata();
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  strataSuite((e) => (env = e));
 
   test("a Kineto trace: strata.memory() peaks equal the trace's own, and the chart is drawn", async () => {
     const { session, page } = env;

@@ -1,9 +1,9 @@
 // Op Profile, HLO Stats and the roofline's data in the browser: a real JAX GPU xplane opened in
 // the page, strata.analysis() answered by the engine worker, and the rows' totals checked against
 // the events the timeline holds under the same names (strata.eventsNamed, the rows' links).
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataUrl, setupStrata, skipUnlessData } from './lib.mjs';
+import { dataUrl, skipUnlessData, strataSuite } from './lib.mjs';
 
 const CONV = 'xplane/tracelens/jax_conv_minimal_08/tw003.xplane.pb';
 const GEMM = 'xplane/tracelens/jax08_gemm/tw003.xplane.pb';
@@ -16,12 +16,7 @@ const col = (table, key) => {
 
 describe('op analyses', { skip: skipUnlessData(CONV, GEMM) }, () => {
   let env;
-  before(async () => {
-    env = await setupStrata();
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  strataSuite((e) => (env = e));
 
   const analysis = (name, args) => env.session.call(([n, a]) => window.strata.analysis(n, a), [name, args || {}]);
   const named = (name, tracks) => env.session.call(([n, t]) => window.strata.eventsNamed(n, t), [name, tracks]);

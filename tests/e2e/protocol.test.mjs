@@ -66,6 +66,8 @@ test('web/shared/protocol.js names the messages of src/protocol/worker_messages.
   const kinds = (name) => strings(new RegExp(`k${name}\\[\\] = \\{([^}]*)\\}`).exec(header)[1]);
   assert.deepEqual(Object.keys(p.QUERY), kinds('QueryKinds'), 'query kinds');
   assert.deepEqual(Object.keys(p.RUNS_KIND), kinds('RunsStatsKinds'), 'runsStats kinds');
+  const runsSteps = strings(/kRunsStepKinds\[\] = \{([^}]*)\}/.exec(read('src/protocol/runs_steps.h'))[1]);
+  assert.deepEqual(Object.keys(p.RUNS_STEP), runsSteps, 'Runs tab steps');
   assert.deepEqual(Object.keys(p.EMBED), kinds('EmbedCommands'), 'embedding commands');
   // The file kinds and compressions engine_detect_format() answers with.
   const enumValues = (file, name) => {
@@ -104,7 +106,7 @@ test('no script under web/ writes a message name as a bare string', () => {
     ];
     for (const m of bare) if (names.has(m[1]) || m[0].includes('startsWith')) problems.push(`${file}: ${m[0]}`);
     for (const [, group, name] of text.matchAll(
-      /\b(MSG|QUERY|RUNS_KIND|EMBED|FILE_KIND|COMPRESSION|REPLY_KEYS|REPLY)\.(\w+)/g,
+      /\b(MSG|QUERY|RUNS_KIND|RUNS_STEP|EMBED|FILE_KIND|COMPRESSION|REPLY_KEYS|REPLY)\.(\w+)/g,
     )) {
       if (!Object.prototype.hasOwnProperty.call(p[group], name)) problems.push(`${file}: unknown ${group}.${name}`);
     }
@@ -224,7 +226,7 @@ function cxxKeyComparisons(file, text, keySet) {
   return out;
 }
 const REPLY_SOURCE =
-  /\b(?:const|let|var)\s+(\w+)\s*=\s*(?:await\s+)?(?:JSON\.parse|[\w.]*\brequest|trace\.find|trace\.summary)\(/g;
+  /\b(?:const|let|var)\s+(\w+)\s*=\s*(?:[\w.!]+\s*\?\s*)?(?:await\s+)?(?:JSON\.parse|[\w.]*\brequest|trace\.find|trace\.summary)\(/g;
 const BINDING = /\b(?:const|let|var)\s+(\w+)\s*=|\(([\w\s,]*)\)\s*=>|\b(\w+)\s*=>/g;
 // The JS lines reading an answer's key as a bare property, as "file:line: text".
 function jsAnswerReads(file, text, keySet) {
@@ -277,10 +279,29 @@ test('no script under web/ reads a key of an answer as a bare property', () => {
     'const v = await ctx.request({ type: MSG.runsStats });',
     'v.errors = [];',
     'e = v.count;',
+    'const s = json ? JSON.parse(json) : null;',
+    'f = s.step;',
   ].join('\n');
   assert.deepEqual(jsAnswerReads('web/x.js', sample, keySet), [
     'web/x.js:2: r.errors',
     'web/x.js:4: ).name',
     'web/x.js:8: v.count',
+    'web/x.js:10: s.step',
   ]);
+});
+
+// The Runs tab's page side performs the UI's steps and reads them only through
+// REPLY.runsStep: a bare read planted in the real file is caught.
+test("web/page/runs.js reads the UI's Runs steps only through REPLY.runsStep", () => {
+  const keySet = allReplyKeys();
+  const file = 'web/page/runs.js';
+  const text = read(file);
+  assert.deepEqual(jsAnswerReads(file, text, keySet), []);
+  assert.match(text, /step\[STEP\.entry\]/, 'the page reads the step through the constants');
+  const planted = text.replace('step[STEP.entry]', 'step.entry');
+  assert.equal(jsAnswerReads(file, planted, keySet).length, 1, 'a planted bare read is caught');
+  assert.match(jsAnswerReads(file, planted, keySet)[0], /step\.entry$/);
+  // The page decides nothing about the folder: no discovery or selection fields are read.
+  for (const field of ['profiles', 'workers', 'views', 'kind', 'enabled'])
+    assert.doesNotMatch(text, new RegExp(`\\.${field}\\b`), `runs.js reads .${field}`);
 });

@@ -3,11 +3,18 @@
 // profiler plugin's three Kineto runs, a folder with a file missing, the Diff and the Trace view.
 // Every number read back through strata.stats() is checked against sums this file computes
 // itself from the CSV / JSON files.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
-import { dataPath, dataUrl, hasData, readTraceText, parseTrace, setupStrata, CALL_TIMEOUT_MS } from './lib.mjs';
+import {
+  CALL_TIMEOUT_MS,
+  dataPath,
+  folderEntries as entries,
+  hasData,
+  parseTrace,
+  readTraceText,
+  strataSuite,
+} from './lib.mjs';
 
 const ASCEND = 'ascend/msinsight/text_level1';
 const KINETO = 'pytorch_kineto/kineto-tb_plugin';
@@ -50,29 +57,6 @@ function parseCsv(text) {
 const csv = (rel) => parseCsv(fs.readFileSync(dataPath(rel), 'utf8'));
 const sum = (rows, col) => rows.reduce((s, r) => s + (Number(r[col]) || 0), 0);
 const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
-
-function listFolder(rel) {
-  const root = dataPath(rel),
-    base = path.dirname(root),
-    out = [];
-  const walk = (d) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(path.relative(base, p).split(path.sep).join('/'));
-    }
-  };
-  walk(root);
-  return out;
-}
-// [{path, url}] as strata.open takes them: paths from the folder's name, as a dropped folder.
-const entries = (rel, skip = []) =>
-  listFolder(rel)
-    .filter((p) => !skip.includes(p))
-    .map((p) => ({
-      path: p,
-      url: dataUrl(path.posix.join(path.posix.dirname(rel), p)),
-    }));
 
 function checkOperators(ops, rows, what) {
   assert.equal(ops.length, new Set(rows.map((r) => r.Name)).size, `${what}: one row per operator name`);
@@ -156,12 +140,9 @@ describe('profiler folders and the Runs tab', () => {
   const stats = () => call(() => window.strata.stats(), undefined, 120_000, 'strata.stats()');
   const openFolder = (list) => call((l) => window.strata.open(l), list, 120_000, 'strata.open(folder)');
   const selectRun = (q) => call((x) => window.strata.selectRun(x), q, 120_000, 'strata.selectRun()');
-  before(async () => {
-    env = await setupStrata();
+  strataSuite((e) => {
+    env = e;
     call = env.session.call;
-  });
-  after(async () => {
-    if (env) await env.close();
   });
 
   test('an Ascend folder of two ranks via strata.open([{path, url}])', { skip: skipAscend }, async () => {

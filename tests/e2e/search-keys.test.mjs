@@ -4,22 +4,15 @@
 // typed right after Ctrl+A were dropped (typed with Ctrl still held). The platform layer now
 // lets them in a frame's worth at a time (src/platform/browser/key_queue.h). And letters typed
 // right after "/" wait for the search box instead of acting as shortcuts (D pans).
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { poll, setupStrata } from './lib.mjs';
+import { poll, strataSuite } from './lib.mjs';
 
 const WORDS = 'alpha beta gamma';
 
 describe('search box keys', () => {
-  let env, s, page;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-    page = env.page;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s, page;
+  strataSuite((e) => ({ session: s, page } = e));
 
   const state = () => s.call(() => window.strata.state());
   const boxText = () => s.call(() => window.strata.searchBox().text);

@@ -5,11 +5,11 @@
 // an ellipsis, the Diff chart's axes; the Loss tab telling logs with a long shared name apart and
 // naming its axes. State through strata.memoryView() / tableCells() / runsCharts() / loss(),
 // pixels from canvas screenshots; expected values are computed here from the inputs.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST_DIR, dataPath, dataUrl, hasData, parseTrace, screenshotCanvas, setupStrata } from './lib.mjs';
+import { dataPath, dataUrl, DIST_DIR, hasData, parseTrace, screenshotCanvas, strataSuite } from './lib.mjs';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -71,13 +71,10 @@ function heldTrace({ withAddr = true } = {}) {
 
 describe('the Memory, Runs and Loss tabs', () => {
   let env, session, call;
-  before(async () => {
-    env = await setupStrata();
+  strataSuite((e) => {
+    env = e;
     session = env.session;
     call = session.call;
-  });
-  after(async () => {
-    if (env) await env.close();
   });
   const memoryView = () => call(() => window.strata.memoryView());
   const settle = async () => {

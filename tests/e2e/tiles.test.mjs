@@ -5,7 +5,7 @@
 // way" last as long as the test needs.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseImage, poll, screenshotCanvas, setupStrata } from './lib.mjs';
+import { analyseImage, screenshotCanvas, setupStrata, tilesSettled } from './lib.mjs';
 
 describe('tile cache', () => {
   let env, s, page;
@@ -36,19 +36,7 @@ describe('tile cache', () => {
   });
 
   const stats = () => s.call(() => window.strata.tileStats());
-  /** Waits until no tile is in flight and two frames later nothing new was requested. */
-  async function settle() {
-    return poll(
-      async () => {
-        const a = await stats();
-        await s.frame();
-        await s.frame();
-        const b = await stats();
-        return b.pending === 0 && b.requests === a.requests ? b : null;
-      },
-      { timeout: 30_000, message: 'tiles settled' },
-    );
-  }
+  const settle = () => tilesSettled(s);
   async function press(code, times = 1) {
     for (let i = 0; i < times; ++i) {
       await page.keyboard.press(code);

@@ -3,7 +3,7 @@
 // wider and cuts long names with "..." (full text in a tooltip); folded runs in neutral grey
 // labelled "N events" (never a cut number); tooltips on slices (name, duration, self time,
 // category, args) and on counters (byte sizes for counters whose name carries a unit).
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import {
@@ -13,7 +13,8 @@ import {
   poll,
   readTraceText,
   screenshotCanvas,
-  setupStrata,
+  strataSuite,
+  tilesSettled,
   skipUnlessData,
   usToNs,
 } from './lib.mjs';
@@ -22,33 +23,15 @@ const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const KINETO = 'pytorch_kineto/hta/critical_path/benchmark_result_2869224_1695835535_trace.json.gz';
 
 describe('timeline headers, folded runs and tooltips', () => {
-  let env, s, page;
+  let s, page;
   const ev = (fn, arg) => page.evaluate(fn, arg);
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-    page = env.page;
+  strataSuite(async (e) => {
+    ({ session: s, page } = e);
     await s.frame();
-  });
-  after(async () => {
-    if (env) await env.close();
   });
 
   const headers = () => ev(() => window.strata.trackHeaders());
-  const stats = () => ev(() => window.strata.tileStats());
-  /** Until no tile is in flight and no new one is asked for over two frames. */
-  async function settle() {
-    return poll(
-      async () => {
-        const a = await stats();
-        await s.frame();
-        await s.frame();
-        const b = await stats();
-        return b.pending === 0 && b.requests === a.requests ? b : null;
-      },
-      { timeout: 30_000, message: 'tiles settled' },
-    );
-  }
+  const settle = () => tilesSettled(s);
   const tooltip = () => ev(() => window.strata.tooltip());
   async function canvasBox() {
     return page.locator('#canvas').boundingBox();

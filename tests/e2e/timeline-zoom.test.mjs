@@ -2,9 +2,9 @@
 // exact there (relative ns and the origin as decimal text; setView takes exact decimal ns), an
 // event sits where its nanosecond says, and the ruler counts "+12.345 us" from a base shown once
 // instead of writing twelve-digit times.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataPath, dataUrl, parseTrace, poll, readTraceText, setupStrata, skipUnlessData } from './lib.mjs';
+import { dataPath, dataUrl, parseTrace, poll, readTraceText, skipUnlessData, strataSuite } from './lib.mjs';
 
 // torch_npu's Kineto-format trace: epoch µs with ns decimals written as strings.
 const ASCEND = 'ascend/msinsight/text_level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json';
@@ -18,16 +18,9 @@ function usTextToNs(v) {
 }
 
 describe('deep zoom on epoch-based traces', () => {
-  let env, s, page;
+  let s, page;
   const ev = (fn, arg) => page.evaluate(fn, arg);
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-    page = env.page;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  strataSuite((e) => ({ session: s, page } = e));
 
   async function eventsArea() {
     const box = await page.locator('#canvas').boundingBox();

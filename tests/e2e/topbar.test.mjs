@@ -2,9 +2,9 @@
 // the loss logs), its title stops before the page's own buttons, a load error wraps in a banner
 // under it that can be read whole and dismissed, and the toolbar's controls stay put when a
 // "Clear marks" button or a longer search count appears.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { screenshotCanvas, setupStrata, poll } from './lib.mjs';
+import { poll, screenshotCanvas, strataSuite } from './lib.mjs';
 
 const LOSS_LOG =
   Array.from(
@@ -42,14 +42,8 @@ function rowsNear(img, c, rect, tol = 40) {
 }
 
 describe('the top bar', () => {
-  let env, s;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s;
+  strataSuite((e) => ({ session: s } = e));
 
   test('names what each tab shows, not the timeline trace', async () => {
     assert.match((await state(s)).title, /demo-trace\.json/, 'the timeline: its trace');

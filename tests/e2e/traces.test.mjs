@@ -1,5 +1,5 @@
 // Real traces from ../shared/data: record counts, time bounds and find() against an independent parse.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,8 +11,8 @@ import {
   parseTrace,
   poll,
   readTraceText,
-  setupStrata,
   skipUnlessData,
+  strataSuite,
 } from './lib.mjs';
 
 const TRACES = [
@@ -80,14 +80,8 @@ function checkSummary(sum, rel, what) {
 }
 
 describe('real traces', () => {
-  let env, s;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s;
+  strataSuite((e) => ({ session: s } = e));
 
   for (const rel of TRACES) {
     test(`open('/data/${rel}') matches an independent count`, { skip: skipUnlessData(rel) }, async () => {

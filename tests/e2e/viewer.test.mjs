@@ -4,7 +4,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { DIST_DIR, countTrace, newStrataPage, poll, setupStrata, usToNs } from './lib.mjs';
+import { countTrace, DIST_DIR, dragMouse, newStrataPage, poll, setupStrata, usToNs } from './lib.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const width = (v) => v.endNs - v.startNs;
@@ -32,18 +32,7 @@ describe('trace viewer interactions', () => {
     await page.keyboard.press(code);
     await s.frame();
   }
-  async function drag(a, b) {
-    await page.mouse.move(a.x, a.y);
-    await s.frame();
-    await page.mouse.down();
-    await s.frame();
-    for (let i = 1; i <= 4; i++) {
-      await page.mouse.move(a.x + ((b.x - a.x) * i) / 4, a.y + ((b.y - a.y) * i) / 4, { steps: 2 });
-      await s.frame();
-    }
-    await page.mouse.up();
-    await s.frame();
-  }
+  const drag = (a, b) => dragMouse(s, a, b);
   // A long X event of the demo whose name occurs several times (a phase of every step).
   function longEvent() {
     const xs = records.filter((r) => r.ph === 'X' && typeof r.dur === 'number');

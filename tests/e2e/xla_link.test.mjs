@@ -5,10 +5,10 @@
 // viewer" in the details pane selects and centres that instruction in its module, and the
 // Graph tab's node details count its occurrences and time in the trace. Program ids above 2^63
 // stay exact (strings) from the file to the graph's module list.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { dataPath, dataUrl, hasData, poll, setupStrata, skipUnlessData } from './lib.mjs';
+import { dataPath, dataUrl, hasData, poll, skipUnlessData, strataSuite } from './lib.mjs';
 import { writeXSpace } from './xspace-writer.mjs';
 
 const WITH_HLO = [
@@ -22,15 +22,8 @@ const BIG_PROGRAM = (1n << 63n) + 5n; // 9223372036854775813: a Number would rou
 const NOT_OPS = new Set(['parameter', 'constant', 'tuple', 'get-tuple-element', 'bitcast']);
 
 describe('XLA op → graph viewer', () => {
-  let env, s, page;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-    page = env.page;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s, page;
+  strataSuite((e) => ({ session: s, page } = e));
   const call = (...a) => s.call(...a);
 
   // The trace's modules, once the worker has read them all (their count stops changing).

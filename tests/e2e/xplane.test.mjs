@@ -1,23 +1,18 @@
 // XProf xplane.pb in the browser: format detection, the planes summary against the file's
 // structure (per SOURCES.md), a gzip copy, an XLA op's details (stats decoded in the worker),
 // and the upstream-corrupt file failing cleanly while the previous trace stays.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { dataPath, dataUrl, poll, setupStrata, skipUnlessData } from './lib.mjs';
+import { dataPath, dataUrl, poll, skipUnlessData, strataSuite } from './lib.mjs';
 
 const JAX = 'xplane/tracelens/jax08_gemm/tw003.xplane.pb';
 const CORRUPT = 'xplane/xprof/tpu_inference_2.xplane.pb';
 
 describe('xplane', { skip: skipUnlessData(JAX, CORRUPT) }, () => {
   let env;
-  before(async () => {
-    env = await setupStrata();
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  strataSuite((e) => (env = e));
 
   test('opens a JAX GPU xplane with its planes and derived XLA rows', async () => {
     const s = await env.session.open(dataUrl(JAX));
@@ -87,12 +82,7 @@ const SECOND = 'xplane/tracelens/jax_conv_minimal_legacy/chi-mi300x-013.ord.vult
 
 describe('several xplanes at once', { skip: skipUnlessData(JAX, SECOND) }, () => {
   let env;
-  before(async () => {
-    env = await setupStrata();
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  strataSuite((e) => (env = e));
 
   test('two hosts picked together load as one trace with a section group each', async () => {
     const { session, page } = env;

@@ -51,6 +51,8 @@ const StrataProtocol = (() => {
   const QUERY = names(['select', 'memory', 'analysis']);
   // worker_messages.h kRunsStatsKinds.
   const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff']);
+  // runs_steps.h kRunsStepKinds: what the Runs tab's model asks the page to do next.
+  const RUNS_STEP = names(['open', 'request', 'frames', 'done']);
 
   // core/formats/detect_format.h FileKind and compression/stream_decoder.h Compression: the
   // engine's engine_detect_format() answers kind | compression << 8.
@@ -119,6 +121,8 @@ const StrataProtocol = (() => {
     graphDownload: ['name'],
     graphFind: ['instr', 'computation'],
     runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
+    runsStep: ['step', 'entry', 'message', 'files', 'answer'],
+    graphBench: ['ms', 'nodes', 'edges', 'crossings'],
   });
 
   // REPLY.<reply>.<key> === '<key>': how a script reads a reply's field (m[REPLY.summary.heapBytes]).
@@ -152,6 +156,7 @@ const StrataProtocol = (() => {
     MSG,
     QUERY,
     RUNS_KIND,
+    RUNS_STEP,
     EMBED,
     FILE_KIND,
     COMPRESSION,

@@ -339,6 +339,37 @@ ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRu
   return a;
 }
 
+std::string run_workers_json(const DiscoveredRun& run) {
+  std::string s = "[";
+  for (size_t w = 0; w < run.workers.size(); ++w) {
+    if (w) s += ',';
+    s += "{\"name\":";
+    json_append_string(&s, run.workers[w]);
+    s += ",\"spans\":[";
+    const std::vector<std::string> spans = run_worker_spans(run, run.workers[w]);
+    for (size_t k = 0; k < spans.size(); ++k) {
+      if (k) s += ',';
+      json_append_string(&s, spans[k]);
+    }
+    s += "]}";
+  }
+  return s + "]";
+}
+
+std::string run_profile_views_json(const RunDiscovery& d, const DiscoveredRun& run,
+                                   size_t profile) {
+  std::string s = "{";
+  for (int v = 0; v < kRunViewCount; ++v) {
+    const ViewAvailability a = run_view_availability(d, run, profile, static_cast<RunView>(v));
+    if (v) s += ',';
+    json_append_string(&s, kViewNames[v]);
+    s += a.enabled ? ":{\"enabled\":true,\"note\":" : ":{\"enabled\":false,\"note\":";
+    json_append_string(&s, a.note);
+    s += '}';
+  }
+  return s + "}";
+}
+
 std::string run_discovery_json(const RunDiscovery& d) {
   std::string s = "{\"root\":";
   json_append_string(&s, d.root);
@@ -350,20 +381,8 @@ std::string run_discovery_json(const RunDiscovery& d) {
     json_append_string(&s, run.name);
     s += ",\"dir\":";
     json_append_string(&s, run.dir);
-    s += ",\"workers\":[";
-    for (size_t w = 0; w < run.workers.size(); ++w) {
-      if (w) s += ',';
-      s += "{\"name\":";
-      json_append_string(&s, run.workers[w]);
-      s += ",\"spans\":[";
-      const std::vector<std::string> spans = run_worker_spans(run, run.workers[w]);
-      for (size_t k = 0; k < spans.size(); ++k) {
-        if (k) s += ',';
-        json_append_string(&s, spans[k]);
-      }
-      s += "]}";
-    }
-    s += "],\"profiles\":[";
+    s += ",\"workers\":" + run_workers_json(run);
+    s += ",\"profiles\":[";
     for (size_t i = 0; i < run.profiles.size(); ++i) {
       const DiscoveredProfile& p = run.profiles[i];
       if (i) s += ',';
@@ -390,16 +409,9 @@ std::string run_discovery_json(const RunDiscovery& d) {
         if (k) s += ',';
         json_append_int(&s, set[k]);
       }
-      s += "],\"views\":{";
-      for (int v = 0; v < kRunViewCount; ++v) {
-        const ViewAvailability a = run_view_availability(d, run, i, static_cast<RunView>(v));
-        if (v) s += ',';
-        json_append_string(&s, kViewNames[v]);
-        s += a.enabled ? ":{\"enabled\":true,\"note\":" : ":{\"enabled\":false,\"note\":";
-        json_append_string(&s, a.note);
-        s += '}';
-      }
-      s += "}}";
+      s += "],\"views\":";
+      s += run_profile_views_json(d, run, i);
+      s += '}';
     }
     s += "]}";
   }

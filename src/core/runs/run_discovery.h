@@ -95,6 +95,11 @@ struct ViewAvailability {
 ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRun& run,
                                        size_t profile, RunView view);
 
+// [{"name", "spans": [...]}]: the run's workers and each one's spans.
+std::string run_workers_json(const DiscoveredRun& run);
+// {<View>: {"enabled", "note"}} for run.profiles[profile], every view in RunView's order.
+std::string run_profile_views_json(const RunDiscovery& d, const DiscoveredRun& run, size_t profile);
+
 // {"root", "runs":[{"name", "dir", "workers":[{"name", "spans":[...]}], "profiles":[{"worker",
 // "span", "kind", "dir", "files":{<name>: <path index>}, "distributed": [profile index],
 // "views":{<View>: {"enabled", "note"}}}]}]}

@@ -315,7 +315,7 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
       const bool in = d.edge_dst[e] == static_cast<uint32_t>(sel);
       const bool out = d.edge_src[e] == static_cast<uint32_t>(sel);
       if (!in && !out) continue;
-      const ImU32 col = out ? IM_COL32(230, 120, 20, 255) : IM_COL32(30, 100, 220, 255);
+      const ImU32 col = out ? theme::kGraphEdgeOut : theme::kGraphEdgeIn;
       const uint32_t b = d.edge_point_offset[e], end = d.edge_point_offset[e + 1];
       for (uint32_t k = b; k + 1 < end; ++k) {
         const ImVec2 p0(sx(d.edge_xy[2 * k]), sy(d.edge_xy[2 * k + 1]));
@@ -351,7 +351,7 @@ void canvas(GraphView* v, NavKeys* keys, float x, float y, float w, float h) {
   if (sel >= 0) {
     const ImVec2 a(sx(d.x[sel] - d.w[sel] / 2), sy(d.y[sel] - d.h[sel] / 2));
     const ImVec2 b(sx(d.x[sel] + d.w[sel] / 2), sy(d.y[sel] + d.h[sel] / 2));
-    dl->AddRect(a, b, IM_COL32(220, 30, 30, 255), 3 * std::min(1.f, v->zoom), 0, 3.f);
+    dl->AddRect(a, b, theme::kGraphSelected, 3 * std::min(1.f, v->zoom), 0, 3.f);
   }
   if (text) {
     for (const graph::IndexRange& r : gpu.over.draw)

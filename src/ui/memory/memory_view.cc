@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 #include "core/base/json_writer.h"
 #include "imgui.h"
@@ -18,9 +19,6 @@ constexpr float kAxisW = 84;  // y-axis labels left of the plot
 constexpr float kRulerH = 20;
 constexpr float kReadoutPad = 3;
 constexpr double kMicrosecondNs = 1000;  // around the hover readout's text
-constexpr ImU32 kComponentColors[] = {IM_COL32(90, 170, 255, 255),  IM_COL32(120, 210, 120, 255),
-                                      IM_COL32(230, 120, 220, 255), IM_COL32(240, 210, 90, 255),
-                                      IM_COL32(120, 220, 220, 255), IM_COL32(200, 140, 100, 255)};
 
 // W/S/A/D (held or pressed) and the wheel, as on the timeline, on the shared view.
 void navigate(Timeline* t, const ViewLimits& lim, NavKeys* keys, bool hovered, double anchor,
@@ -121,8 +119,7 @@ void plot(MemoryView* m, const Timeline& t, ImDrawList* dl, float px0, float py0
       const std::vector<float>& hi = which == 0 ? l.rmax : l.amax;
       ImU32 col = which == 0 ? theme::kMemoryReserved : theme::kMemoryAllocated;
       if (m->by_component && m->lines.size() > 1) {
-        col = kComponentColors[li % (sizeof kComponentColors / sizeof kComponentColors[0])];
-        if (g_palette.light) col = shade(col, 0.7f);  // pastel on white does not read
+        col = theme::kMemoryComponents[li % std::size(theme::kMemoryComponents)];
         if (which == 0) col = (col & 0x00FFFFFF) | 0x90000000;
       }
       const size_t n = std::min(lo.size(), hi.size());

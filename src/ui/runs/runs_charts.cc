@@ -6,6 +6,7 @@
 #include "imgui.h"
 #include "ui/loss/loss_chart.h"
 #include "ui/runs/runs_view.h"
+#include "ui/theme.h"
 #include "ui/widgets/table_cells.h"
 
 namespace strata {
@@ -58,8 +59,7 @@ void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, s
   int hovered = -1;
   for (size_t i = 0; i < slices.size(); ++i) {
     const double a1 = a0 + 2 * kPi * slices[i].value / total;
-    const ImU32 col =
-        slices[i].label == "Other" ? IM_COL32(120, 120, 120, 255) : loss_series_color(i);
+    const ImU32 col = slices[i].label == "Other" ? theme::kChartOther : loss_series_color(i);
     // Fill in convex pieces of at most a quarter turn.
     for (double s = a0; s < a1 - 1e-6; s += kPi * 0.5) {
       const double e = std::min(a1, s + kPi * 0.5);
@@ -75,8 +75,7 @@ void runs_pie(const char* id, const char* title, std::vector<PieSlice> slices, s
   ImGui::SetCursorScreenPos(ImVec2(origin.x + 2 * r + 16, origin.y));
   ImGui::BeginGroup();
   for (size_t i = 0; i < slices.size(); ++i) {
-    const ImU32 col =
-        slices[i].label == "Other" ? IM_COL32(120, 120, 120, 255) : loss_series_color(i);
+    const ImU32 col = slices[i].label == "Other" ? theme::kChartOther : loss_series_color(i);
     ImGui::ColorButton("##c", ImGui::ColorConvertU32ToFloat4(col), ImGuiColorEditFlags_NoTooltip,
                        ImVec2(10, 10));
     ImGui::SameLine();

@@ -14,11 +14,13 @@
 namespace strata {
 namespace {
 
-const ImU32 kA = IM_COL32(66, 133, 244, 255);
+// The accumulated difference's zero line: its colour, faint.
+constexpr uint32_t kZeroLineAlpha = 80;
+ImU32 faded(ImU32 c) { return (c & 0x00FFFFFFu) | (kZeroLineAlpha << 24); }
+
 constexpr float kAxisW = 76;       // each side's tick labels
 constexpr float kAxisBottom = 20;  // the unit under the plot
 constexpr int kLineTicks = 4;      // intervals of the accumulated difference's axis
-const ImU32 kB = IM_COL32(52, 168, 83, 255);
 
 // The profile at a flat (run-major) index, as "run / worker span".
 std::string profile_label(const RunDiscovery& d, int flat, int* run, int* profile) {
@@ -105,9 +107,9 @@ void runs_diff_view(RunsView* v, float w, float h) {
   // the difference (line). Clicking a type picks it (highlighted; its row is named below).
   const float chart_h = std::min(260.0f, h * 0.4f);
   ImGui::TextUnformatted("Execution time by operator type (us)");
-  runs_legend(kA, "Baseline");
-  runs_legend(kB, "Experiment");
-  runs_legend(IM_COL32(234, 67, 53, 255), "Accumulated difference");
+  runs_legend(theme::kChartSeriesA, "Baseline");
+  runs_legend(theme::kChartSeriesB, "Experiment");
+  runs_legend(theme::kChartDifference, "Accumulated difference");
   ImGui::NewLine();
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
   const float full_w = std::max(100.0f + 2 * kAxisW, w - 20);
@@ -155,11 +157,11 @@ void runs_diff_view(RunsView* v, float w, float h) {
     const std::string label = runs_us_short(val);
     v->diff_line_ticks.push_back(label);
     dl->AddLine(ImVec2(o.x + cw, ty), ImVec2(o.x + cw + 4, ty), theme::kChartAxis);
-    dl->AddText(ImVec2(o.x + cw + 6, ty - 7), IM_COL32(234, 67, 53, 255), label.c_str());
+    dl->AddText(ImVec2(o.x + cw + 6, ty - 7), theme::kChartDifference, label.c_str());
   }
   const char* unit = axis.log ? "us (log scale: one operator type dominates)" : "us";
   dl->AddText(ImVec2(top_left.x + 2, o.y + plot_h + 4), theme::kTextDim, unit);
-  dl->AddLine(ImVec2(o.x, ycum(0)), ImVec2(o.x + cw, ycum(0)), IM_COL32(234, 67, 53, 80));
+  dl->AddLine(ImVec2(o.x, ycum(0)), ImVec2(o.x + cw, ycum(0)), faded(theme::kChartDifference));
   const float slot = n ? cw / static_cast<float>(n) : cw;
   const float y0 = o.y + plot_h;
   ImVec2 prev;
@@ -170,12 +172,12 @@ void runs_diff_view(RunsView* v, float w, float h) {
       dl->AddRectFilled(ImVec2(x, o.y), ImVec2(x + slot, o.y + plot_h), theme::kDragFill);
     const float bw = std::max(1.0f, slot * 0.35f);
     dl->AddRectFilled(ImVec2(x + slot * 0.1f, ypos(runs_or_zero(r.a))),
-                      ImVec2(x + slot * 0.1f + bw, y0), kA);
+                      ImVec2(x + slot * 0.1f + bw, y0), theme::kChartSeriesA);
     dl->AddRectFilled(ImVec2(x + slot * 0.5f, ypos(runs_or_zero(r.b))),
-                      ImVec2(x + slot * 0.5f + bw, y0), kB);
+                      ImVec2(x + slot * 0.5f + bw, y0), theme::kChartSeriesB);
     const ImVec2 pt(x + slot * 0.5f, ycum(runs_or_zero(r.cumulative)));
-    if (i) dl->AddLine(prev, pt, IM_COL32(234, 67, 53, 255), 2);
-    dl->AddCircleFilled(pt, 3, IM_COL32(234, 67, 53, 255));
+    if (i) dl->AddLine(prev, pt, theme::kChartDifference, 2);
+    dl->AddCircleFilled(pt, 3, theme::kChartDifference);
     prev = pt;
     if (ImGui::IsMouseHoveringRect(ImVec2(x, o.y), ImVec2(x + slot, o.y + plot_h))) {
       ImGui::SetTooltip("%s\nbaseline %s us\nexperiment %s us\ndifference %s us\naccumulated %s us",

@@ -10,14 +10,7 @@
 #include "ui/widgets/table_cells.h"
 
 namespace strata {
-namespace {
-
-const ImU32 kCompute = IM_COL32(66, 133, 244, 255);
-const ImU32 kOverlap = IM_COL32(251, 188, 4, 255);
-const ImU32 kComm = IM_COL32(234, 67, 53, 255);
-const ImU32 kFree = IM_COL32(150, 150, 150, 255);
-
-}  // namespace
+namespace {}  // namespace
 
 void runs_distributed_view(RunsView* v, float w, float h) {
   if (!v->has_cards) {
@@ -29,10 +22,10 @@ void runs_distributed_view(RunsView* v, float w, float h) {
     return;
   }
   ImGui::TextUnformatted("Computation / Communication Overview (us)");
-  runs_legend(kCompute, "Computation");
-  runs_legend(kOverlap, "Overlapping");
-  runs_legend(kComm, "Communication");
-  runs_legend(kFree, "Free");
+  runs_legend(theme::kChartSeriesA, "Computation");
+  runs_legend(theme::kChartOverlap, "Overlapping");
+  runs_legend(theme::kChartDifference, "Communication");
+  runs_legend(theme::kChartIdle, "Free");
   ImGui::NewLine();
   double max_total = 0;
   for (const RunsView::Card& c : v->cards)
@@ -48,7 +41,8 @@ void runs_distributed_view(RunsView* v, float w, float h) {
     const double parts[] = {
         runs_or_zero(c.compute) - runs_or_zero(c.overlap), runs_or_zero(c.overlap),
         runs_or_zero(c.communication) - runs_or_zero(c.overlap), runs_or_zero(c.free)};
-    const ImU32 cols[] = {kCompute, kOverlap, kComm, kFree};
+    const ImU32 cols[] = {theme::kChartSeriesA, theme::kChartOverlap, theme::kChartDifference,
+                          theme::kChartIdle};
     const char* names[] = {"Computation", "Overlapping", "Communication", "Free"};
     float x = p.x;
     for (int i = 0; i < 4; ++i) {

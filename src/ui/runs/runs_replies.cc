@@ -6,6 +6,7 @@
 
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
+#include "core/runs/run_plan.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_runs.h"
 #include "ui/runs/runs_view.h"
@@ -156,7 +157,7 @@ std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl) {
   *v = RunsView();
   std::istringstream in(paths_nl);
   for (std::string line; std::getline(in, line);)
-    if (!line.empty()) v->paths.push_back(line);
+    if (!line.empty()) v->paths.push_back(runs_normal_path(line));
   v->discovery = discover_runs(v->paths);
   return run_discovery_json(v->discovery);
 }

@@ -1,8 +1,9 @@
 // The Runs tab (issue 9; the seed's TensorBoard NPU plugin views): Runs / Views / Workers /
 // Spans selectors over a profiler folder, and the Operator, Kernel, Distributed and Diff views
 // of the selected profile. Discovery is core/runs/run_discovery (run here, on the paths);
-// The UI keeps the selection; web/page/runs.js reads the files the shown view needs and sends each
-// view's statistics as JSON (engine/runs_json.h), read into the plain vectors below.
+// The UI keeps the selection and decides what each view needs (runs_fetch.h); web/page/runs.js
+// performs those steps and hands back each view's statistics as JSON (engine/runs_session.h),
+// read into the plain vectors below.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "core/runs/run_discovery.h"
+#include "ui/runs/runs_fetch.h"
 #include "ui/widgets/number_format.h"
 
 namespace strata {
@@ -82,6 +84,7 @@ struct RunsView {
   bool diff_log_scale = false;
   std::vector<std::string> diff_bar_ticks, diff_line_ticks;
   bool has_ops = false, has_kernels = false, has_cards = false, has_diff = false;
+  RunsFetch fetch;  // what the page is fetching for the tab, and what it fetched
 };
 
 // New folder: the relative paths (one per line); returns run_discovery_json.
