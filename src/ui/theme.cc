@@ -24,6 +24,11 @@ constexpr ThemePalette kDark = {
     0xFF221F1C,  // graph: canvas, name / node text, box tint (fills at 42%) and edge, groups, edges
     0xFFF2F2F2, 0xFFC8C8C8, 0xFF6B6B6B, 0xFFA0958C, 0xFF3A332D, 0xFF8A7A6A, 0xFFE8D2BC, 0xC8A09890,
     0x80A05A2A,  // analysis: the selected row (translucent blue)
+    0xFFF0B040,  // roofline: memory roof (blue)
+    0xFF3090F0,  // compute roof (orange)
+    0xFF40D0F0,  // ridge (yellow)
+    0xC080D060,  // an op's dot (translucent green)
+    0xFFE070D0,  // a program's diamond (magenta)
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
@@ -45,6 +50,11 @@ constexpr ThemePalette kLight = {
     0xFFFCFAFA,  // graph: canvas, name / node text, box tint (fills kept) and edge, groups, edges
     0xFF000000, 0xFF463C3C, 0xFFFFFFFF, 0xFF645046, 0xFFF8F0EC, 0xFFAA9182, 0xFF5A3C32, 0xC88C7D78,
     0x70F5C896,  // analysis: the selected row (pale blue)
+    0xFFC06010,  // roofline: memory roof (dark blue)
+    0xFF0060D0,  // compute roof (dark orange)
+    0xFF0080B0,  // ridge (dark amber)
+    0xC0309030,  // an op's dot (translucent dark green)
+    0xFFA02090,  // a program's diamond (purple)
 };
 }  // namespace
 

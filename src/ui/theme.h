@@ -47,6 +47,9 @@ struct ThemePalette {
   uint32_t graph_edge;
   // analysis
   uint32_t analysis_selected_row;
+  // the roofline chart: the memory roof's slope, the compute roof, the ridge point and its
+  // label, an op's dot (translucent: they crowd), a program's diamond
+  uint32_t roofline_memory, roofline_compute, roofline_ridge, roofline_op, roofline_program;
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -103,6 +106,11 @@ inline const uint32_t& kGraphGroupTitle = g_palette.graph_group_title;
 inline const uint32_t& kGraphEdge = g_palette.graph_edge;
 // analysis
 inline const uint32_t& kAnalysisSelectedRow = g_palette.analysis_selected_row;
+inline const uint32_t& kRooflineMemory = g_palette.roofline_memory;
+inline const uint32_t& kRooflineCompute = g_palette.roofline_compute;
+inline const uint32_t& kRooflineRidge = g_palette.roofline_ridge;
+inline const uint32_t& kRooflineOp = g_palette.roofline_op;
+inline const uint32_t& kRooflineProgram = g_palette.roofline_program;
 }  // namespace theme
 
 }  // namespace strata

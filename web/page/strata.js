@@ -603,22 +603,22 @@
   // ---- deep links: the view and the selection live in the URL hash --------------------------
   // #view=<startNs>,<endNs>&sel=<event>, the ns as exact decimal text (view().startText: a
   // fraction when the view has one). With the same ?url=, a link reopens the same place.
-  // #tab=analysis&analysis=<name>&op=<name> opens the Analysis tab on that analysis and row.
+  // #tab=analysis&analysis=<name>&op=<name>&peakTflops=<n>&peakGBps=<n> opens the Analysis tab on
+  // that analysis, row and typed peaks; while it is shown the hash carries them.
   function readHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     return {
       view: StrataPage.viewParam(h.get('view')),
       sel: h.has('sel') ? Number(h.get('sel')) : null,
       tab: h.get('tab'),
-      analysis: h.get('analysis') || '',
-      op: h.get('op') || '',
     };
   }
   async function applyHash() {
-    const { view, sel, tab, analysis, op } = readHash();
+    const { view, sel, tab } = readHash();
     if (sel !== null && Number.isInteger(sel) && sel >= 0) await api.select({ event: sel });
     if (view) api.setView(view[0], view[1]);
-    if (tab === 'analysis' && ui) withString(analysis, (pa) => withString(op, (po) => ui._ui_analysis_open(pa, po)));
+    // The Analysis tab's keys (analysis, op, typed peaks) are read by the UI (analysis_link.h).
+    if (tab === 'analysis' && ui) withString(location.hash.slice(1), (p) => ui._ui_analysis_open_link(p));
     else if (tab) await api.setTab(tab);
   }
   let lastHash = '';
@@ -628,6 +628,8 @@
     const sel = ui._ui_selected_event();
     let h = `view=${v.startText},${v.endText}`;
     if (sel >= 0) h += `&sel=${sel}`;
+    const analysisKeys = ui.UTF8ToString(ui._ui_analysis_link());
+    if (analysisKeys) h += `&${analysisKeys}`;
     if (h !== lastHash) {
       lastHash = h;
       history.replaceState(null, '', `#${h}`);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ui/analysis/analysis_model.h"
+#include "ui/analysis/roofline_chart.h"
 
 namespace strata {
 
@@ -35,7 +36,9 @@ struct AnalysisView {
   std::vector<ShownRow> shown;
   bool shown_dirty = true;
   char filter[128] = {};
-  int32_t selected = -1;  // row of table.rows
+  int32_t selected = -1;       // row of table.rows
+  int32_t scroll_to_row = -1;  // a row the table scrolls to in its next frame
+  RooflineChart roofline;      // drawn above the roofline analysis' table
   // a deep link waiting for its analysis' table: the row whose name is `pending_op`
   std::string pending_analysis, pending_op;
   // asks of the App, taken after the frame: a select query's args, going to the timeline
@@ -58,9 +61,15 @@ bool analysis_view_result(AnalysisView* v, uint32_t id, const char* json);
 // Deep link #tab=analysis&analysis=<name>&op=<name>: shows that analysis and selects the row
 // named `op` once its table is in.
 void analysis_view_open(AnalysisView* v, const std::string& analysis, const std::string& op);
+// A deep link's hash (tab=analysis&analysis=&op=&peakTflops=&peakGBps=, analysis_link.h): the
+// typed peaks, then analysis_view_open.
+void analysis_view_open_link(AnalysisView* v, const std::string& hash);
+// The hash that reopens what the tab shows: its analysis, selected row and typed peaks.
+std::string analysis_view_link(const AnalysisView& v);
 // {analysis, title, loading, analyses:[{name, title, available, why}], columns, rows:[{row, depth,
 //  cells:[text as shown], expanded, hasChildren}], rowCount, sort:{column, key, descending},
-//  filter, selected:{row, name, link}|null, notes, errors, layout:{...}, csv}
+//  filter, selected:{row, name, link}|null, notes, errors, layout:{...}, csv, link,
+//  roofline: roofline_chart_json's | null}
 std::string analysis_view_json(const AnalysisView& v);
 
 }  // namespace strata

@@ -25,4 +25,22 @@ EMSCRIPTEN_KEEPALIVE void ui_analysis_open(const char* analysis, const char* op)
   strata::request_redraw();
 }
 
+// A deep link's whole hash (without '#'): the Analysis tab reads its keys (analysis_link.h:
+// analysis, op, peakTflops, peakGBps) and shows that analysis, row and peaks.
+EMSCRIPTEN_KEEPALIVE void ui_analysis_open_link(const char* hash) {
+  strata::App* app = strata::ui_app();
+  app->tab = strata::ViewTab::kAnalysis;
+  strata::analysis_view_open_link(&app->analysis, hash ? hash : "");
+  strata::request_redraw();
+}
+
+// The hash keys that reopen what the Analysis tab shows ("tab=analysis&analysis=..."), or ""
+// when another tab is shown; valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_analysis_link() {
+  static std::string out;
+  const strata::App* app = strata::ui_app();
+  out = app->tab == strata::ViewTab::kAnalysis ? strata::analysis_view_link(app->analysis) : "";
+  return out.c_str();
+}
+
 }  // extern "C"
