@@ -246,7 +246,6 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
 }  // namespace
 
 void input_frame_done() {
-  ImGuiIO& io = ImGui::GetIO();
   // Events that did not fit the frame just drawn go into the next; ask for it while any wait.
   if (key_queue_next_frame(&g_keys)) request_redraw();
   sync_keys();

@@ -496,7 +496,10 @@ std::string analysis_view_json(const AnalysisView& v) {
     json_append_string(&o, r.link.op);
     protocol::append_key(&o, protocol::keys::analysis_link::kProgramId);
     json_append_string(&o, r.link.program_id);
-    o += '}';
+    int shown_at = -1;  // where it is among the rows shown (the rows list stops at 200)
+    for (size_t i = 0; i < v.shown.size() && shown_at < 0; ++i)
+      if (v.shown[i].row == v.selected) shown_at = static_cast<int>(i);
+    o += ",\"shownIndex\":" + std::to_string(shown_at) + '}';
   } else {
     o += "null";
   }

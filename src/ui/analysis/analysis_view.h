@@ -68,7 +68,7 @@ void analysis_view_open_link(AnalysisView* v, const std::string& hash);
 std::string analysis_view_link(const AnalysisView& v);
 // {analysis, title, loading, analyses:[{name, title, available, why}], columns, rows:[{row, depth,
 //  cells:[text as shown], expanded, hasChildren}], rowCount, sort:{column, key, descending},
-//  filter, selected:{row, name, link}|null, notes, errors, layout:{...}, csv, link,
+//  filter, selected:{row, name, link..., shownIndex}|null, notes, errors, layout:{...}, csv, link,
 //  roofline: roofline_chart_json's | null}
 std::string analysis_view_json(const AnalysisView& v);
 

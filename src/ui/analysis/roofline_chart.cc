@@ -33,6 +33,7 @@ constexpr float kPeakInputW = 110.0f;
 constexpr double kTera = 1e12, kGiga = 1e9;  // the fields' units (TFLOP/s, GB/s) in /s
 
 constexpr size_t kMaxStatePoints = 400;  // points roofline_chart_json lists
+constexpr size_t kMaxDrawnOps = 2000;    // beyond, the ops with the least time are left out
 
 std::string text_of(const AnalysisTableModel& m, int32_t row, const char* key) {
   for (size_t c = 0; c < m.columns.size(); ++c)
@@ -189,6 +190,9 @@ void peaks_panel(RooflineChart* c) {
   };
   legend(true, "program");
   legend(false, "HLO op (area: share of the time)");
+  if (c->ops_left_out > 0)
+    ImGui::TextDisabled("The %zu ops with the most time are drawn; %zu more are not.", kMaxDrawnOps,
+                        c->ops_left_out);
   ImGui::TextDisabled("Click a marker to select its row.");
 }
 
@@ -219,6 +223,7 @@ void roofline_set_typed(RooflineChart* c, double tflops, double gbps) {
 void roofline_chart_set_table(RooflineChart* c, const AnalysisTableModel& m, const char* json) {
   read_roofline_peaks(json, &c->peaks);
   c->points = roofline_points(m);
+  c->ops_left_out = roofline_keep_top_ops(&c->points, kMaxDrawnOps);
   c->hovered = -1;
 }
 
@@ -273,11 +278,12 @@ int32_t roofline_chart_frame(RooflineChart* c, const AnalysisTableModel& m, int3
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x + cw + kPanelGap, origin.y));
   ImGui::BeginGroup();
-  ImGui::PushTextWrapPos(origin.x + w);
+  ImGui::PushTextWrapPos(origin.x + w - ImGui::GetWindowPos().x);  // window-local
   peaks_panel(c);
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + h + ImGui::GetStyle().ItemSpacing.y));
+  const float bottom = std::max(origin.y + h, ImGui::GetItemRectMax().y);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + ImGui::GetStyle().ItemSpacing.y));
   return clicked;
 }
 
@@ -325,14 +331,20 @@ std::string roofline_chart_json(const RooflineChart& c, const AnalysisTableModel
        colour_hex(theme::kRooflineRidge) + "\",\"op\":\"" + colour_hex(theme::kRooflineOp) +
        "\",\"program\":\"" + colour_hex(theme::kRooflineProgram) + "\",\"plot\":\"" +
        colour_hex(theme::kChartBg) + "\"}";
-  o += ",\"pointCount\":" + std::to_string(c.points.size()) + ",\"points\":[";
-  for (size_t i = 0; i < c.points.size() && i < kMaxStatePoints; ++i) {
+  o += ",\"pointCount\":" + std::to_string(c.points.size()) +
+       ",\"opsLeftOut\":" + std::to_string(c.ops_left_out) + ",\"points\":[";
+  // Programs first (they are drawn last, over their ops), then ops, up to the cap.
+  std::vector<size_t> order;
+  for (size_t i = c.points.size(); i-- > 0 && c.points[i].program;) order.push_back(i);
+  for (size_t i = 0; i < c.points.size() && !c.points[i].program; ++i) order.push_back(i);
+  for (size_t k = 0; k < order.size() && k < kMaxStatePoints; ++k) {
+    const size_t i = order[k];
     const RooflinePoint& pt = c.points[i];
     const RooflineDot d = i < c.dots.size() ? c.dots[i] : RooflineDot{};
     std::snprintf(buf, sizeof buf,
                   "%s{\"row\":%d,\"kind\":\"%s\",\"intensity\":%.17g,\"flopRate\":%.17g,"
                   "\"share\":%.6g,\"x\":%.1f,\"y\":%.1f,\"r\":%.1f}",
-                  i ? "," : "", pt.row, pt.program ? "program" : "op", pt.intensity, pt.flop_rate,
+                  k ? "," : "", pt.row, pt.program ? "program" : "op", pt.intensity, pt.flop_rate,
                   pt.share, d.x, d.y, d.r);
     o += buf;
   }

@@ -25,7 +25,8 @@ struct RooflineChart {
   bool peaks_changed = false;  // an ask of the view: run the analysis again with the typed peaks
   // Of the table shown.
   RooflinePeaks peaks;
-  std::vector<RooflinePoint> points;
+  std::vector<RooflinePoint> points;  // those drawn
+  size_t ops_left_out = 0;            // ops with a point but beyond the most a chart draws
   // What the last frame drew (CSS px), for the script API.
   bool drawn = false;
   RooflineFrame frame;
@@ -48,9 +49,9 @@ int32_t roofline_chart_frame(RooflineChart* c, const AnalysisTableModel& m, int3
                              float w, float h);
 // {drawn, peaks:{flopsPerSec, bytesPerSec, ridge, source, why, typedTflops, typedGBps},
 //  message, plot:[x,y,w,h], axes:{x:[lo,hi], y:[lo,hi]}, ridge:{intensity, flopsPerSec, x, y}|null,
-//  roof:{memory:[x0,y0,x1,y1], compute:[x0,y0,x1,y1]}|null, pointCount,
-//  points:[{row, kind, intensity, flopRate, share, x, y, r}], hovered:{row, name, ...}|null,
-//  tooltip, layout:{tflops, gbps}}
+//  roof:{memory:[x0,y0,x1,y1], compute:[x0,y0,x1,y1]}|null, colours, pointCount, opsLeftOut,
+//  points:[{row, kind, intensity, flopRate, share, x, y, r}] (programs first), hovered:{row, name,
+//  ...}|null, tooltip, layout:{tflops, gbps}}
 std::string roofline_chart_json(const RooflineChart& c, const AnalysisTableModel& m);
 
 }  // namespace strata

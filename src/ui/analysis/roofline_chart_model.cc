@@ -81,6 +81,22 @@ std::vector<RooflinePoint> roofline_points(const AnalysisTableModel& m) {
   return ops;
 }
 
+size_t roofline_keep_top_ops(std::vector<RooflinePoint>* points, size_t max_ops) {
+  std::vector<size_t> ops;
+  for (size_t i = 0; i < points->size(); ++i)
+    if (!(*points)[i].program) ops.push_back(i);
+  if (ops.size() <= max_ops) return 0;
+  std::stable_sort(ops.begin(), ops.end(),
+                   [&](size_t a, size_t b) { return (*points)[a].time_ns > (*points)[b].time_ns; });
+  std::vector<uint8_t> keep(points->size(), 1);
+  for (size_t k = max_ops; k < ops.size(); ++k) keep[ops[k]] = 0;
+  std::vector<RooflinePoint> kept;
+  for (size_t i = 0; i < points->size(); ++i)
+    if (keep[i]) kept.push_back((*points)[i]);
+  points->swap(kept);
+  return ops.size() - max_ops;
+}
+
 LogAxis log_axis_covering(double min, double max) {
   if (!positive(min) && !positive(max)) return {};
   if (!positive(min)) min = max;

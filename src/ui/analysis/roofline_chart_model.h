@@ -33,6 +33,9 @@ struct RooflinePoint {
 // intensity and rate are positive numbers. Ops are listed before programs, so a program's
 // marker is drawn over its ops.
 std::vector<RooflinePoint> roofline_points(const AnalysisTableModel& m);
+// Keeps the `max_ops` ops with the most time (and every program), in their order; returns how
+// many ops were left out.
+size_t roofline_keep_top_ops(std::vector<RooflinePoint>* points, size_t max_ops);
 
 // A logarithmic axis from lo to hi (both > 0, whole decades).
 struct LogAxis {
