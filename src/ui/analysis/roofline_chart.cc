@@ -47,9 +47,11 @@ std::string rate_text(double v) {
   return format_cell({TableCell::Kind::kNumber, v, {}}, CellUnit::kFlopsPerSec);
 }
 
+// FLOP/byte as read on the axis and in the tooltip: whole numbers from 100 to a million
+// ("1945", "10000"), three significant digits otherwise ("0.25", "61.4", "2.5e+06").
 std::string intensity_text(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
+  std::snprintf(buf, sizeof buf, v >= 100 && v < 1e6 ? "%.0f" : "%.3g", v);
   return buf;
 }
 
@@ -70,7 +72,7 @@ std::string tooltip_of(const RooflineChart& c, const AnalysisTableModel& m,
   t += "\nAchieved: " + rate_text(p.flop_rate);
   if (c.peaks.known()) t += " (" + text_of(m, p.row, "of_roof") + " of the roofline)";
   char share[32];
-  std::snprintf(share, sizeof share, " (%.1f%% of the time)", 100.0 * p.share);
+  std::snprintf(share, sizeof share, " (%.3g%% of the time)", 100.0 * p.share);
   t += "\nTime: " + text_of(m, p.row, "time") + share;
   t += "\nBound by: " + text_of(m, p.row, "bound_by");
   return t;
