@@ -83,6 +83,20 @@ TEST(RooflineChartModel, PointsAreTheRowsWithIntensityAndRateOpsFirst) {
   EXPECT_DOUBLE_EQ(pts[1].flop_rate, 2e13);
 }
 
+TEST(RooflineChartModel, KeepsTheOpsWithTheMostTimeAndEveryProgram) {
+  std::vector<RooflinePoint> pts = {{1, false, 1, 1, 30, 0},
+                                    {2, false, 1, 1, 10, 0},
+                                    {3, false, 1, 1, 20, 0},
+                                    {0, true, 1, 1, 60, 1}};
+  EXPECT_EQ(roofline_keep_top_ops(&pts, 5), 0u);
+  EXPECT_EQ(pts.size(), 4u);
+  EXPECT_EQ(roofline_keep_top_ops(&pts, 2), 1u);
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_EQ(pts[0].row, 1);  // in their order, the 10 ns op left out
+  EXPECT_EQ(pts[1].row, 3);
+  EXPECT_EQ(pts[2].row, 0);
+}
+
 TEST(RooflineChartModel, LogAxesCoverWholeDecades) {
   LogAxis a = log_axis_covering(0.3, 4200);
   EXPECT_DOUBLE_EQ(a.lo, 0.1);
