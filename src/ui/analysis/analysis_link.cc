@@ -4,9 +4,18 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "protocol/analysis_keys.h"
+
 namespace strata {
 
 namespace {
+
+// The hash's keys (the page's URL, not the worker protocol); the peaks are named as the
+// analyses' args.
+constexpr std::string_view kTabKey = "tab", kAnalysisTab = "analysis";
+constexpr std::string_view kAnalysisKey = "analysis", kOpKey = "op";
+constexpr std::string_view kPeakTflopsKey = protocol::keys::analysis_args::kPeakTflops;
+constexpr std::string_view kPeakGBpsKey = protocol::keys::analysis_args::kPeakGBps;
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -70,11 +79,11 @@ AnalysisDeepLink parse_analysis_link(std::string_view hash) {
     const std::string key = url_decode(part.substr(0, eq));
     const std::string value =
         eq == std::string_view::npos ? std::string() : url_decode(part.substr(eq + 1));
-    if (key == "tab") link.analysis_tab = value == "analysis";
-    if (key == "analysis") link.analysis = value;
-    if (key == "op") link.op = value;
-    if (key == "peakTflops") link.peak_tflops = peak_of(value);
-    if (key == "peakGBps") link.peak_gbps = peak_of(value);
+    if (key == kTabKey) link.analysis_tab = value == kAnalysisTab;
+    if (key == kAnalysisKey) link.analysis = value;
+    if (key == kOpKey) link.op = value;
+    if (key == kPeakTflopsKey) link.peak_tflops = peak_of(value);
+    if (key == kPeakGBpsKey) link.peak_gbps = peak_of(value);
   }
   return link;
 }
@@ -86,11 +95,17 @@ std::string peak_text(double v) {
 }
 
 std::string analysis_link_hash(const AnalysisDeepLink& link) {
-  std::string o = "tab=analysis";
-  if (!link.analysis.empty()) o += "&analysis=" + url_encode(link.analysis);
-  if (!link.op.empty()) o += "&op=" + url_encode(link.op);
-  if (link.peak_tflops > 0) o += "&peakTflops=" + url_encode(peak_text(link.peak_tflops));
-  if (link.peak_gbps > 0) o += "&peakGBps=" + url_encode(peak_text(link.peak_gbps));
+  std::string o;
+  auto add = [&](std::string_view key, const std::string& value) {
+    if (!o.empty()) o += '&';
+    o.append(key);
+    o += '=' + url_encode(value);
+  };
+  add(kTabKey, std::string(kAnalysisTab));
+  if (!link.analysis.empty()) add(kAnalysisKey, link.analysis);
+  if (!link.op.empty()) add(kOpKey, link.op);
+  if (link.peak_tflops > 0) add(kPeakTflopsKey, peak_text(link.peak_tflops));
+  if (link.peak_gbps > 0) add(kPeakGBpsKey, peak_text(link.peak_gbps));
   return o;
 }
 
