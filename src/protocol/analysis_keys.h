@@ -35,4 +35,10 @@ inline constexpr std::string_view kSource = "source";
 inline constexpr std::string_view kWhy = "why";
 }  // namespace analysis_peaks
 
+// The peaks the user typed, as args of op_profile / hlo_stats / roofline (per core).
+namespace analysis_args {
+inline constexpr std::string_view kPeakTflops = "peakTflops";
+inline constexpr std::string_view kPeakGBps = "peakGBps";
+}  // namespace analysis_args
+
 }  // namespace strata::protocol::keys

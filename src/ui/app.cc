@@ -382,6 +382,8 @@ void app_query_result(App* app, uint32_t id, const char* json) {
     t.selection.clear();
     for (size_t i = 0; i < events.size() && i < starts.size() && i < ends.size(); ++i)
       t.selection.push_back({events[i], starts[i], ends[i]});
+    if (app->show_selection_on_answer) summary_show_longest(app->details.summary, &t, app->data);
+    app->show_selection_on_answer = false;
     if (t.selection.size() == 1) {  // a rectangle around one event is a click on it
       t.selection_changed = true;
     } else {
@@ -428,7 +430,12 @@ void app_frame(App* app, float w, float h, double now_ms) {
     }
     if (a.zoom_request) timeline_set_view(&app->timeline, a.zoom_start, a.zoom_end);
     a.zoom_request = false;
-    if (a.open_timeline) app->tab = ViewTab::kTimeline;
+    if (a.open_timeline) {  // there, the longest of the row's events in view
+      app->tab = ViewTab::kTimeline;
+      app->show_selection_on_answer = app->queries.count(app->selection_query) > 0;
+      if (!app->show_selection_on_answer)
+        summary_show_longest(app->details.summary, &app->timeline, app->data);
+    }
     a.open_timeline = false;
   } else if (app->tab == ViewTab::kRuns) {
     app->keys.commands.clear();

@@ -80,6 +80,7 @@ struct App {
   uint32_t next_query_id = 1;
   std::map<uint32_t, std::string> queries;  // query id → kind, until answered
   uint32_t selection_query = 0;             // the "select" query whose answer is awaited
+  bool show_selection_on_answer = false;    // its events come into view when it is answered
 };
 
 // The top bar's title for the tab shown: the timeline's trace, the Runs folder, the graph's

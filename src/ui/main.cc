@@ -107,6 +107,7 @@ void frame() {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
+  strata::input_frame_started();
   strata::app_frame(g_app, static_cast<float>(css_w), static_cast<float>(css_h), now);
   ImGui::Render();
   {

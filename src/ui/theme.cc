@@ -63,6 +63,11 @@ constexpr ThemePalette kDark = {
     0xFF1E1EDC,
     0xFFDC641E,
     0xFF1478E6,
+    0xFFF0B040,  // roofline: memory roof (blue)
+    0xFF3090F0,  // compute roof (orange)
+    0xFF40D0F0,  // ridge (yellow)
+    0xC080D060,  // an op's dot (translucent green)
+    0xFFE070D0,  // a program's diamond (magenta)
 };
 // Light: the same roles, darker accents so outlines and text keep their contrast on near-white.
 constexpr ThemePalette kLight = {
@@ -121,6 +126,11 @@ constexpr ThemePalette kLight = {
     0xFF1414C8,
     0xFFC85014,
     0xFF0064C8,
+    0xFFC06010,  // roofline: memory roof (dark blue)
+    0xFF0060D0,  // compute roof (dark orange)
+    0xFF0080B0,  // ridge (dark amber)
+    0xC0309030,  // an op's dot (translucent dark green)
+    0xFFA02090,  // a program's diamond (purple)
 };
 // Step parts: green, purple, orange, yellow, teal, red, blue, sky, pink, grey, dark grey; on
 // light the same hues deeper and idle a light grey.

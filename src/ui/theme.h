@@ -55,6 +55,9 @@ struct ThemePalette {
   uint32_t chart_series_a, chart_series_b, chart_difference, chart_overlap, chart_idle, chart_other;
   uint32_t memory_components[6];
   uint32_t graph_selected, graph_edge_in, graph_edge_out;
+  // the roofline chart: the memory roof's slope, the compute roof, the ridge point and its
+  // label, an op's dot (translucent: they crowd), a program's diamond
+  uint32_t roofline_memory, roofline_compute, roofline_ridge, roofline_op, roofline_program;
 };
 
 // The active palette (dark until set_theme says otherwise).
@@ -129,6 +132,11 @@ inline const uint32_t (&kMemoryComponents)[6] = g_palette.memory_components;
 inline const uint32_t& kGraphSelected = g_palette.graph_selected;
 inline const uint32_t& kGraphEdgeIn = g_palette.graph_edge_in;
 inline const uint32_t& kGraphEdgeOut = g_palette.graph_edge_out;
+inline const uint32_t& kRooflineMemory = g_palette.roofline_memory;
+inline const uint32_t& kRooflineCompute = g_palette.roofline_compute;
+inline const uint32_t& kRooflineRidge = g_palette.roofline_ridge;
+inline const uint32_t& kRooflineOp = g_palette.roofline_op;
+inline const uint32_t& kRooflineProgram = g_palette.roofline_program;
 }  // namespace theme
 
 }  // namespace strata

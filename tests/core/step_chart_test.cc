@@ -100,20 +100,25 @@ TEST(StepChart, TableWithoutPartsStacksTheDuration) {
   EXPECT_DOUBLE_EQ(d.bars[0].parts[0], 20);
 }
 
-TEST(AnalysisLink, ParseAndBuild) {
-  const AnalysisLinkParams p =
+TEST(AnalysisLink, ParseAndBuildStep) {
+  const AnalysisDeepLink p =
       parse_analysis_link("#view=1,2&tab=analysis&analysis=overview&op=a%20b+c&step=12");
   EXPECT_TRUE(p.analysis_tab);
   EXPECT_EQ(p.analysis, "overview");
   EXPECT_EQ(p.op, "a b c");
   EXPECT_EQ(p.step, "12");
   EXPECT_FALSE(parse_analysis_link("tab=timeline&analysis=x").analysis_tab);
-  EXPECT_EQ(analysis_link("overview", "", "12"), "tab=analysis&analysis=overview&step=12");
-  EXPECT_EQ(analysis_link("kernel_stats", "void k<1>(x)", ""),
-            "tab=analysis&analysis=kernel_stats&op=void%20k%3C1%3E%28x%29");
-  EXPECT_EQ(analysis_link("", "x", "1"), "");
-  const AnalysisLinkParams back =
-      parse_analysis_link(analysis_link("kernel_stats", "void k<1>(x) & y=2", "3"));
+  AnalysisDeepLink l;
+  l.analysis = "overview";
+  l.step = "12";
+  EXPECT_EQ(analysis_link_hash(l), "tab=analysis&analysis=overview&step=12");
+  l = AnalysisDeepLink{};
+  l.analysis = "kernel_stats";
+  l.op = "void k<1>(x)";
+  EXPECT_EQ(analysis_link_hash(l), "tab=analysis&analysis=kernel_stats&op=void%20k%3C1%3E(x)");
+  l.op = "void k<1>(x) & y=2";
+  l.step = "3";
+  const AnalysisDeepLink back = parse_analysis_link(analysis_link_hash(l));
   EXPECT_EQ(back.op, "void k<1>(x) & y=2");
   EXPECT_EQ(back.step, "3");
 }

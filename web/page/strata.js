@@ -603,8 +603,9 @@
   // ---- deep links: the view and the selection live in the URL hash --------------------------
   // #view=<startNs>,<endNs>&sel=<event>, the ns as exact decimal text (view().startText: a
   // fraction when the view has one). With the same ?url=, a link reopens the same place.
-  // #tab=analysis&analysis=<name>&op=<name>&step=<N> opens the Analysis tab on that analysis, row
-  // and step (the hash is read and written in C++: ui/analysis/analysis_link.h).
+  // #tab=analysis&analysis=<name>&op=<name>&step=<N>&peakTflops=<n>&peakGBps=<n> opens the
+  // Analysis tab on that analysis, row, step and typed peaks; while it is shown the hash carries
+  // them (read and written in C++: ui/analysis/analysis_link.h).
   function readHash() {
     const h = new URLSearchParams(location.hash.slice(1));
     return {
@@ -617,7 +618,7 @@
     const { view, sel, tab } = readHash();
     if (sel !== null && Number.isInteger(sel) && sel >= 0) await api.select({ event: sel });
     if (view) api.setView(view[0], view[1]);
-    if (tab === 'analysis' && ui) withString(location.hash, (p) => ui._ui_analysis_open_link(p));
+    if (tab === 'analysis' && ui) withString(location.hash.slice(1), (p) => ui._ui_analysis_open_link(p));
     else if (tab) await api.setTab(tab);
   }
   let lastHash = '';

@@ -27,10 +27,37 @@ InputSink g_sink;
 std::string
     g_clipboard;  // what paste gives back inside ImGui (reading the system's needs a prompt)
 // Dear ImGui 1.86 samples button state once per frame, so a press and release inside one frame
-// (a quick click, or a scripted one) would be lost: a release is held back until the frame
-// after the press has been seen.
-bool g_pressed_this_frame[3] = {false, false, false};
-bool g_release_pending[3] = {false, false, false};
+// (a quick click, a double click while frames are slow, a scripted one) would be lost: button
+// changes wait here and reach ImGui one per frame each. Clicks are counted by the events' own
+// times, not the frames', so a double click stays one however slow the frames that carry it.
+struct ButtonChange {
+  bool down;
+  double ms;  // when the browser saw it
+  ImVec2 pos;
+};
+std::vector<ButtonChange> g_button_queue[3];      // changes not handed to ImGui yet
+bool g_button_handed[3] = {false, false, false};  // a change went into the frame being built
+int g_press_count[3] = {0, 0, 0};                 // that change's click count, when it is a press
+int g_click_run[3] = {0, 0, 0};  // presses in a row within the double-click time and distance
+double g_last_press_ms[3] = {-1e9, -1e9, -1e9};
+ImVec2 g_last_press_pos[3];
+
+void hand_button(int b) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ButtonChange c = g_button_queue[b].front();
+  g_button_queue[b].erase(g_button_queue[b].begin());
+  io.MouseDown[b] = c.down;
+  g_button_handed[b] = true;
+  if (!c.down) return;
+  io.MousePos = c.pos;  // where it was pressed, even when later moves were heard first
+  const float dx = c.pos.x - g_last_press_pos[b].x, dy = c.pos.y - g_last_press_pos[b].y;
+  const bool again = c.ms - g_last_press_ms[b] < io.MouseDoubleClickTime * 1000.0 &&
+                     dx * dx + dy * dy < io.MouseDoubleClickMaxDist * io.MouseDoubleClickMaxDist;
+  g_click_run[b] = again ? g_click_run[b] + 1 : 1;
+  g_last_press_ms[b] = c.ms;
+  g_last_press_pos[b] = c.pos;
+  g_press_count[b] = g_click_run[b];
+}
 // Keys, typed characters and modifiers reach ImGui a frame's worth at a time (key_queue.h).
 KeyQueue g_keys;
 
@@ -193,15 +220,11 @@ EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
   int b = e->button == 0 ? 0 : e->button == 2 ? 1 : e->button == 1 ? 2 : -1;
   if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEDOWN) {
     if (g_sink.pointer_down) g_sink.pointer_down(g_sink.ctx, e->ctrlKey || e->metaKey, e->shiftKey);
-    io.MouseDown[b] = true;
-    g_pressed_this_frame[b] = true;
-    g_release_pending[b] = false;
   }
-  if (b >= 0 && type == EMSCRIPTEN_EVENT_MOUSEUP) {
-    if (g_pressed_this_frame[b])
-      g_release_pending[b] = true;
-    else
-      io.MouseDown[b] = false;
+  if (b >= 0 && (type == EMSCRIPTEN_EVENT_MOUSEDOWN || type == EMSCRIPTEN_EVENT_MOUSEUP)) {
+    g_button_queue[b].push_back(
+        {type == EMSCRIPTEN_EVENT_MOUSEDOWN, emscripten_get_now(), io.MousePos});
+    if (!g_button_handed[b]) hand_button(b);
   }
   if (type == EMSCRIPTEN_EVENT_MOUSELEAVE) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   return type == EMSCRIPTEN_EVENT_MOUSEDOWN ? EM_TRUE : EM_FALSE;
@@ -223,7 +246,6 @@ EM_BOOL on_wheel(int, const EmscriptenWheelEvent* e, void*) {
 }  // namespace
 
 void input_frame_done() {
-  ImGuiIO& io = ImGui::GetIO();
   // Events that did not fit the frame just drawn go into the next; ask for it while any wait.
   if (key_queue_next_frame(&g_keys)) request_redraw();
   sync_keys();
@@ -235,9 +257,20 @@ void input_frame_done() {
       release_held_keys();
   }
   for (int b = 0; b < 3; ++b) {
-    g_pressed_this_frame[b] = false;
-    if (g_release_pending[b]) io.MouseDown[b] = false;
-    g_release_pending[b] = false;
+    g_button_handed[b] = false;
+    g_press_count[b] = 0;
+    if (g_button_queue[b].empty()) continue;
+    hand_button(b);
+    request_redraw();
+  }
+}
+
+void input_frame_started() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int b = 0; b < 3; ++b) {
+    if (!io.MouseClicked[b] || g_press_count[b] == 0) continue;
+    io.MouseClickedCount[b] = io.MouseClickedLastCount[b] = static_cast<ImU16>(g_press_count[b]);
+    io.MouseDoubleClicked[b] = g_press_count[b] == 2;
   }
 }
 

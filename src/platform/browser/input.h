@@ -29,7 +29,10 @@ struct InputSink {
 
 // Installs the callbacks on `canvas_selector` (mouse, wheel) and the window (keys).
 void input_install(const char* canvas_selector, InputSink sink);
-// Call once at the end of every frame (applies releases held back for quick clicks).
+// Call right after ImGui::NewFrame(): a press's click count is the events' (double clicks by
+// the browser's clock, not the frames').
+void input_frame_started();
+// Call once at the end of every frame (hands ImGui the next button change held back).
 void input_frame_done();
 
 }  // namespace strata

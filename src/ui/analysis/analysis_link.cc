@@ -1,10 +1,21 @@
 #include "ui/analysis/analysis_link.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+
+#include "protocol/analysis_keys.h"
 
 namespace strata {
 
 namespace {
+
+// The hash's keys (the page's URL, not the worker protocol); the peaks are named as the
+// analyses' args.
+constexpr std::string_view kTabKey = "tab", kAnalysisTab = "analysis";
+constexpr std::string_view kAnalysisKey = "analysis", kOpKey = "op", kStepKey = "step";
+constexpr std::string_view kPeakTflopsKey = protocol::keys::analysis_args::kPeakTflops;
+constexpr std::string_view kPeakGBpsKey = protocol::keys::analysis_args::kPeakGBps;
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -13,65 +24,90 @@ int hex_digit(char c) {
   return -1;
 }
 
-std::string decode(const std::string& s) {
-  std::string out;
+std::string url_decode(std::string_view s) {
+  std::string o;
+  o.reserve(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '+') {
-      out += ' ';
+      o += ' ';
     } else if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
                hex_digit(s[i + 2]) >= 0) {
-      out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+      o += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
       i += 2;
     } else {
-      out += s[i];
+      o += s[i];
     }
   }
-  return out;
+  return o;
 }
 
-std::string encode(const std::string& s) {
-  std::string out;
+// As encodeURIComponent: letters, digits and -_.!~*'() stay, every other byte is %XX.
+std::string url_encode(const std::string& s) {
+  static const char* const kHex = "0123456789ABCDEF";
+  std::string o;
   for (unsigned char c : s) {
     const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                       c == '-' || c == '_' || c == '.' || c == '*';
+                       c == '-' || c == '_' || c == '.' || c == '!' || c == '~' || c == '*' ||
+                       c == '\'' || c == '(' || c == ')';
     if (plain) {
-      out += static_cast<char>(c);
+      o += static_cast<char>(c);
     } else {
-      char buf[4];
-      std::snprintf(buf, sizeof buf, "%%%02X", c);
-      out += buf;
+      o += '%';
+      o += kHex[c >> 4];
+      o += kHex[c & 15];
     }
   }
-  return out;
+  return o;
+}
+
+double peak_of(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == 0 && std::isfinite(v) && v > 0 ? v : 0;
 }
 
 }  // namespace
 
-AnalysisLinkParams parse_analysis_link(const std::string& hash) {
-  AnalysisLinkParams p;
-  size_t at = !hash.empty() && hash[0] == '#' ? 1 : 0;
-  while (at <= hash.size()) {
-    size_t amp = hash.find('&', at);
-    if (amp == std::string::npos) amp = hash.size();
-    const std::string pair = hash.substr(at, amp - at);
-    const size_t eq = pair.find('=');
-    const std::string key = decode(pair.substr(0, eq));
-    const std::string value = eq == std::string::npos ? std::string() : decode(pair.substr(eq + 1));
-    if (key == "tab") p.analysis_tab = value == "analysis";
-    if (key == "analysis") p.analysis = value;
-    if (key == "op") p.op = value;
-    if (key == "step") p.step = value;
-    at = amp + 1;
+AnalysisDeepLink parse_analysis_link(std::string_view hash) {
+  AnalysisDeepLink link;
+  if (!hash.empty() && hash[0] == '#') hash.remove_prefix(1);
+  while (!hash.empty()) {
+    const size_t amp = hash.find('&');
+    const std::string_view part = hash.substr(0, amp);
+    hash = amp == std::string_view::npos ? std::string_view() : hash.substr(amp + 1);
+    const size_t eq = part.find('=');
+    const std::string key = url_decode(part.substr(0, eq));
+    const std::string value =
+        eq == std::string_view::npos ? std::string() : url_decode(part.substr(eq + 1));
+    if (key == kTabKey) link.analysis_tab = value == kAnalysisTab;
+    if (key == kAnalysisKey) link.analysis = value;
+    if (key == kOpKey) link.op = value;
+    if (key == kStepKey) link.step = value;
+    if (key == kPeakTflopsKey) link.peak_tflops = peak_of(value);
+    if (key == kPeakGBpsKey) link.peak_gbps = peak_of(value);
   }
-  return p;
+  return link;
 }
 
-std::string analysis_link(const std::string& analysis, const std::string& op,
-                          const std::string& step) {
-  if (analysis.empty()) return {};
-  std::string o = "tab=analysis&analysis=" + encode(analysis);
-  if (!op.empty()) o += "&op=" + encode(op);
-  if (!step.empty()) o += "&step=" + encode(step);
+std::string peak_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string analysis_link_hash(const AnalysisDeepLink& link) {
+  std::string o;
+  auto add = [&](std::string_view key, const std::string& value) {
+    if (!o.empty()) o += '&';
+    o.append(key);
+    o += '=' + url_encode(value);
+  };
+  add(kTabKey, std::string(kAnalysisTab));
+  if (!link.analysis.empty()) add(kAnalysisKey, link.analysis);
+  if (!link.op.empty()) add(kOpKey, link.op);
+  if (!link.step.empty()) add(kStepKey, link.step);
+  if (link.peak_tflops > 0) add(kPeakTflopsKey, peak_text(link.peak_tflops));
+  if (link.peak_gbps > 0) add(kPeakGBpsKey, peak_text(link.peak_gbps));
   return o;
 }
 

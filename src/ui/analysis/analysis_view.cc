@@ -23,9 +23,12 @@ constexpr float kNameColumnW = 320.0f;    // the first (name) column's initial w
 constexpr float kTextColumnW = 120.0f;    // other text columns
 constexpr float kNumberColumnW = 90.0f;   // number columns
 constexpr float kFilterW = 260.0f;
-constexpr float kEmptyDashW = 10.0f;   // the "—" of an empty cell, drawn as a line
-constexpr size_t kMaxColumns = 64;     // ImGui's tables take at most this many
-constexpr size_t kMaxStateRows = 200;  // rows analysis_view_json lists
+constexpr float kEmptyDashW = 10.0f;           // the "—" of an empty cell, drawn as a line
+constexpr size_t kMaxColumns = 64;             // ImGui's tables take at most this many
+constexpr size_t kMaxStateRows = 200;          // rows analysis_view_json lists
+constexpr float kRooflineChartH = 300.0f;      // the roofline chart above its table, at most
+constexpr float kRooflineChartShare = 0.5f;    // and at most this share of the tab's height
+constexpr const char* kRoofline = "roofline";  // the analysis the chart draws
 
 AnalysisBox last_item_box() {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
@@ -42,6 +45,7 @@ void ask_table(AnalysisView* v, AnalysisSendQuery send) {
   std::string args;
   protocol::append_key(&args, protocol::keys::analysis::kName, '{');
   json_append_string(&args, e.name);
+  if (e.name == kRoofline) args += roofline_args(v->roofline);
   v->table_query = send("analysis", args + "}");
   v->table_of = e.name;
   v->table_waiting = true;
@@ -76,6 +80,32 @@ void select_row(AnalysisView* v, int32_t row) {
   args += '[';
   for (size_t i = 0; i < l.tracks.size(); ++i) args += (i ? "," : "") + std::to_string(l.tracks[i]);
   v->select_request = args + "]}";
+}
+
+// A row the user picked outside the table (a roofline marker): shown (its ancestors expanded),
+// scrolled to and selected.
+void reveal_row(AnalysisView* v, int32_t row) {
+  if (row < 0 || static_cast<size_t>(row) >= v->table.rows.size()) return;
+  if (v->state.expanded.size() < v->table.rows.size())
+    v->state.expanded.resize(v->table.rows.size());
+  for (int32_t p = v->table.rows[static_cast<size_t>(row)].parent; p >= 0;
+       p = v->table.rows[static_cast<size_t>(p)].parent)
+    v->state.expanded[static_cast<size_t>(p)] = 1;
+  v->shown_dirty = true;
+  v->scroll_to_row = row;
+  select_row(v, row);
+}
+
+void roofline(AnalysisView* v) {
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float h = std::min(kRooflineChartH, avail * kRooflineChartShare);
+  const int32_t clicked = roofline_chart_frame(&v->roofline, v->table, v->selected,
+                                               ImGui::GetContentRegionAvail().x, h);
+  if (clicked >= 0) reveal_row(v, clicked);
+  if (v->roofline.peaks_changed) {  // the analysis again, with the typed peaks
+    v->roofline.peaks_changed = false;
+    v->table_of.clear();
+  }
 }
 
 // The deep link's row: the first whose name (first cell), link name or op is `op`.
@@ -213,6 +243,10 @@ void draw_row(AnalysisView* v, const ShownRow& s) {
                                              ImGuiSelectableFlags_AllowItemOverlap |
                                              ImGuiSelectableFlags_AllowDoubleClick);
   v->row_boxes.push_back(last_item_box());
+  if (s.row == v->scroll_to_row) {
+    ImGui::SetScrollHereY(0.5f);
+    v->scroll_to_row = -1;
+  }
   if (clicked) {
     if (s.row != v->selected) select_row(v, s.row);
     if (ImGui::IsMouseDoubleClicked(0)) v->open_timeline = true;
@@ -295,6 +329,9 @@ void table(AnalysisView* v) {
   }
   ImGuiListClipper clip;
   clip.Begin(static_cast<int>(v->shown.size()));
+  for (size_t i = 0; v->scroll_to_row >= 0 && i < v->shown.size(); ++i)
+    if (v->shown[i].row == v->scroll_to_row)
+      clip.ForceDisplayRangeByIndices(static_cast<int>(i), static_cast<int>(i) + 1);
   v->first_drawn = 0;
   while (clip.Step()) {
     // The clipper may draw a first row to measure, then the visible run: keep the last run's
@@ -315,6 +352,32 @@ void table(AnalysisView* v) {
 
 void analysis_view_reset(AnalysisView* v) { *v = AnalysisView{}; }
 
+void analysis_view_open_link(AnalysisView* v, const std::string& hash) {
+  const AnalysisDeepLink link = parse_analysis_link(hash);
+  const RooflineChart& c = v->roofline;
+  const std::string before = roofline_args(c);
+  roofline_set_typed(&v->roofline, link.peak_tflops, link.peak_gbps);
+  // Other peaks than the table's: it is asked again (and the link's row found in the new one).
+  if (roofline_args(c) != before && v->table_of == kRoofline) v->table_of.clear();
+  analysis_view_open(v, link.analysis, link.op, link.step);
+}
+
+std::string analysis_view_link(const AnalysisView& v) {
+  AnalysisDeepLink link;
+  link.analysis_tab = true;
+  if (v.current >= 0 && static_cast<size_t>(v.current) < v.list.size())
+    link.analysis = v.list[static_cast<size_t>(v.current)].name;
+  link.step = step_chart_chosen_step(v.step_chart);
+  if (link.step.empty() && v.selected >= 0 &&
+      static_cast<size_t>(v.selected) < v.table.rows.size()) {
+    const TableRow& r = v.table.rows[static_cast<size_t>(v.selected)];
+    if (!r.cells.empty() && r.cells[0].kind == TableCell::Kind::kText) link.op = r.cells[0].text;
+  }
+  link.peak_tflops = v.roofline.typed_tflops;
+  link.peak_gbps = v.roofline.typed_gbps;
+  return analysis_link_hash(link);
+}
+
 void analysis_view_open(AnalysisView* v, const std::string& analysis, const std::string& op,
                         const std::string& step) {
   v->pending_analysis = analysis;
@@ -324,17 +387,6 @@ void analysis_view_open(AnalysisView* v, const std::string& analysis, const std:
     if (v->list[i].name == analysis && v->list[i].available) choose(v, static_cast<int>(i));
   apply_pending_op(v);
   apply_pending_step(v);
-}
-
-std::string analysis_view_link(const AnalysisView& v) {
-  if (v.current < 0 || static_cast<size_t>(v.current) >= v.list.size()) return {};
-  const std::string step = step_chart_chosen_step(v.step_chart);
-  std::string op;
-  if (step.empty() && v.selected >= 0 && static_cast<size_t>(v.selected) < v.table.rows.size()) {
-    const TableRow& r = v.table.rows[static_cast<size_t>(v.selected)];
-    if (!r.cells.empty() && r.cells[0].kind == TableCell::Kind::kText) op = r.cells[0].text;
-  }
-  return analysis_link(v.list[static_cast<size_t>(v.current)].name, op, step);
 }
 
 void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w, float h,
@@ -376,6 +428,7 @@ void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w
   } else {
     messages(*v);
     choose_step(v, step_chart_draw(&v->step_chart, w));
+    if (v->table_of == kRoofline) roofline(v);
     table(v);
   }
   ImGui::End();
@@ -391,6 +444,7 @@ bool analysis_view_result(AnalysisView* v, uint32_t id, const char* json) {
   }
   if (id != v->table_query || !v->table_waiting) return id == v->table_query;
   read_analysis_table(json, &v->table);
+  if (v->table_of == kRoofline) roofline_chart_set_table(&v->roofline, v->table, json);
   v->table_waiting = false;
   v->state = TableViewState{};
   v->state.filter = v->filter;
@@ -478,7 +532,10 @@ std::string analysis_view_json(const AnalysisView& v) {
     json_append_string(&o, r.link.op);
     protocol::append_key(&o, protocol::keys::analysis_link::kProgramId);
     json_append_string(&o, r.link.program_id);
-    o += '}';
+    int shown_at = -1;  // where it is among the rows shown (the rows list stops at 200)
+    for (size_t i = 0; i < v.shown.size() && shown_at < 0; ++i)
+      if (v.shown[i].row == v.selected) shown_at = static_cast<int>(i);
+    o += ",\"shownIndex\":" + std::to_string(shown_at) + '}';
   } else {
     o += "null";
   }
@@ -524,6 +581,9 @@ std::string analysis_view_json(const AnalysisView& v) {
   boxes("rows", v.row_boxes);
   o += ",\"firstRow\":" + std::to_string(v.first_drawn) + "},\"csv\":";
   json_append_string(&o, v.last_csv);
+  o += ",\"roofline\":";
+  o += v.table_of == kRoofline && !v.table_waiting ? roofline_chart_json(v.roofline, v.table)
+                                                   : std::string("null");
   return o + '}';
 }
 

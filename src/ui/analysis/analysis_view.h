@@ -11,6 +11,7 @@
 
 #include "ui/analysis/analysis_model.h"
 #include "ui/analysis/step_chart.h"
+#include "ui/analysis/roofline_chart.h"
 
 namespace strata {
 
@@ -36,7 +37,9 @@ struct AnalysisView {
   std::vector<ShownRow> shown;
   bool shown_dirty = true;
   char filter[128] = {};
-  int32_t selected = -1;  // row of table.rows
+  int32_t selected = -1;       // row of table.rows
+  int32_t scroll_to_row = -1;  // a row the table scrolls to in its next frame
+  RooflineChart roofline;      // drawn above the roofline analysis' table
   // a deep link waiting for its analysis' table: the row whose name is `pending_op`, the step
   // chart's step `pending_step`
   std::string pending_analysis, pending_op, pending_step;
@@ -65,13 +68,17 @@ bool analysis_view_result(AnalysisView* v, uint32_t id, const char* json);
 // named `op` once its table is in.
 void analysis_view_open(AnalysisView* v, const std::string& analysis, const std::string& op,
                         const std::string& step = std::string());
-// The deep link of what the tab shows: the analysis, the chosen step or else the selected row's
-// name (analysis_link.h); "" before an analysis is shown.
+// A deep link's hash (tab=analysis&analysis=&op=&step=&peakTflops=&peakGBps=, analysis_link.h):
+// the typed peaks, then analysis_view_open.
+void analysis_view_open_link(AnalysisView* v, const std::string& hash);
+// The hash that reopens what the tab shows: its analysis, the chosen step or else the selected
+// row, and typed peaks.
 std::string analysis_view_link(const AnalysisView& v);
 // {analysis, title, loading, stepChart (step_chart_json), analyses:[{name, title, available, why}],
 // columns, rows:[{row, depth,
 //  cells:[text as shown], expanded, hasChildren}], rowCount, sort:{column, key, descending},
-//  filter, selected:{row, name, link}|null, notes, errors, layout:{...}, csv}
+//  filter, selected:{row, name, link..., shownIndex}|null, notes, errors, layout:{...}, csv, link,
+//  roofline: roofline_chart_json's | null}
 std::string analysis_view_json(const AnalysisView& v);
 
 }  // namespace strata

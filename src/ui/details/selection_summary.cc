@@ -63,6 +63,15 @@ void sort_lines(SelectionSummary* s) {
   sort->SpecsDirty = false;
 }
 
+void show_event(const SummaryEvent& e, Timeline* t, const TraceData& d) {
+  const double dur = std::max(e.end - e.start, 1.0);
+  timeline_set_view(t, e.start - dur * kZoomMargin, e.end + dur * kZoomMargin);
+  if (e.track < d.tracks.size()) {
+    compute_layout(t, d);
+    timeline_scroll_to_row(t, d, e.track, e.depth);
+  }
+}
+
 // Selects the events of `name` and brings the longest of them into view.
 void pick(SelectionSummary* s, Timeline* t, const TraceData& d, const std::string& name) {
   t->selection.clear();
@@ -76,12 +85,7 @@ void pick(SelectionSummary* s, Timeline* t, const TraceData& d, const std::strin
   if (!longest) return;
   // The summary stays: the pane keeps listing every name so the next row is one click away.
   host_selection_changed(static_cast<int64_t>(t->selection[0].event));
-  const double dur = std::max(longest->end - longest->start, 1.0);
-  timeline_set_view(t, longest->start - dur * kZoomMargin, longest->end + dur * kZoomMargin);
-  if (longest->track < d.tracks.size()) {
-    compute_layout(t, d);
-    timeline_scroll_to_row(t, d, longest->track, longest->depth);
-  }
+  show_event(*longest, t, d);
 }
 
 void number_cells(const SummaryLine& l) {
@@ -95,6 +99,13 @@ void number_cells(const SummaryLine& l) {
 }
 
 }  // namespace
+
+void summary_show_longest(const SelectionSummary& s, Timeline* t, const TraceData& d) {
+  const SummaryEvent* longest = nullptr;
+  for (const SummaryEvent& e : s.events)
+    if (!longest || e.end - e.start > longest->end - longest->start) longest = &e;
+  if (longest) show_event(*longest, t, d);
+}
 
 void summary_set(SelectionSummary* s, const char* json) {
   s->lines.clear();

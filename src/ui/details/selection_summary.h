@@ -48,5 +48,7 @@ struct SelectionSummary {
 // Fills `s` from the flattened "select" answer (its events and summary sections).
 void summary_set(SelectionSummary* s, const char* json);
 void summary_draw(SelectionSummary* s, Timeline* t, const TraceData& d);
+// Brings the longest of the summary's events into view (as a click on a row does).
+void summary_show_longest(const SelectionSummary& s, Timeline* t, const TraceData& d);
 
 }  // namespace strata

@@ -26,19 +26,18 @@ EMSCRIPTEN_KEEPALIVE void ui_analysis_open(const char* analysis, const char* op)
   strata::request_redraw();
 }
 
-// The whole URL hash (#tab=analysis&analysis=<name>&op=<row>&step=<N>), read in C++
-// (analysis_link.h): shows the Analysis tab on that analysis, row and step.
+// A deep link's whole hash (#tab=analysis&analysis=<name>&op=<row>&step=<N>&peakTflops=&peakGBps=,
+// read in C++: analysis_link.h): shows the Analysis tab on that analysis, row, step and peaks.
 EMSCRIPTEN_KEEPALIVE void ui_analysis_open_link(const char* hash) {
-  const strata::AnalysisLinkParams p = strata::parse_analysis_link(hash ? hash : "");
-  if (!p.analysis_tab) return;
+  if (!strata::parse_analysis_link(hash ? hash : "").analysis_tab) return;
   strata::App* app = strata::ui_app();
   app->tab = strata::ViewTab::kAnalysis;
-  strata::analysis_view_open(&app->analysis, p.analysis, p.op, p.step);
+  strata::analysis_view_open_link(&app->analysis, hash ? hash : "");
   strata::request_redraw();
 }
 
-// The Analysis tab's part of the deep link while that tab is shown, else "": valid until the
-// next call.
+// The hash keys that reopen what the Analysis tab shows ("tab=analysis&analysis=..."), or ""
+// when another tab is shown; valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* ui_analysis_link() {
   static std::string out;
   const strata::App* app = strata::ui_app();
