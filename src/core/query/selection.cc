@@ -1,9 +1,11 @@
 #include "core/query/selection.h"
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
 
 #include "core/formats/xplane/xla_module_name.h"
+#include "core/formats/xplane/xplane_tables.h"
 #include "core/query/hierarchy.h"
 #include "core/query/viewport.h"
 
@@ -37,10 +39,14 @@ uint32_t modules_track_of(const TraceStore& s, uint32_t t) {
   return kNone;
 }
 
-// Per name id: whether it is a run of `program`'s module ("module(program)").
+// Whether a module event is a run of `program`: "module(program)", or (GPU rows, which name
+// the module only) the program of that module's HloProto.
 bool module_runs_program(const TraceStore& s, StrId name, std::string_view program) {
   std::string_view module, id;
-  return split_module_name(s.strings.get(name), &module, &id) && id == program;
+  if (split_module_name(s.strings.get(name), &module, &id)) return id == program;
+  int64_t from_hlo = 0;
+  return s.xspace && s.xspace->hlo_ops.program_of(s.strings.get(name), &from_hlo) &&
+         std::to_string(static_cast<uint64_t>(from_hlo)) == program;
 }
 
 }  // namespace
