@@ -95,9 +95,10 @@ class Engine {
   //   "find"     {"text", "regex", "limit"} → {count, matches: [{event, name, start, end, track,
   //              depth}], nameIds, bins}
   //   "select"   {"events": [...]} | {"t0", "t1", "rows": [[track, depthLo, depthHi], ...]}
-  //              (relative ns, display track indices) | {"name", "tracks"?} (every event of that
-  //              exact name) → {count, events: [{event, start, end, ...}], summary: [{name,
-  //              count, totalNs, selfNs, minNs, maxNs, avgNs}]}
+  //              (relative ns, display track indices) | {"name", "tracks"?, "programId"?} (every
+  //              event of that exact name, in that XLA program's module runs) → {count, events:
+  //              [{event, start, end, ...}], summary: [{name, count, totalNs, selfNs, minNs, maxNs,
+  //              avgNs}]}
   //   "analysis" {"name"?, ...} → an analysis table (engine/analysis/analysis_registry.h)
   //   "memory*"  memory_query_json()
   std::string query_json(std::string_view kind, std::string_view args) const;

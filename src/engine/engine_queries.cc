@@ -116,7 +116,9 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       for (double t : args.numbers("tracks"))
         if (t >= 0 && t < static_cast<double>(display_tracks_.size()))
           tracks.push_back(display_tracks_[static_cast<size_t>(t)]);
-      if (id != kNone) count = select_named(s, id, tracks, limit, &events);
+      // programId: only that XLA program's runs of the op (an analysis row's link).
+      const std::string program = args.text(protocol::keys::analysis_link::kProgramId);
+      if (id != kNone) count = select_named(s, id, tracks, limit, &events, program);
     } else if (args.get("events")) {
       for (double e : args.numbers("events"))
         if (e >= 0 && e < static_cast<double>(s.events.size()))

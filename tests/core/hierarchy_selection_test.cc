@@ -109,5 +109,45 @@ TEST(Selection, NamedEvents) {
   EXPECT_TRUE(ev.empty());
 }
 
+// One op name in two XLA programs on one device: the program filter keeps the events that start
+// inside that program's module runs on the XLA Modules row beside the op's track; a track with
+// no such row keeps every event of the name.
+TEST(Selection, NamedEventsOfOneProgram) {
+  TraceStore s;
+  TraceBuilder bld(&s);
+  const uint32_t p = bld.process("/device:TPU:0", 1);
+  const uint32_t modules = bld.thread_track(p, "1", 1), ops = bld.thread_track(p, "2", 2);
+  bld.set_thread_name(modules, bld.strings().intern("XLA Modules"));
+  bld.set_thread_name(ops, bld.strings().intern("XLA Ops"));
+  const uint32_t other = bld.thread_track(bld.process("/host:CPU", 2), "3", 3);
+  const StrId a = bld.strings().intern("jit_a(18446744073709551615)"),
+              b = bld.strings().intern("jit_b(7)"), op = bld.strings().intern("fusion.1");
+  bld.add_complete(modules, 0, 100, a, 0, 0, 0);
+  bld.add_complete(modules, 100, 100, b, 0, 0, 0);
+  bld.add_complete(modules, 300, 100, a, 0, 0, 0);
+  for (TimeNs t : {0, 10, 100, 150, 300, 250}) bld.add_complete(ops, t, 5, op, 0, 0, 0);
+  bld.add_complete(other, 20, 5, op, 0, 0, 0);
+  bld.finish();
+  std::vector<uint32_t> ev;
+  // Both programs, the run outside every module (250) and the host's: the name alone.
+  EXPECT_EQ(select_named(s, op, {}, 100, &ev), 7u);
+  ev.clear();
+  // Program a: its two runs' ops (0, 10, 300), and the host track's, which no row tells apart.
+  EXPECT_EQ(select_named(s, op, {}, 100, &ev, "18446744073709551615"), 4u);
+  ev.clear();
+  uint32_t ops_track = kNone;
+  for (uint32_t t = 0; t < s.tracks.size(); ++t)
+    if (s.strings.get(s.tracks[t].name) == "XLA Ops") ops_track = t;
+  ASSERT_NE(ops_track, kNone);
+  EXPECT_EQ(select_named(s, op, {ops_track}, 100, &ev, "18446744073709551615"), 3u);
+  for (uint32_t e : ev)
+    EXPECT_TRUE(s.events.start[e] < 100 || s.events.start[e] >= 300) << s.events.start[e];
+  ev.clear();
+  EXPECT_EQ(select_named(s, op, {ops_track}, 100, &ev, "7"), 2u);
+  for (uint32_t e : ev) EXPECT_TRUE(s.events.start[e] >= 100 && s.events.start[e] < 200);
+  ev.clear();
+  EXPECT_EQ(select_named(s, op, {ops_track}, 100, &ev, "8"), 0u);  // no run of that program
+}
+
 }  // namespace
 }  // namespace strata

@@ -5,6 +5,8 @@
 
 #include <map>
 
+#include "core/formats/hlo/hlo_module.h"
+#include "core/formats/hlo/hlo_proto_parser.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "engine/analysis/hlo_stats.h"
 #include "engine/analysis/op_metrics.h"
@@ -30,12 +32,31 @@ QueryArgs no_args() {
   return a;
 }
 
-// Every event of every device plane's XLA Ops row, summed by category-by-name and by name.
+// Every event of every device plane's XLA Ops row, summed by category and by name.
 struct XlaOpsSums {
   std::map<std::string, double> by_category, by_name;
   double total = 0;
   uint64_t events = 0;
+  uint64_t from_hlo = 0;  // events whose category their module's HloProto gives
 };
+
+// The program of an XLA op event: the run on the XLA Modules row beside it ("jit_f(5)", or
+// "jit_f", named by its HloProto), or -1.
+int64_t program_of_event(const TraceStore& s, size_t e) {
+  const Track& tr = s.tracks[s.events.track[e]];
+  for (uint32_t t : s.processes[tr.process].tracks) {
+    if (s.strings.get(s.tracks[t].name) != "XLA Modules") continue;
+    const Track& m = s.tracks[t];
+    for (uint32_t k = m.first_event; k < m.first_event + m.event_count; ++k) {
+      if (s.events.start[k] > s.events.start[e] ||
+          s.events.start[k] + s.events.dur[k] <= s.events.start[e])
+        continue;
+      int64_t program = -1;
+      if (s.xspace->hlo_ops.program_of(s.strings.get(s.events.name[k]), &program)) return program;
+    }
+  }
+  return -1;
+}
 
 XlaOpsSums sum_xla_ops(const TraceStore& s) {
   XlaOpsSums out;
@@ -47,7 +68,15 @@ XlaOpsSums sum_xla_ops(const TraceStore& s) {
     if (plane == kNone || x.planes[plane].name.rfind("/device:", 0) != 0) continue;
     const std::string name(s.strings.get(s.events.name[i]));
     const auto dur = static_cast<double>(s.events.dur[i]);
-    out.by_category[std::string(category_from_name(name))] += dur;
+    // These files have no hlo_category stat: XLA's category from the HloProto, else the name.
+    const int64_t program = program_of_event(s, i);
+    const HloOpText* hlo = program >= 0 ? x.hlo_ops.find(program, name) : nullptr;
+    if (hlo && !hlo->category.empty()) {
+      out.by_category[hlo->category] += dur;
+      ++out.from_hlo;
+    } else {
+      out.by_category[std::string(category_from_name(name))] += dur;
+    }
     out.by_name[name] += dur;
     out.total += dur;
     ++out.events;
@@ -100,6 +129,8 @@ TEST(OpProfileRealFiles, TotalsEqualTheXlaOpsRowsAndFlopsSayWhyTheyAreEmpty) {
           << r.cells[flops].why;
     }
     EXPECT_EQ(got, want.by_category);
+    // Every file with HloProtos names most of its ops' categories from them.
+    if (!s.xspace->hlo_protos.empty()) EXPECT_GT(want.from_hlo, 0u);
     EXPECT_DOUBLE_EQ(programs, want.total);
     EXPECT_DOUBLE_EQ(occurrences, static_cast<double>(want.events));
 
@@ -118,6 +149,59 @@ TEST(OpProfileRealFiles, TotalsEqualTheXlaOpsRowsAndFlopsSayWhyTheyAreEmpty) {
     EXPECT_NE(roof.extra_json.find("\"ridge\":null"), std::string::npos) << roof.extra_json;
   }
   if (tried == 0) GTEST_SKIP() << "no real xplane with an XLA Ops row in ../shared/data";
+}
+
+// A fusion's row opens to what it calls: the instructions of its called computation (not its
+// parameters or tuples) as the module's HloProto, parsed here, lists them; without time of their
+// own (the files time the fusion only) and with the reason.
+TEST(OpProfileRealFiles, FusionsOpenToTheInstructionsTheyCall) {
+  size_t fusions = 0;
+  for (const char* rel : testing::kWithHlo) {
+    std::string bytes;
+    if (!testing::read_shared(rel, &bytes)) continue;
+    SCOPED_TRACE(rel);
+    Engine engine;
+    ASSERT_TRUE(testing::engine_load(&engine, bytes));
+    const XSpaceTables& x = *engine.store()->xspace;
+    std::map<std::string, hlo::HloModule> modules;  // program id text → module
+    for (const HloProtoSpan& h : x.hlo_protos) {
+      hlo::HloModule m;
+      std::string err;
+      ASSERT_TRUE(hlo::parse_hlo_proto(testing::u8(bytes) + h.src_offset, h.src_len, &m, &err))
+          << err;
+      modules[std::to_string(static_cast<uint64_t>(h.program_id))] = std::move(m);
+    }
+    const AnalysisTable t = op_profile_table(engine, no_args());
+    const size_t time = column(t, "time"), from = column(t, "category_from");
+    std::map<int32_t, std::vector<std::string>> children;  // fusion row → its fused rows' names
+    for (size_t i = 0; i < t.rows.size(); ++i) {
+      const AnalysisRow& r = t.rows[i];
+      if (r.cells[time].kind != AnalysisCell::Kind::kEmpty) continue;
+      EXPECT_NE(r.cells[time].why.find("inside a fusion"), std::string::npos) << r.cells[time].why;
+      EXPECT_TRUE(r.link.name.empty());  // no events of its own to select
+      EXPECT_EQ(r.cells[from].text, "HloProto");
+      ASSERT_GE(r.parent, 0);
+      children[r.parent].push_back(r.cells[0].text);
+    }
+    for (const auto& [parent, names] : children) {
+      const AnalysisRow& f = t.rows[static_cast<size_t>(parent)];
+      if (f.cells[time].kind == AnalysisCell::Kind::kEmpty) continue;  // a nested fusion
+      ++fusions;
+      auto m = modules.find(f.link.program_id);
+      ASSERT_NE(m, modules.end()) << f.link.program_id;
+      const hlo::HloModule& mod = m->second;
+      const uint32_t i = mod.find(f.link.op);
+      ASSERT_NE(i, kNone) << f.link.op;
+      ASSERT_EQ(mod.str(mod.opcode[i]), "fusion");
+      std::vector<std::string> want;
+      for (uint32_t c : mod.called_of(i))
+        for (uint32_t k = mod.comp_first[c]; k < mod.comp_first[c] + mod.comp_count[c]; ++k)
+          if (mod.str(mod.opcode[k]) != "parameter" && mod.str(mod.opcode[k]) != "tuple")
+            want.emplace_back(mod.str(mod.name[k]));
+      EXPECT_EQ(names, want) << f.link.op;
+    }
+  }
+  if (fusions == 0) GTEST_SKIP() << "no real xplane with a timed fusion in ../shared/data";
 }
 
 }  // namespace

@@ -279,6 +279,31 @@ TEST_F(OpProfileTpu, RooflinePeaksComeFromThePlaneOrTheUser) {
   EXPECT_NE(typed.extra_json.find("typed by the user"), std::string::npos) << typed.extra_json;
 }
 
+TEST_F(OpProfileTpu, CategoriesSayWhereTheyComeFrom) {
+  // Every op of this file has an hlo_category stat; no HloProto, no fusion's children.
+  for (const AnalysisTable& t :
+       {op_profile_table(engine_, args_of("{}")), hlo_stats_table(engine_, args_of("{}"))}) {
+    const size_t from = column(t, "category_from");
+    for (const AnalysisRow& r : t.rows)
+      if (!r.link.name.empty()) EXPECT_EQ(r.cells[from].text, "hlo_category stat");
+  }
+  const AnalysisTable t = op_profile_table(engine_, args_of("{}"));
+  for (const AnalysisRow& r : t.rows)
+    EXPECT_NE(r.cells[column(t, "time")].kind, AnalysisCell::Kind::kEmpty);
+}
+
+TEST_F(OpProfileTpu, LaterAnswersReuseTheOpMetrics) {
+  const std::string first = analysis_table_json(op_profile_table(engine_, args_of("{}")));
+  const std::string idle =
+      analysis_table_json(op_profile_table(engine_, args_of(R"({"includeIdle":true})")));
+  const std::string again = analysis_table_json(op_profile_table(engine_, args_of("{}")));
+  EXPECT_EQ(first, again);  // the cached metrics answer as the first build did
+  EXPECT_NE(first, idle);
+  const std::string core0 =
+      analysis_table_json(op_profile_table(engine_, args_of(R"({"core":0})")));
+  EXPECT_NE(core0.find("Core /device:TPU:0"), std::string::npos);
+}
+
 TEST_F(OpProfileTpu, UnknownCoreIsAnError) {
   const AnalysisTable t = op_profile_table(engine_, args_of(R"({"core":"/device:TPU:7"})"));
   ASSERT_EQ(t.errors.size(), 1u);

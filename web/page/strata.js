@@ -548,13 +548,14 @@
         kind: QUERY.analysis,
         args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }),
       }),
-    // Every event of one exact name (on these display tracks, or all), as the select query answers
+    // Every event of one exact name (on these display tracks, or all; of one XLA program when
+    // `programId` is given, as an analysis row's link), as the select query answers
     // {count, events, summary}; the timeline's selection does not change.
-    eventsNamed: (name, tracks) =>
+    eventsNamed: (name, tracks, programId) =>
       request({
         type: MSG.query,
         kind: QUERY.select,
-        args: JSON.stringify({ name: String(name), tracks: tracks || [] }),
+        args: JSON.stringify({ name: String(name), tracks: tracks || [], programId: String(programId || '') }),
       }),
     // What the Analysis tab showed last frame: {analysis, title, loading, analyses, columns,
     // rows:[{row, depth, cells (as shown), values, hasChildren, expanded, linkName}], rowCount,

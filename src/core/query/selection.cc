@@ -1,8 +1,11 @@
 #include "core/query/selection.h"
 
 #include <algorithm>
+#include <string>
 #include <unordered_map>
 
+#include "core/formats/xplane/xla_module_name.h"
+#include "core/formats/xplane/xplane_tables.h"
 #include "core/query/hierarchy.h"
 #include "core/query/viewport.h"
 
@@ -25,24 +28,81 @@ uint64_t select_region(const TraceStore& s, TimeNs t0, TimeNs t1, const std::vec
   return count;
 }
 
+namespace {
+
+// The "XLA Modules" track beside track t (same process), or kNone.
+uint32_t modules_track_of(const TraceStore& s, uint32_t t) {
+  const uint32_t process = s.tracks[t].process;
+  if (process >= s.processes.size()) return kNone;
+  for (uint32_t m : s.processes[process].tracks)
+    if (m != t && s.strings.get(s.tracks[m].name) == kXlaModulesLine) return m;
+  return kNone;
+}
+
+// Whether a module event is a run of `program`: "module(program)", or (GPU rows, which name
+// the module only) the program of that module's HloProto.
+bool module_runs_program(const TraceStore& s, StrId name, std::string_view program) {
+  std::string_view module, id;
+  if (split_module_name(s.strings.get(name), &module, &id)) return id == program;
+  int64_t from_hlo = 0;
+  return s.xspace && s.xspace->hlo_ops.program_of(s.strings.get(name), &from_hlo) &&
+         std::to_string(static_cast<uint64_t>(from_hlo)) == program;
+}
+
+}  // namespace
+
 uint64_t select_named(const TraceStore& s, StrId name, const std::vector<uint32_t>& tracks,
-                      size_t limit, std::vector<uint32_t>* out) {
+                      size_t limit, std::vector<uint32_t>* out, std::string_view program) {
   uint64_t count = 0;
+  const StrId* names = s.events.name.data();
   auto scan = [&](uint32_t first, uint32_t end) {
-    const StrId* names = s.events.name.data();
     for (uint32_t i = first; i < end; ++i) {
       if (names[i] != name) continue;
       ++count;
       if (out->size() < limit) out->push_back(i);
     }
   };
-  if (tracks.empty()) {
+  // One row of a track, keeping the events that start inside a run of the program (the
+  // module row's top row is sorted by start, as this row is: one forward walk).
+  auto scan_in_program = [&](uint32_t first, uint32_t end, uint32_t modules) {
+    const Track& mt = s.tracks[modules];
+    if (mt.rows.size() < 2) return;
+    uint32_t m = mt.rows[0];
+    const uint32_t me = mt.rows[1];
+    const TimeNs* st = s.events.start.data();
+    const TimeNs* dur = s.events.dur.data();
+    uint32_t seen = kNone;
+    bool seen_in = false;
+    for (uint32_t i = first; i < end; ++i) {
+      if (names[i] != name) continue;
+      while (m < me && st[m] + dur[m] <= st[i] && st[m] != st[i]) ++m;
+      if (m >= me || st[m] > st[i]) continue;
+      if (m != seen) seen = m, seen_in = module_runs_program(s, names[m], program);
+      if (!seen_in) continue;
+      ++count;
+      if (out->size() < limit) out->push_back(i);
+    }
+  };
+  auto scan_track = [&](uint32_t t) {
+    const Track& tr = s.tracks[t];
+    const uint32_t modules = program.empty() ? kNone : modules_track_of(s, t);
+    if (modules == kNone) {
+      scan(tr.first_event, tr.first_event + tr.event_count);
+      return;
+    }
+    for (size_t d = 0; d + 1 < tr.rows.size(); ++d)
+      scan_in_program(tr.rows[d], tr.rows[d + 1], modules);
+  };
+  if (tracks.empty() && program.empty()) {
     scan(0, static_cast<uint32_t>(s.events.size()));
     return count;
   }
+  if (tracks.empty()) {
+    for (uint32_t t = 0; t < s.tracks.size(); ++t) scan_track(t);
+    return count;
+  }
   for (uint32_t t : tracks)
-    if (t < s.tracks.size())
-      scan(s.tracks[t].first_event, s.tracks[t].first_event + s.tracks[t].event_count);
+    if (t < s.tracks.size()) scan_track(t);
   return count;
 }
 

@@ -3,6 +3,7 @@
 // the seed trace viewer and Perfetto's slice aggregation show for a ctrl-click or drag selection.
 #pragma once
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "core/store/trace_store.h"
@@ -28,8 +29,13 @@ uint64_t select_region(const TraceStore& s, TimeNs t0, TimeNs t1, const std::vec
 // Appends the events named `name` on `tracks` (store track indices; empty: every track), in
 // the store's order, at most `limit`; returns how many there are in all. The events behind
 // an analysis row, or every occurrence of one op.
+// `program` (an XLA program id as decimal text; empty: any) keeps, on a track whose process
+// has an "XLA Modules" row, only the events that start inside a run of that program's module
+// ("name(program)" on that row), so that one op of one program is selected and not the ops
+// of the same name in other programs; on tracks without that row every event of the name is
+// kept (nothing there tells programs apart).
 uint64_t select_named(const TraceStore& s, StrId name, const std::vector<uint32_t>& tracks,
-                      size_t limit, std::vector<uint32_t>* out);
+                      size_t limit, std::vector<uint32_t>* out, std::string_view program = {});
 // Summary by name, largest total first.
 std::vector<SummaryRow> summarize(const TraceStore& s, const std::vector<uint32_t>& events);
 

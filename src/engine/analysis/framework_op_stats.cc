@@ -5,6 +5,7 @@
 
 #include "core/query/hierarchy.h"
 #include "core/query/launches.h"
+#include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 
 namespace strata {
@@ -25,7 +26,7 @@ TimeNs nested_op_time(const TraceStore& s, uint32_t op) {
   return sum;
 }
 
-struct OpRow {
+struct FrameworkOpRow {
   StrId name = 0;
   uint64_t count = 0, device_count = 0;
   TimeNs host_total = 0, host_self = 0, device_total = 0, device_self = 0;
@@ -64,14 +65,6 @@ DeviceLaunches device_launches(const TraceStore& s) {
   return d;
 }
 
-std::vector<uint32_t> display_of_tracks(const Engine& engine) {
-  const std::vector<uint32_t>& order = engine.display_tracks();
-  std::vector<uint32_t> out(engine.store()->tracks.size(), kNone);
-  for (size_t i = 0; i < order.size(); ++i)
-    if (order[i] < out.size()) out[order[i]] = static_cast<uint32_t>(i);
-  return out;
-}
-
 bool framework_op_stats_available(const Engine& engine, std::string* why) {
   const TraceStore& s = *engine.store();
   for (StrId id = 0; id < s.strings.size(); ++id)
@@ -81,7 +74,8 @@ bool framework_op_stats_available(const Engine& engine, std::string* why) {
 }
 
 AnalysisTable framework_op_stats_run(const Engine& engine, const QueryArgs&) {
-  return framework_op_stats_table(*engine.store(), display_of_tracks(engine));
+  return framework_op_stats_table(
+      *engine.store(), store_to_display(engine.display_tracks(), engine.store()->tracks.size()));
 }
 
 AnalysisTable framework_op_stats_table(const TraceStore& s,
@@ -90,7 +84,7 @@ AnalysisTable framework_op_stats_table(const TraceStore& s,
   t.title = "Framework Op Stats";
   const DeviceLaunches d = device_launches(s);
   std::unordered_map<StrId, size_t> index;
-  std::vector<OpRow> rows;
+  std::vector<FrameworkOpRow> rows;
   TimeNs all_host_self = 0, all_device = 0;
   for (size_t i = 0; i < d.framework_ops.size(); ++i) {
     const uint32_t e = d.framework_ops[i];
@@ -99,7 +93,7 @@ AnalysisTable framework_op_stats_table(const TraceStore& s,
       rows.emplace_back();
       rows.back().name = s.events.name[e];
     }
-    OpRow& r = rows[it->second];
+    FrameworkOpRow& r = rows[it->second];
     const TimeNs self = std::max<TimeNs>(0, s.events.dur[e] - nested_op_time(s, e));
     ++r.count;
     r.host_total += s.events.dur[e];
@@ -116,7 +110,7 @@ AnalysisTable framework_op_stats_table(const TraceStore& s,
     rows[index[s.events.name[d.owner[k]]]].device_self += s.events.dur[k];
     all_device += s.events.dur[k];
   }
-  std::stable_sort(rows.begin(), rows.end(), [](const OpRow& a, const OpRow& b) {
+  std::stable_sort(rows.begin(), rows.end(), [](const FrameworkOpRow& a, const FrameworkOpRow& b) {
     return a.device_self != b.device_self ? a.device_self > b.device_self
                                           : a.host_self > b.host_self;
   });
@@ -140,7 +134,7 @@ AnalysisTable framework_op_stats_table(const TraceStore& s,
        "Kernels, memcpys and memsets it launched (with nested ops)."},
       {"avg_host", "Avg host", AnalysisUnit::kNs, "Host total / count."},
   };
-  for (const OpRow& r : rows) {
+  for (const FrameworkOpRow& r : rows) {
     AnalysisRow row;
     const std::string name(s.strings.get(r.name));
     auto pct = [](TimeNs part, TimeNs all, const char* what) {

@@ -39,7 +39,4 @@ AnalysisTable framework_op_stats_run(const Engine& engine, const QueryArgs& args
 AnalysisTable framework_op_stats_table(const TraceStore& s,
                                        const std::vector<uint32_t>& display_of = {});
 
-// Store track → display track, from the engine's display order.
-std::vector<uint32_t> display_of_tracks(const Engine& engine);
-
 }  // namespace strata

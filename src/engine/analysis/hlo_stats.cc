@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/formats/xplane/xplane_tables.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -16,6 +17,7 @@ enum Col : uint8_t {
   kRank,
   kProgram,
   kCategory,
+  kCategoryFrom,
   kOpName,
   kExpression,
   kFrameworkOp,
@@ -41,10 +43,11 @@ std::vector<AnalysisColumn> columns() {
   return {
       {"rank", "Rank", AnalysisUnit::kCount, "By total self time"},
       {"program_id", "Program id", AnalysisUnit::kText, "XLA program id (exact, as text)"},
-      {"category", "HLO op category", AnalysisUnit::kText,
-       "The op's hlo_category stat (else its name without the .N suffix)"},
+      {"category", "HLO op category", AnalysisUnit::kText, kTipCategory},
+      {"category_from", "Category source", AnalysisUnit::kText, kTipCategoryFrom},
       {"hlo_op_name", "HLO op name", AnalysisUnit::kText, "The HLO instruction"},
-      {"hlo_op_expression", "HLO op text", AnalysisUnit::kText, "The op's long_name stat"},
+      {"hlo_op_expression", "HLO op text", AnalysisUnit::kText,
+       "The op's long_name stat, else the instruction's text in its module's HloProto"},
       {"tf_op_name", "Framework op name", AnalysisUnit::kText, "The op's tf_op stat"},
       {"source_info", "Source", AnalysisUnit::kText, "The op's source (or source_info) stat"},
       {"occurrences", "#Occurrences", AnalysisUnit::kCount, "Events on the XLA Ops rows"},
@@ -82,13 +85,13 @@ bool hlo_stats_available(const Engine& engine, std::string* why) {
 AnalysisTable hlo_stats_table(const Engine& engine, const QueryArgs& args) {
   AnalysisTable t;
   t.columns = columns();
-  OpMetricsDb db;
-  std::vector<OpCore> cores;
-  if (!op_metrics_for(engine, args, &db, &cores, &t)) return t;
+  OpAnalysisInput in;
+  if (!op_analysis_input(engine, args, &in, &t)) return t;
   const TraceStore& s = *engine.store();
-  const Peaks peaks = analysis_peaks(s, db.cores, args);
-  const std::vector<uint32_t> to_display =
-      store_to_display(engine.display_tracks(), s.tracks.size());
+  const OpMetricsDb& db = *in.db;
+  const std::vector<OpCore>& cores = in.cores;
+  const Peaks& peaks = in.peaks;
+  const std::vector<uint32_t>& to_display = in.to_display;
   std::vector<uint32_t> order(db.ops.size());
   std::iota(order.begin(), order.end(), 0u);
   std::stable_sort(order.begin(), order.end(),
@@ -106,16 +109,19 @@ AnalysisTable hlo_stats_table(const Engine& engine, const QueryArgs& args) {
     r.cells.resize(kCount);
     r.cells[kRank] = AnalysisCell::of(static_cast<double>(i + 1));
     r.cells[kProgram] = text_or(op.program, "the op's event has no program id");
-    if (m && !m->category.empty()) {
-      r.cells[kCategory] = AnalysisCell::of(std::string(m->category));
-    } else {
-      r.cells[kCategory] = AnalysisCell::of(std::string(category_from_name(name)));
-      name_categories = true;
-    }
+    const OpCategory oc = op_category(s, op);
+    r.cells[kCategory] = AnalysisCell::of(oc.text);
+    r.cells[kCategoryFrom] = AnalysisCell::of(std::string(category_from_label(oc.from)));
+    name_categories = name_categories || oc.from == CategoryFrom::kName;
     r.cells[kOpName] = AnalysisCell::of(std::string(m ? m->hlo_name : name));
     const char* no_meta = "no event metadata of this device names this op";
-    r.cells[kExpression] = m ? text_or(m->long_name, "the file has no long_name stat for this op")
-                             : AnalysisCell::empty(no_meta);
+    if (m && !m->long_name.empty())
+      r.cells[kExpression] = AnalysisCell::of(std::string(m->long_name));
+    else if (op.hlo && !op.hlo->expression.empty())
+      r.cells[kExpression] = AnalysisCell::of(op.hlo->expression);  // from its module's HloProto
+    else
+      r.cells[kExpression] = m ? AnalysisCell::empty("the file has no long_name stat for this op")
+                               : AnalysisCell::empty(no_meta);
     r.cells[kFrameworkOp] = m ? text_or(m->tf_op, "the file has no tf_op stat for this op")
                               : AnalysisCell::empty(no_meta);
     r.cells[kSource] = m ? text_or(m->source, "the file has no source stat for this op")
@@ -150,10 +156,7 @@ AnalysisTable hlo_stats_table(const Engine& engine, const QueryArgs& args) {
                                     ? "Core " + db.cores[0].name
                                     : std::to_string(db.cores.size()) + " cores summed") +
                     "; self time % is over the total device time (idle included).");
-  if (name_categories)
-    t.notes.push_back(
-        "Some ops have no hlo_category stat: their category is their name without the .N "
-        "suffix (XProf takes it from the HloProto).");
+  if (name_categories) t.notes.push_back(kNoteGuessedCategories);
   namespace k = protocol::keys::analysis_extra;
   std::string extra;
   protocol::append_key(&extra, k::kCores, '{');

@@ -6,7 +6,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/formats/xplane/xplane_kernel_details.h"
 #include "engine/analysis/framework_op_stats.h"
+#include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 
 namespace strata {
@@ -37,9 +39,10 @@ constexpr std::string_view kTensorCorePatterns[] = {"16816",
 template <typename T>
 struct Uniform {
   T value{};
-  uint64_t recorded = 0;
+  uint64_t recorded = 0, invalid = 0;
   bool varies = false;
-  void add(bool has, const T& v) {
+  void add(bool has, bool bad, const T& v) {
+    invalid += bad;
     if (!has) return;
     if (recorded++ == 0)
       value = v;
@@ -59,7 +62,7 @@ struct Group {
   Uniform<uint32_t> registers;
   Uniform<uint64_t> shared_memory;
   double occupancy_weighted = 0, occupancy_ns = 0;
-  uint64_t occupancy_recorded = 0;
+  uint64_t occupancy_recorded = 0, occupancy_invalid = 0;
   std::vector<uint32_t> tracks;
 
   void add(const TraceStore& s, uint32_t e, const KernelLaunch* k) {
@@ -69,10 +72,14 @@ struct Group {
     ++count;
     total += d;
     const uint8_t has = k ? k->has : 0;
-    grid.add(has & KernelLaunch::kGrid, k ? Dims{k->grid[0], k->grid[1], k->grid[2]} : Dims{});
-    block.add(has & KernelLaunch::kBlock, k ? Dims{k->block[0], k->block[1], k->block[2]} : Dims{});
-    registers.add(has & KernelLaunch::kRegisters, k ? k->registers : 0);
-    shared_memory.add(has & KernelLaunch::kSharedMemory, k ? k->shared_memory : 0);
+    const bool unset_shape = has & kUnsetShape;  // an xplane's kernel_details with unset values
+    grid.add(has & KernelLaunch::kGrid, unset_shape,
+             k ? Dims{k->grid[0], k->grid[1], k->grid[2]} : Dims{});
+    block.add(has & KernelLaunch::kBlock, unset_shape,
+              k ? Dims{k->block[0], k->block[1], k->block[2]} : Dims{});
+    registers.add(has & KernelLaunch::kRegisters, has & kUnsetRegisters, k ? k->registers : 0);
+    shared_memory.add(has & KernelLaunch::kSharedMemory, unset_shape, k ? k->shared_memory : 0);
+    occupancy_invalid += (has & kUnsetOccupancy) != 0;
     if (has & KernelLaunch::kOccupancy) {
       // Weighted by duration (a zero-length launch still counts, by one ns).
       const double w = static_cast<double>(std::max<TimeNs>(d, 1));
@@ -91,10 +98,14 @@ std::string dims_text(const Dims& d) {
   return buf;
 }
 
+constexpr const char* kInvalid =
+    "The file records a value no launch can have (an unset field: e.g. registers or shared "
+    "memory beyond any GPU's, a zero grid, 0 % occupancy): left empty rather than shown wrong.";
+
 template <typename T, typename Cell>
 AnalysisCell uniform_cell(const Uniform<T>& u, uint64_t count, const std::string& missing,
                           Cell cell) {
-  if (u.recorded == 0) return AnalysisCell::empty(missing);
+  if (u.recorded == 0) return AnalysisCell::empty(u.invalid ? kInvalid : missing);
   if (u.varies)
     return AnalysisCell::empty("It differs between these launches (see the rows beneath, per op).");
   if (u.recorded < count)
@@ -117,7 +128,7 @@ AnalysisRow group_row(const TraceStore& s, const Group& g, int32_t parent, TimeN
   else
     op = AnalysisCell::of(std::string(s.strings.get(g.op)));
   AnalysisCell occupancy =
-      g.occupancy_recorded == 0 ? AnalysisCell::empty(missing)
+      g.occupancy_recorded == 0 ? AnalysisCell::empty(g.occupancy_invalid ? kInvalid : missing)
       : g.occupancy_recorded < g.count
           ? AnalysisCell::empty("Recorded for " + std::to_string(g.occupancy_recorded) + " of " +
                                 std::to_string(g.count) + " launches only.")
@@ -203,7 +214,8 @@ bool kernel_stats_available(const Engine& engine, std::string* why) {
 }
 
 AnalysisTable kernel_stats_run(const Engine& engine, const QueryArgs&) {
-  return kernel_stats_table(*engine.store(), display_of_tracks(engine));
+  return kernel_stats_table(
+      *engine.store(), store_to_display(engine.display_tracks(), engine.store()->tracks.size()));
 }
 
 AnalysisTable kernel_stats_table(const TraceStore& s, const std::vector<uint32_t>& display_of) {
@@ -259,10 +271,8 @@ AnalysisTable kernel_stats_table(const TraceStore& s, const std::vector<uint32_t
        "A heuristic, not a measurement: \"yes\" when the kernel's name contains one of the "
        "patterns of tensor-core kernels (XProf's list: h884, s1688, hmma, xmma_gemm, ...)."},
   };
-  const std::string missing =
-      s.xspace ? "Read from the file's kernel_details stat only for the kernel selected (the "
-                 "details pane shows it)."
-               : "The trace does not record it for these launches.";
+  const std::string missing = s.xspace ? "The kernel events have no kernel_details stat giving it."
+                                       : "The trace does not record it for these launches.";
   for (size_t i : order) {
     const int32_t parent = static_cast<int32_t>(t.rows.size());
     t.rows.push_back(group_row(s, tops[i], -1, all, missing, display_of));
@@ -276,9 +286,9 @@ AnalysisTable kernel_stats_table(const TraceStore& s, const std::vector<uint32_t
   }
   if (s.xspace)
     t.notes.push_back(
-        "XPlane kernels: launch parameters come from each kernel's kernel_details stat, which is "
-        "read from the file only for the kernel selected (the details pane); they are left "
-        "empty here.");
+        "XPlane kernels: launch parameters come from each kernel's kernel_details stat (regs, "
+        "static_shared + dynamic_shared, grid, block, occ_pct), as XProf's kernel stats read "
+        "them; values no launch can have are left empty.");
   t.notes.push_back(
       "Rows beneath a kernel split it by the framework op that launched it; selecting one "
       "selects every launch of the kernel.");

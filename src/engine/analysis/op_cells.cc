@@ -1,6 +1,8 @@
 #include "engine/analysis/op_cells.h"
 
 #include <cstdio>
+#include <map>
+#include <memory>
 
 #include "core/base/json_writer.h"
 #include "core/formats/xplane/wire.h"
@@ -27,31 +29,85 @@ const char* const kTipBoundBy =
     "HBM (bytes/s over the peak bandwidth). Needs the peaks (the device plane's stats or the "
     "figures typed in the Roofline).";
 
+namespace {
+
+// The op metrics of one store, per core index (-1: every core), as they were first asked for.
+struct OpMetricsCache {
+  bool has_cores = false;
+  std::vector<OpCore> cores;
+  std::map<int, std::shared_ptr<const OpMetricsDb>> by_core;
+};
+
+OpMetricsCache& cache_of(const TraceStore& s) {
+  std::shared_ptr<void>& slot = s.xspace->analysis_cache;
+  if (!slot) slot = std::make_shared<OpMetricsCache>();
+  OpMetricsCache& c = *static_cast<OpMetricsCache*>(slot.get());
+  if (!c.has_cores) c.cores = op_cores(s), c.has_cores = true;
+  return c;
+}
+
+}  // namespace
+
+const char* const kTipCategory =
+    "The op's hlo_category stat; else the XLA category of its instruction in the module's "
+    "HloProto (XLA's ToCategory); else guessed: its name without the .N suffix (Category "
+    "source says which)";
+const char* const kTipCategoryFrom =
+    "Where the category comes from: the file's hlo_category stat, the module's HloProto, or "
+    "guessed from the op's name when the file has neither";
+const char* const kNoteGuessedCategories =
+    "Some ops have neither an hlo_category stat nor their module's HloProto in the file: their "
+    "category is guessed from their name without the .N suffix (Category source says which).";
+
+OpCategory op_category(const TraceStore& s, const OpRow& op) {
+  if (op.meta && !op.meta->category.empty())
+    return {std::string(op.meta->category), CategoryFrom::kStat};
+  if (op.hlo && !op.hlo->category.empty()) return {op.hlo->category, CategoryFrom::kHloProto};
+  return {std::string(category_from_name(s.strings.get(op.name))), CategoryFrom::kName};
+}
+
+const char* category_from_label(CategoryFrom from) {
+  switch (from) {
+    case CategoryFrom::kStat:
+      return "hlo_category stat";
+    case CategoryFrom::kHloProto:
+      return "HloProto";
+    case CategoryFrom::kName:
+      break;
+  }
+  return "guessed from the name";
+}
+
 bool xla_ops_available(const Engine& engine, std::string* why) {
   const TraceStore* s = engine.store();
   if (!s || !s->xspace) {
     *why = "needs an xplane (XProf XSpace) profile";
     return false;
   }
-  if (op_cores(*s).empty()) {
+  if (cache_of(*s).cores.empty()) {
     *why = "the profile has no device plane with an XLA Ops row";
     return false;
   }
   return true;
 }
 
-bool op_metrics_for(const Engine& engine, const QueryArgs& args, OpMetricsDb* db,
-                    std::vector<OpCore>* cores, AnalysisTable* t) {
+bool op_analysis_input(const Engine& engine, const QueryArgs& args, OpAnalysisInput* in,
+                       AnalysisTable* t) {
   const TraceStore& s = *engine.store();
-  *cores = op_cores(s);
+  OpMetricsCache& cache = cache_of(s);
+  in->cores = cache.cores;
   const JsonLine* c = args.get("core");
   std::string why;
-  const int core = c ? parse_core_arg(*cores, c->value, c->kind == 'n', &why) : -1;
+  const int core = c ? parse_core_arg(in->cores, c->value, c->kind == 'n', &why) : -1;
   if (core == -2) {
     t->errors.push_back(why);
     return false;
   }
-  *db = build_op_metrics(s, *cores, core);
+  std::shared_ptr<const OpMetricsDb>& db = cache.by_core[core];
+  if (!db) db = std::make_shared<const OpMetricsDb>(build_op_metrics(s, in->cores, core));
+  in->db = db;
+  in->peaks = analysis_peaks(s, db->cores, args);
+  in->to_display = store_to_display(engine.display_tracks(), s.tracks.size());
   return true;
 }
 

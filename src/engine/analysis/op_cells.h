@@ -2,6 +2,7 @@
 // stats, else the user's), and the cells of a sum of op metrics (FLOPs, bytes, rates,
 // operational intensity, bound-by), empty with the reason when the file lacks what they need.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,6 @@ struct QueryArgs;
 
 // Whether the loaded trace is an xplane with a device "XLA Ops" row; else *why.
 bool xla_ops_available(const Engine& engine, std::string* why);
-// The op metrics for args {"core": index | plane name | "all"}; false with the reason in
-// t->errors when the core is unknown. *cores gets every core of the file.
-bool op_metrics_for(const Engine& engine, const QueryArgs& args, OpMetricsDb* db,
-                    std::vector<OpCore>* cores, AnalysisTable* t);
 // The cores as JSON for a table's extra: [{"index", "name", "totalNs", "busyNs"}].
 std::string cores_json(const std::vector<OpCore>& cores);
 
@@ -38,6 +35,19 @@ Peaks device_peaks(const TraceStore& s, const OpCore& core);
 // The cores' peaks (the first core that has them), overridden by args peakTflops / peakGBps.
 Peaks analysis_peaks(const TraceStore& s, const std::vector<OpCore>& cores, const QueryArgs& a);
 
+// What op_profile, hlo_stats and roofline start from: the op metrics of the cores asked for
+// (args {"core": index | plane name | "all"}), computed once per store and core and then
+// reused, every core of the file, their peaks and the store → display track map.
+struct OpAnalysisInput {
+  std::shared_ptr<const OpMetricsDb> db;
+  std::vector<OpCore> cores;
+  Peaks peaks;
+  std::vector<uint32_t> to_display;
+};
+// False, with the reason in t->errors, when the core is unknown.
+bool op_analysis_input(const Engine& engine, const QueryArgs& args, OpAnalysisInput* in,
+                       AnalysisTable* t);
+
 // A sum of op rows: what a tree node or a flat row shows.
 struct OpSum {
   uint64_t occurrences = 0;
@@ -48,6 +58,21 @@ struct OpSum {
   void add(const OpRow& r);
   void add(const OpSum& o);
 };
+
+// Where an op's category comes from, best first: the file's hlo_category stat, XLA's category
+// of the instruction in its module's HloProto, else a guess from the op's name.
+enum class CategoryFrom : uint8_t { kStat, kHloProto, kName };
+struct OpCategory {
+  std::string text;
+  CategoryFrom from = CategoryFrom::kName;
+};
+OpCategory op_category(const TraceStore& s, const OpRow& op);
+// "hlo_category stat", "HloProto", "guessed from the name".
+const char* category_from_label(CategoryFrom from);
+extern const char* const kTipCategory;
+extern const char* const kTipCategoryFrom;
+// The note a table adds when some of its categories were guessed from names.
+extern const char* const kNoteGuessedCategories;
 
 AnalysisCell ns_cell(TimeNs v);
 AnalysisCell flops_cell(const OpSum& s);

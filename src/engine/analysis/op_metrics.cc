@@ -15,7 +15,7 @@ namespace strata {
 namespace {
 
 constexpr std::string_view kXlaOps = "XLA Ops";
-constexpr std::string_view kXlaModules = "XLA Modules";
+constexpr std::string_view kXlaModules = kXlaModulesLine;
 constexpr std::string_view kSteps = "Steps";
 
 enum class MetaStat : uint8_t {
@@ -163,18 +163,6 @@ struct Programs {
 
 std::string uint64_text(uint64_t v) { return std::to_string(v); }
 
-bool split_module_name(std::string_view n, std::string_view* module, std::string_view* program) {
-  if (n.size() < 3 || n.back() != ')') return false;
-  const size_t open = n.rfind('(');
-  if (open == std::string_view::npos || open + 2 > n.size() - 1) return false;
-  const std::string_view digits = n.substr(open + 1, n.size() - open - 2);
-  for (char c : digits)
-    if (c < '0' || c > '9') return false;
-  *module = n.substr(0, open);
-  *program = digits;
-  return true;
-}
-
 std::string_view category_from_name(std::string_view op) {
   for (;;) {
     const size_t dot = op.rfind('.');
@@ -269,6 +257,22 @@ int parse_core_arg(const std::vector<OpCore>& cores, const std::string& text, bo
   return -2;
 }
 
+namespace {
+
+// What the event loop adds to: one slot per (core, program of the covering module, event
+// name), resolved once (its metadata, program and row) and then only counted; the slots fold
+// into the rows at the end. An op name runs in few programs, so a core's slots are a small
+// dense table per program, indexed by the name's dense number on that core.
+struct Slot {
+  uint32_t row = kNone;
+  const OpMeta* meta = nullptr;
+  uint64_t occurrences = 0;
+  TimeNs time = 0, self = 0;
+  uint32_t last_track = kNone;  // the last track it was counted on (tracks are walked in turn)
+};
+
+}  // namespace
+
 OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cores, int core) {
   OpMetricsDb db;
   const XSpaceTables* x = s.xspace.get();
@@ -280,12 +284,14 @@ OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cor
 
   Programs programs;
   // Rows by name: the name's first row, then a chain through its rows in other programs (an op
-  // name is in a few programs at most), so the event loop does no hashing.
+  // name is in a few programs at most). Walked once per slot, not per event.
   std::vector<uint32_t> first_row(s.strings.size(), kNone);
   std::vector<uint32_t> next_row;  // per row: the next row of its name, or kNone
   std::vector<uint32_t> row_prog;  // per row: its program index
   std::vector<TimeNs> children;
   std::vector<std::string_view> module_names;  // per program index, when known
+  std::vector<Slot> slots;
+  std::vector<std::pair<uint32_t, uint32_t>> slot_tracks;  // (slot, store track) as met
 
   for (uint32_t ci = 0; ci < db.cores.size(); ++ci) {
     const OpCore& c = db.cores[ci];
@@ -296,8 +302,7 @@ OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cor
       MetaStat r = meta_stat(s.strings.get(name));
       if (r != MetaStat::kOther) roles.emplace(id, r);
     }
-    // Shown name → its metadata (indices in meta_store), through a dense per-name slot so the
-    // event loop does no hashing.
+    // Shown name → its metadata (indices in meta_store).
     std::vector<std::vector<uint32_t>> groups;
     std::vector<uint32_t> group_of_name(s.strings.size(), kNone);
     std::vector<uint32_t> meta_prog;
@@ -321,13 +326,64 @@ OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cor
       if (it != module_prog.end()) return it->second;
       std::string_view module, program;
       uint32_t p = kNone;
+      int64_t id = 0;
       if (split_module_name(s.strings.get(name), &module, &program)) {
         p = programs.of(std::string(program));
+      } else if (x->hlo_ops.program_of(s.strings.get(name), &id)) {
+        // GPU rows name the module only ("jit_f"): its HloProto gives the program.
+        module = s.strings.get(name);
+        p = programs.of(uint64_text(static_cast<uint64_t>(id)));
+      }
+      if (p != kNone) {
         if (module_names.size() <= p) module_names.resize(p + 1);
         module_names[p] = module;
       }
       module_prog.emplace(name, p);
       return p;
+    };
+    // This core's slots: name → dense number, then per module program (index + 1; 0: none)
+    // dense number → slot.
+    std::vector<uint32_t> dense_of_name(s.strings.size(), kNone);
+    uint32_t dense_names = 0;
+    std::vector<std::vector<uint32_t>> slot_of;
+    // The slow path, once per (module program, name): the op's metadata (the one of that name
+    // in the module's program when several), its program and its row.
+    auto new_slot = [&](StrId name, uint32_t mod_prog, bool derived) -> uint32_t {
+      const OpMeta* meta = nullptr;
+      uint32_t prog = mod_prog;
+      const uint32_t group = name < group_of_name.size() ? group_of_name[name] : kNone;
+      if (group != kNone) {
+        const std::vector<uint32_t>& candidates = groups[group];
+        uint32_t pick = candidates.front();
+        for (uint32_t mi : candidates)
+          if (mod_prog != kNone && meta_prog[mi - meta_base] == mod_prog) pick = mi;
+        meta = db.meta_store[pick].get();
+        if (meta_prog[pick - meta_base] != kNone) prog = meta_prog[pick - meta_base];
+      }
+      uint32_t r = first_row[name];
+      while (r != kNone && row_prog[r] != prog) r = next_row[r];
+      if (r == kNone) {
+        r = static_cast<uint32_t>(db.ops.size());
+        OpRow row;
+        row.program = prog == kNone ? std::string() : programs.text[prog];
+        row.name = name;
+        row.meta = meta;
+        row.first_core = ci;
+        row.derived = derived;
+        db.ops.push_back(std::move(row));
+        row_prog.push_back(prog);
+        next_row.push_back(first_row[name]);
+        first_row[name] = r;
+      }
+      OpRow& row = db.ops[r];
+      if (row.module.empty() && prog != kNone && prog < module_names.size())
+        row.module = module_names[prog];
+      if (!row.meta) row.meta = meta;
+      Slot slot;
+      slot.row = r;
+      slot.meta = meta;
+      slots.push_back(slot);
+      return static_cast<uint32_t>(slots.size() - 1);
     };
 
     for (size_t k = 0; k < c.tracks.size(); ++k) {
@@ -349,6 +405,9 @@ OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cor
         }
       }
       const uint32_t mt = c.module_tracks[k];
+      const TimeNs* start = s.events.start.data();
+      const TimeNs* dur = s.events.dur.data();
+      const StrId* names = s.events.name.data();
       for (size_t d = 0; d + 1 < tr.rows.size(); ++d) {
         // The module event covering each op (XLA Modules' top row, sorted like this row).
         uint32_t m = kNone, me = kNone;
@@ -356,69 +415,61 @@ OpMetricsDb build_op_metrics(const TraceStore& s, const std::vector<OpCore>& cor
           m = s.tracks[mt].rows[0], me = s.tracks[mt].rows[1];
         uint32_t seen_module = kNone, seen_prog = kNone;  // the last module event and its program
         for (uint32_t e = tr.rows[d]; e < tr.rows[d + 1]; ++e) {
-          const TimeNs st = s.events.start[e];
+          const TimeNs st = start[e];
           uint32_t mod_prog = kNone;
           if (m != kNone) {
-            while (m < me && s.events.start[m] + s.events.dur[m] <= st && s.events.start[m] != st)
-              ++m;
-            if (m < me && s.events.start[m] <= st) {
-              if (m != seen_module)
-                seen_module = m, seen_prog = program_of_module(s.events.name[m]);
+            while (m < me && start[m] + dur[m] <= st && start[m] != st) ++m;
+            if (m < me && start[m] <= st) {
+              if (m != seen_module) seen_module = m, seen_prog = program_of_module(names[m]);
               mod_prog = seen_prog;
             }
           }
-          const StrId name = s.events.name[e];
-          // The op's metadata: the one of that name (in the module's program when several).
-          const OpMeta* meta = nullptr;
-          uint32_t prog = mod_prog;
-          const uint32_t group = name < group_of_name.size() ? group_of_name[name] : kNone;
-          if (group != kNone) {
-            const std::vector<uint32_t>& candidates = groups[group];
-            uint32_t pick = candidates.front();
-            for (uint32_t mi : candidates)
-              if (mod_prog != kNone && meta_prog[mi - meta_base] == mod_prog) pick = mi;
-            meta = db.meta_store[pick].get();
-            if (meta_prog[pick - meta_base] != kNone) prog = meta_prog[pick - meta_base];
-          }
-          uint32_t r = first_row[name];
-          while (r != kNone && row_prog[r] != prog) r = next_row[r];
-          if (r == kNone) {
-            r = static_cast<uint32_t>(db.ops.size());
-            OpRow row;
-            row.program = prog == kNone ? std::string() : programs.text[prog];
-            if (prog != kNone && prog < module_names.size()) row.module = module_names[prog];
-            row.name = name;
-            row.meta = meta;
-            row.first_core = ci;
-            row.derived = derived;
-            db.ops.push_back(std::move(row));
-            row_prog.push_back(prog);
-            next_row.push_back(first_row[name]);
-            first_row[name] = r;
-          }
-          OpRow& row = db.ops[r];
-          if (row.module.empty() && prog != kNone && prog < module_names.size())
-            row.module = module_names[prog];
-          if (!row.meta) row.meta = meta;
-          ++row.occurrences;
-          const TimeNs dur = s.events.dur[e];
-          row.time += dur;
-          row.self += dur - children[e - tr.first_event];
-          if (meta && meta->flops >= 0)
-            row.flops += meta->flops;
-          else
-            ++row.flops_missing;
-          if (meta && meta->bytes >= 0)
-            row.bytes += meta->bytes;
-          else
-            ++row.bytes_missing;
-          if (row.tracks.empty() || row.tracks.back() != t) {
-            if (std::find(row.tracks.begin(), row.tracks.end(), t) == row.tracks.end())
-              row.tracks.push_back(t);
+          const size_t ti = mod_prog == kNone ? 0 : mod_prog + 1;
+          if (slot_of.size() <= ti) slot_of.resize(ti + 1);
+          const StrId name = names[e];
+          uint32_t dn = dense_of_name[name];
+          if (dn == kNone) dn = dense_of_name[name] = dense_names++;
+          std::vector<uint32_t>& table = slot_of[ti];
+          if (table.size() <= dn) table.resize(dense_names, kNone);
+          uint32_t si = table[dn];
+          if (si == kNone) si = table[dn] = new_slot(name, mod_prog, derived);
+          Slot& slot = slots[si];
+          ++slot.occurrences;
+          slot.time += dur[e];
+          slot.self += dur[e] - children[e - tr.first_event];
+          if (slot.last_track != t) {
+            slot.last_track = t;
+            slot_tracks.emplace_back(si, t);
           }
         }
       }
     }
+  }
+  // Fold the slots into their rows, in the order they were met (the rows' event order).
+  for (const Slot& slot : slots) {
+    OpRow& row = db.ops[slot.row];
+    row.occurrences += slot.occurrences;
+    row.time += slot.time;
+    row.self += slot.self;
+    // Per occurrence: exact for the integer counts the stats carry.
+    if (slot.meta && slot.meta->flops >= 0)
+      row.flops += static_cast<double>(slot.occurrences) * slot.meta->flops;
+    else
+      row.flops_missing += slot.occurrences;
+    if (slot.meta && slot.meta->bytes >= 0)
+      row.bytes += static_cast<double>(slot.occurrences) * slot.meta->bytes;
+    else
+      row.bytes_missing += slot.occurrences;
+  }
+  for (const auto& [si, t] : slot_tracks) {
+    std::vector<uint32_t>& tracks = db.ops[slots[si].row].tracks;
+    if (std::find(tracks.begin(), tracks.end(), t) == tracks.end()) tracks.push_back(t);
+  }
+  // Each op's instruction in its module's HloProto, once per row.
+  for (OpRow& row : db.ops) {
+    if (row.program.empty()) continue;
+    const auto program = static_cast<int64_t>(std::strtoull(row.program.c_str(), nullptr, 10));
+    row.hlo = x->hlo_ops.find(program, row.meta ? row.meta->hlo_name : s.strings.get(row.name));
   }
   return db;
 }

@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "core/base/types.h"
+#include "core/formats/xplane/xla_module_name.h"  // split_module_name
 #include "core/store/trace_store.h"
 
 namespace strata {
 
 struct XPlaneTables;
+struct HloOpText;
 
 // What an HLO op's event metadata says about it (views into the store's strings / the plane's
 // stats: valid while the store is).
@@ -54,6 +56,9 @@ struct OpRow {
   std::vector<uint32_t> tracks;                   // store tracks it occurs on
   uint32_t first_core = 0;  // the first core it was seen on (index in OpMetricsDb::cores)
   bool derived = false;     // from a derived (GPU) XLA Ops row
+  // The instruction as its module's HloProto (on the metadata plane) describes it: expression,
+  // XLA category and, for a fusion, what it calls; nullptr when the file has no such module.
+  const HloOpText* hlo = nullptr;
 };
 
 struct OpMetricsDb {
@@ -80,10 +85,6 @@ int parse_core_arg(const std::vector<OpCore>& cores, const std::string& text, bo
 // The op name a category falls back to when the file has no hlo_category stat: the name
 // without its ".N" suffixes ("fusion.3" → "fusion").
 std::string_view category_from_name(std::string_view op);
-
-// The "name(123)" convention of XLA module events: the module name and its program id text.
-bool split_module_name(std::string_view event_name, std::string_view* module,
-                       std::string_view* program);
 
 // The uint64 text of an XStat integer (program ids above 2^63 arrive as negative int64s).
 std::string uint64_text(uint64_t v);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/formats/xplane/xplane_tables.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -15,6 +16,7 @@ namespace {
 enum Col : uint8_t {
   kName,
   kCategory,
+  kCategoryFrom,
   kOccurrences,
   kTime,
   kAvgTime,
@@ -35,8 +37,8 @@ std::vector<AnalysisColumn> columns(bool idle) {
       {"name", "Program / category / op", AnalysisUnit::kText,
        "Program, then HLO category, then HLO op; ops sharing a deduplicated_name are grouped "
        "under the first one's name"},
-      {"category", "Category", AnalysisUnit::kText,
-       "The op's hlo_category stat (else its name without the .N suffix)"},
+      {"category", "Category", AnalysisUnit::kText, kTipCategory},
+      {"category_from", "Category source", AnalysisUnit::kText, kTipCategoryFrom},
       {"occurrences", "Occurrences", AnalysisUnit::kCount, "Events on the XLA Ops rows"},
       {"time", "Total time", AnalysisUnit::kNs,
        "Sum of the events' durations (nested ops on the row included)"},
@@ -54,19 +56,62 @@ std::vector<AnalysisColumn> columns(bool idle) {
 }
 
 struct Node {
-  std::string name, category;
+  std::string name, category, category_from;
   OpSum sum;
   AnalysisLink link;
   std::vector<Node> children;
+  bool dedup_group = false;  // ops sharing a deduplicated_name, under the first one's name
+  bool fused = false;        // an instruction inside a fusion: no time of its own in the file
 };
 
+constexpr const char* kFusedNoTime =
+    "an instruction inside a fusion: the file times the fusion only (XProf, too, lists a "
+    "fusion's instructions without time)";
+constexpr const char* kFusedNoFlops =
+    "the file has no flops stat for the instructions inside a fusion (XProf takes them from "
+    "XLA's cost model)";
+
+AnalysisRow fused_row(const Node& n, int32_t parent) {
+  AnalysisRow r;
+  r.parent = parent;
+  r.link = n.link;
+  r.cells.assign(kBoundBy + 1, AnalysisCell::empty(kFusedNoTime));
+  r.cells[kName] = AnalysisCell::of(n.name);
+  r.cells[kCategory] = AnalysisCell::of(n.category);
+  r.cells[kCategoryFrom] = AnalysisCell::of(n.category_from);
+  for (Col c : {kFlops, kFlopRate, kIntensity, kBoundBy})
+    r.cells[c] = AnalysisCell::empty(kFusedNoFlops);
+  r.cells[kBytes] = r.cells[kBandwidth] = AnalysisCell::empty(
+      "the file has no bytes_accessed stat for the instructions inside a fusion");
+  return r;
+}
+
+// A fusion's instructions from its module's HloProto, as XProf nests them under the fusion.
+void add_fused(const std::vector<HloFusedOp>& fused, const AnalysisLink& fusion, Node* into) {
+  for (const HloFusedOp& f : fused) {
+    Node n;
+    n.name = f.name;
+    n.category = f.category.empty() ? std::string(category_from_name(f.name)) : f.category;
+    n.category_from =
+        category_from_label(f.category.empty() ? CategoryFrom::kName : CategoryFrom::kHloProto);
+    n.fused = true;
+    n.link.program_id = fusion.program_id;
+    n.link.module = fusion.module;
+    n.link.op = f.name;  // opens in the Graph tab; no events of its own to select
+    add_fused(f.fused, fusion, &n);
+    into->children.push_back(std::move(n));
+  }
+}
+
 AnalysisRow make_row(const Node& n, int32_t parent, double denom, const Peaks& peaks) {
+  if (n.fused) return fused_row(n, parent);
   AnalysisRow r;
   r.parent = parent;
   r.link = n.link;
   r.cells.resize(kBoundBy + 1);
   r.cells[kName] = AnalysisCell::of(n.name);
   r.cells[kCategory] = AnalysisCell::of(n.category);
+  r.cells[kCategoryFrom] = AnalysisCell::of(n.category_from);
   r.cells[kOccurrences] = AnalysisCell::of(static_cast<double>(n.sum.occurrences));
   r.cells[kTime] = ns_cell(n.sum.time);
   r.cells[kAvgTime] = n.sum.occurrences ? AnalysisCell::of(static_cast<double>(n.sum.time) /
@@ -85,8 +130,10 @@ AnalysisRow make_row(const Node& n, int32_t parent, double denom, const Peaks& p
 }
 
 void sort_tree(std::vector<Node>* nodes) {
-  std::stable_sort(nodes->begin(), nodes->end(),
-                   [](const Node& a, const Node& b) { return a.sum.self > b.sum.self; });
+  // A fusion's instructions keep their computation's order (they have no time to sort by).
+  if (!nodes->empty() && !nodes->front().fused)
+    std::stable_sort(nodes->begin(), nodes->end(),
+                     [](const Node& a, const Node& b) { return a.sum.self > b.sum.self; });
   for (Node& n : *nodes) sort_tree(&n.children);
 }
 
@@ -109,20 +156,20 @@ AnalysisTable op_profile_table(const Engine& engine, const QueryArgs& args) {
   AnalysisTable t;
   const bool include_idle = args.flag("includeIdle");
   t.columns = columns(include_idle);
-  OpMetricsDb db;
-  std::vector<OpCore> cores;
-  if (!op_metrics_for(engine, args, &db, &cores, &t)) return t;
+  OpAnalysisInput in;
+  if (!op_analysis_input(engine, args, &in, &t)) return t;
   const TraceStore& s = *engine.store();
-  const Peaks peaks = analysis_peaks(s, db.cores, args);
-  const std::vector<uint32_t> to_display =
-      store_to_display(engine.display_tracks(), s.tracks.size());
+  const OpMetricsDb& db = *in.db;
+  const std::vector<OpCore>& cores = in.cores;
+  const Peaks& peaks = in.peaks;
+  const std::vector<uint32_t>& to_display = in.to_display;
 
   // program → category → deduplicated name → ops, each level summing the one below.
   std::vector<Node> programs;
   std::map<std::string, size_t> program_at;
   std::map<std::pair<size_t, std::string>, size_t> category_at;
   std::map<std::tuple<size_t, size_t, std::string>, size_t> dedup_at;
-  bool name_categories = false;
+  bool name_categories = false, fusions = false;
   for (const OpRow& op : db.ops) {
     const std::string_view name = s.strings.get(op.name);
     auto [pit, padded] = program_at.emplace(op.program, programs.size());
@@ -138,18 +185,15 @@ AnalysisTable op_profile_table(const Engine& engine, const QueryArgs& args) {
       programs.push_back(std::move(p));
     }
     Node& prog = programs[pit->second];
-    std::string category;
-    if (op.meta && !op.meta->category.empty()) {
-      category = std::string(op.meta->category);
-    } else {
-      category = std::string(category_from_name(name));
-      name_categories = true;
-    }
+    const OpCategory oc = op_category(s, op);
+    const std::string& category = oc.text;
+    name_categories = name_categories || oc.from == CategoryFrom::kName;
     auto [cit, cadded] =
         category_at.emplace(std::pair{pit->second, category}, prog.children.size());
     if (cadded) {
       Node c;
       c.name = c.category = category;
+      c.category_from = category_from_label(oc.from);
       c.link.program_id = op.program;
       c.link.module = std::string(op.module);
       prog.children.push_back(std::move(c));
@@ -158,12 +202,17 @@ AnalysisTable op_profile_table(const Engine& engine, const QueryArgs& args) {
     Node leaf;
     leaf.name = std::string(name);
     leaf.category = category;
+    leaf.category_from = category_from_label(oc.from);
     leaf.sum.add(op);
     leaf.link.name = std::string(name);
     leaf.link.tracks = display_tracks_of(to_display, op.tracks);
     leaf.link.program_id = op.program;
     leaf.link.module = std::string(op.module);
     leaf.link.op = op.meta ? std::string(op.meta->hlo_name) : std::string(name);
+    if (op.hlo && !op.hlo->fused.empty()) {
+      add_fused(op.hlo->fused, leaf.link, &leaf);
+      fusions = true;
+    }
     prog.sum.add(leaf.sum);
     cat.sum.add(leaf.sum);
     const std::string dedup = op.meta ? std::string(op.meta->dedup) : std::string();
@@ -178,12 +227,14 @@ AnalysisTable op_profile_table(const Engine& engine, const QueryArgs& args) {
       continue;
     }
     Node& group = cat.children[dit->second];
-    if (group.children.empty()) {  // the first op becomes the group's first child
+    if (!group.dedup_group) {  // the first op becomes the group's first child
       Node first = group;
       group.name = first.name + " and its duplicate(s)";
       group.link.name.clear();  // several names: no one event name selects them all
       group.link.tracks.clear();
+      group.children.clear();
       group.children.push_back(std::move(first));
+      group.dedup_group = true;
     }
     group.sum.add(leaf.sum);
     group.children.push_back(std::move(leaf));
@@ -211,10 +262,11 @@ AnalysisTable op_profile_table(const Engine& engine, const QueryArgs& args) {
                     (include_idle ? "total time (first to last op, idle included)"
                                   : "busy time (idle excluded)") +
                     ".");
-  if (name_categories)
+  if (name_categories) t.notes.push_back(kNoteGuessedCategories);
+  if (fusions)
     t.notes.push_back(
-        "Some ops have no hlo_category stat: their category is their name without the .N "
-        "suffix (XProf takes it from the HloProto).");
+        "A fusion's row opens to the instructions it calls, from its module's HloProto; they "
+        "have no time of their own (the file times the fusion), as in XProf.");
   for (const OpCore& c : db.cores)
     if (c.derived) {
       t.notes.push_back("The XLA Ops row of " + c.name +

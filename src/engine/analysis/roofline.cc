@@ -33,7 +33,7 @@ std::vector<AnalysisColumn> columns() {
   return {
       {"name", "Program / op", AnalysisUnit::kText, "A program, then its HLO ops"},
       {"kind", "Kind", AnalysisUnit::kText, "program or op"},
-      {"category", "Category", AnalysisUnit::kText, "The op's hlo_category stat"},
+      {"category", "Category", AnalysisUnit::kText, kTipCategory},
       {"time", "Total time", AnalysisUnit::kNs, "Sum of the events' durations"},
       {"flops", "FLOPs", AnalysisUnit::kFlops, kTipFlops},
       {"bytes", "Bytes accessed", AnalysisUnit::kBytes, kTipBytes},
@@ -96,13 +96,13 @@ bool roofline_available(const Engine& engine, std::string* why) {
 AnalysisTable roofline_table(const Engine& engine, const QueryArgs& args) {
   AnalysisTable t;
   t.columns = columns();
-  OpMetricsDb db;
-  std::vector<OpCore> cores;
-  if (!op_metrics_for(engine, args, &db, &cores, &t)) return t;
+  OpAnalysisInput in;
+  if (!op_analysis_input(engine, args, &in, &t)) return t;
   const TraceStore& s = *engine.store();
-  const Peaks peaks = analysis_peaks(s, db.cores, args);
-  const std::vector<uint32_t> to_display =
-      store_to_display(engine.display_tracks(), s.tracks.size());
+  const OpMetricsDb& db = *in.db;
+  const std::vector<OpCore>& cores = in.cores;
+  const Peaks& peaks = in.peaks;
+  const std::vector<uint32_t>& to_display = in.to_display;
 
   // Programs by total time, each followed by its ops by total time.
   std::map<std::string, std::vector<uint32_t>> by_program;
@@ -133,10 +133,7 @@ AnalysisTable roofline_table(const Engine& engine, const QueryArgs& args) {
       const std::string_view name_of = s.strings.get(op.name);
       OpSum one;
       one.add(op);
-      std::string category = op.meta && !op.meta->category.empty()
-                                 ? std::string(op.meta->category)
-                                 : std::string(category_from_name(name_of));
-      AnalysisRow r = make_row(std::string(name_of), "op", std::move(category), one, peaks);
+      AnalysisRow r = make_row(std::string(name_of), "op", op_category(s, op).text, one, peaks);
       r.parent = parent;
       r.link.name = std::string(name_of);
       r.link.tracks = display_tracks_of(to_display, op.tracks);

@@ -79,7 +79,10 @@ void select_row(AnalysisView* v, int32_t row) {
   protocol::append_key(&args, k::kTracks);
   args += '[';
   for (size_t i = 0; i < l.tracks.size(); ++i) args += (i ? "," : "") + std::to_string(l.tracks[i]);
-  v->select_request = args + "]}";
+  args += ']';
+  protocol::append_key(&args, k::kProgramId);  // only this program's runs of the op
+  json_append_string(&args, l.program_id);
+  v->select_request = args + "}";
 }
 
 // A row the user picked outside the table (a roofline marker): shown (its ancestors expanded),

@@ -181,4 +181,35 @@ std::string hlo_instruction_category(const hlo::HloModule& m, uint32_t i) {
   return std::string(op);
 }
 
+namespace {
+
+// Fusions nest a level or two; a bound keeps a malformed module (a computation calling itself)
+// from recursing for ever.
+constexpr int kMaxFusionDepth = 8;
+
+void add_fused(const hlo::HloModule& m, uint32_t instr, int depth, std::vector<HloFusedOp>* out) {
+  if (depth > kMaxFusionDepth || m.str(m.opcode[instr]) != "fusion") return;
+  for (uint32_t c : m.called_of(instr)) {
+    if (c >= m.computation_count()) continue;
+    for (uint32_t i = m.comp_first[c]; i < m.comp_first[c] + m.comp_count[c]; ++i) {
+      const std::string_view op = m.str(m.opcode[i]);
+      if (op == "parameter" || op == "tuple") continue;
+      HloFusedOp f;
+      f.name = std::string(m.str(m.name[i]));
+      f.expression = hlo_instruction_expression(m, i);
+      f.category = hlo_instruction_category(m, i);
+      add_fused(m, i, depth + 1, &f.fused);
+      out->push_back(std::move(f));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<HloFusedOp> hlo_fused_instructions(const hlo::HloModule& m, uint32_t instr) {
+  std::vector<HloFusedOp> out;
+  if (instr < m.instruction_count()) add_fused(m, instr, 0, &out);
+  return out;
+}
+
 }  // namespace strata

@@ -5,8 +5,10 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/formats/hlo/hlo_module.h"
+#include "core/formats/xplane/xplane_tables.h"
 
 namespace strata {
 
@@ -21,5 +23,10 @@ std::string hlo_instruction_expression(const hlo::HloModule& m, uint32_t instr);
 // "non-fusion elementwise" for an elementwise op; else the opcode ("dot", "convolution",
 // "custom-call", "all-reduce", ...). "" for a fusion of unknown kind.
 std::string hlo_instruction_category(const hlo::HloModule& m, uint32_t instr);
+
+// What a fusion calls, as XProf's op profile lists it under the fusion: the instructions of
+// its called computation(s) but parameters and tuples, each with its expression and category,
+// nested fusions with theirs. Empty for an instruction that is not a fusion.
+std::vector<HloFusedOp> hlo_fused_instructions(const hlo::HloModule& m, uint32_t instr);
 
 }  // namespace strata

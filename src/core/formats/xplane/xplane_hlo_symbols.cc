@@ -36,7 +36,8 @@ bool add_hlo_symbols(const uint8_t* data, size_t size, int64_t program_id, Strin
     if (s.tf_op || s.source) table[strings->intern(m.str(m.name[i]))] = s;
     if (texts)
       texts->by_program[program_id][std::string(m.str(m.name[i]))] =
-          HloOpText{hlo_instruction_expression(m, i), hlo_instruction_category(m, i)};
+          HloOpText{hlo_instruction_expression(m, i), hlo_instruction_category(m, i),
+                    hlo_fused_instructions(m, i)};
   }
   if (!m.module_name.empty()) out->program_of_module[strings->intern(m.module_name)] = program_id;
   if (texts && !m.module_name.empty()) texts->program_of_module[m.module_name] = program_id;

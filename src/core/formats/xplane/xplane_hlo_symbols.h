@@ -35,7 +35,8 @@ struct HloSymbols {
 // Parses one serialized xla.HloProto and adds the instructions of its non-fused computations
 // (the ones kernels are launched for: fusions, custom calls, copies...) that carry an op_name
 // or a source line; and, when `texts` is given, every such instruction's expression and
-// category. False, with `error`, when the proto does not parse; nothing is added then.
+// category (and a fusion's called instructions, xla_op_text.h). False, with `error`, when the proto
+// does not parse; nothing is added then.
 bool add_hlo_symbols(const uint8_t* data, size_t size, int64_t program_id, StringTable* strings,
                      HloSymbols* out, std::string* error, HloOpTexts* texts = nullptr);
 

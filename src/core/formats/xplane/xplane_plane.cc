@@ -26,6 +26,7 @@
 #include "core/formats/xplane/wire.h"
 #include "core/formats/xplane/xplane_derived.h"
 #include "core/formats/xplane/xplane_event.h"
+#include "core/formats/xplane/xplane_kernel_details.h"
 #include "core/formats/xplane/xplane_layout.h"
 #include "core/formats/xplane/xplane_stats.h"
 #include "core/store/blocks.h"
@@ -53,6 +54,7 @@ struct EventStats {
   uint64_t flow = 0, corr = 0;
   int64_t group = 0, program = 0;
   StrId step_name = kNone, hlo_op = 0, hlo_module = 0, tf_op = 0, source = 0;
+  std::string_view kernel_details;  // its text (in the file's bytes or the strings)
 };
 
 class PlaneImporter {
@@ -589,6 +591,7 @@ class PlaneImporter {
     const uint32_t len = n <= UINT32_MAX ? static_cast<uint32_t>(n) : 0;
     b_.add_complete(track, start, end - start, name, 0, src, len);
     b_.count_phase('X');
+    if (!es.kernel_details.empty()) add_kernel_launch(es.kernel_details, src);
     add_flows(es, track, start);
     if (stream_kinds_ >= 0)
       stream_kinds_ |= (es.kernel ? 1 : 0) | (es.memcpy ? 2 : 0) |
@@ -642,6 +645,8 @@ class PlaneImporter {
         break;
       case StatRole::kKernelDetails:
         es->kernel = true;
+        if (sv.kind == StatValue::kStr) es->kernel_details = sv.s;
+        if (sv.kind == StatValue::kRef) es->kernel_details = b_.strings().get(text_id(sv));
         break;
       case StatRole::kMemcpyDetails:
         es->memcpy = true;
@@ -659,6 +664,23 @@ class PlaneImporter {
         break;
     }
     return true;
+  }
+
+  // The kernel's launch parameters, for the kernel statistics (rows sorted by record offset:
+  // one file's offsets grow; a later file's start past the earlier ones').
+  void add_kernel_launch(std::string_view details, uint64_t src) {
+    KernelLaunch k;
+    if (!parse_kernel_details(details, &k)) return;
+    k.src_offset = src;
+    std::vector<KernelLaunch>& rows = b_.store().kernel_launches.rows;
+    if (rows.empty() || rows.back().src_offset < src) {
+      rows.push_back(k);
+    } else {
+      auto at =
+          std::lower_bound(rows.begin(), rows.end(), src,
+                           [](const KernelLaunch& a, uint64_t o) { return a.src_offset < o; });
+      if (at == rows.end() || at->src_offset != src) rows.insert(at, k);
+    }
   }
 
   void add_flows(const EventStats& es, uint32_t track, TimeNs start) {

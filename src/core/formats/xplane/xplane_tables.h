@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -76,9 +77,16 @@ struct HloProtoSpan {
 // for the details of files that name an instruction but give neither its text nor its category
 // (GPU xplanes): core/formats/xplane/xla_op_text.h. Read once at import, where the HloProtos
 // pass anyway; lookups are per selected event.
+// An instruction of a fusion's called computation, as XProf lists it under the fusion (its
+// parameters and tuples left out); a nested fusion lists its own.
+struct HloFusedOp {
+  std::string name, expression, category;
+  std::vector<HloFusedOp> fused;
+};
 struct HloOpText {
-  std::string expression;  // "" when it cannot be written
-  std::string category;    // "" when unknown
+  std::string expression;         // "" when it cannot be written
+  std::string category;           // "" when unknown
+  std::vector<HloFusedOp> fused;  // a fusion's instructions, in the computation's order
 };
 struct HloOpTexts {
   // program id → instruction name → text.
@@ -113,6 +121,9 @@ struct XSpaceTables {
   // Filled after TraceBuilder::finish(), in the store's final order:
   std::vector<uint32_t> plane_of_process;  // process → index in planes (kNone: none)
   std::vector<uint8_t> derived_track;      // track → 1 when Strata derived it (XLA Ops, ...)
+  // What the engine's analyses computed from this store once and reuse for later queries (the
+  // op metrics); opaque here, it lives and dies with the store.
+  mutable std::shared_ptr<void> analysis_cache;
 
   bool has_hlo(int64_t program_id) const {
     for (const HloProtoSpan& h : hlo_protos)
