@@ -2,8 +2,8 @@
 //   tab=analysis&analysis=<name>&op=<row name>&step=<N>&peakTflops=<n>&peakGBps=<n>
 // read from the hash the page hands over and written back from what the tab shows, so a
 // link reopens the same analysis, row, chosen step and typed peaks. `step` picks the step
-// chart's bar of step N (ProfilerStep#N, or a step named N) and zooms the timeline to it. Values are URL-encoded as
-// URLSearchParams writes them ('+' or %20 for a space).
+// chart's bar of step N (ProfilerStep#N, or a step named N) and zooms the timeline to it. Values
+// are URL-encoded as URLSearchParams writes them ('+' or %20 for a space).
 #pragma once
 #include <string>
 #include <string_view>

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "ui/analysis/analysis_model.h"
-#include "ui/analysis/step_chart.h"
 #include "ui/analysis/roofline_chart.h"
+#include "ui/analysis/step_chart.h"
 
 namespace strata {
 
