@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "analysis_table_test_util.h"
 #include "core/formats/json/json_flat.h"
 #include "engine/engine.h"
 #include "engine_test_util.h"
@@ -15,44 +16,13 @@ namespace {
 
 using testing::load_trace;
 
-struct Row {
-  int parent = -1;
-  std::vector<std::string> cells;  // as JSON scalars' text ("" for null)
-};
+using Row = testing::TableRow;
 
-// The rows of an analysis table (flattened JSON: rows[i].parent and rows[i].cells[j]).
 std::vector<Row> rows_of(const std::string& json, std::vector<std::string>* columns) {
-  std::vector<JsonLine> lines;
-  std::string err;
-  EXPECT_TRUE(json_flatten(json, &lines, &err)) << err;
-  std::vector<Row> rows;
-  std::string section;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const JsonLine& l = lines[i];
-    if (l.depth == 0) section = l.key;
-    if (section == "columns" && l.depth == 2 && l.key == "key") columns->push_back(l.value);
-    if (section != "rows") continue;
-    if (l.depth == 1) rows.emplace_back();
-    if (l.depth == 2 && l.key == "parent") rows.back().parent = std::stoi(l.value);
-    if (l.depth == 3 && lines[i].kind != 'o' && lines[i].kind != 'a') {
-      // cells are the only depth-3 scalars whose parent is an array
-      bool in_cells = false;
-      for (size_t k = i; k-- > 0;)
-        if (lines[k].depth == 2) {
-          in_cells = lines[k].key == "cells";
-          break;
-        }
-      if (in_cells) rows.back().cells.push_back(l.kind == 'z' ? std::string() : l.value);
-    }
-  }
-  return rows;
+  return testing::table_rows(json, columns);
 }
-
 double num(const Row& r, const std::vector<std::string>& cols, const char* key) {
-  for (size_t c = 0; c < cols.size(); ++c)
-    if (cols[c] == key) return r.cells[c].empty() ? -1 : std::stod(r.cells[c]);
-  ADD_FAILURE() << "no column " << key;
-  return -1;
+  return testing::table_number(r, cols, key);
 }
 
 void check_sums(const std::string& json, size_t min_devices) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis_table_test_util.h"
 #include "core/analysis/ranks.h"
 #include "core/formats/json/json_flat.h"
 #include "engine/engine.h"
@@ -192,46 +193,17 @@ Expected expected_for(const TraceStore& s, uint32_t file) {
   return x;
 }
 
-struct Row {
-  int parent = -1;
-  std::vector<std::string> cells;
-};
+using Row = testing::TableRow;
+std::string cell(const testing::TableRow& r, const std::vector<std::string>& cols,
+                 const char* key) {
+  return testing::table_cell(r, cols, key);
+}
 
 std::vector<Row> rows_of(const std::string& json, std::vector<std::string>* columns) {
-  std::vector<JsonLine> lines;
-  std::string err;
-  EXPECT_TRUE(json_flatten(json, &lines, &err)) << err;
-  std::vector<Row> rows;
-  std::string section;
-  for (size_t i = 0; i < lines.size(); ++i) {
-    const JsonLine& l = lines[i];
-    if (l.depth == 0) section = l.key;
-    if (section == "columns" && l.depth == 2 && l.key == "key") columns->push_back(l.value);
-    if (section != "rows") continue;
-    if (l.depth == 1) rows.emplace_back();
-    if (l.depth == 2 && l.key == "parent") rows.back().parent = std::stoi(l.value);
-    if (l.depth == 3 && l.kind != 'o' && l.kind != 'a') {
-      bool in_cells = false;
-      for (size_t k = i; k-- > 0;)
-        if (lines[k].depth == 2) {
-          in_cells = lines[k].key == "cells";
-          break;
-        }
-      if (in_cells) rows.back().cells.push_back(l.kind == 'z' ? std::string() : l.value);
-    }
-  }
-  return rows;
-}
-
-std::string cell(const Row& r, const std::vector<std::string>& cols, const char* key) {
-  for (size_t c = 0; c < cols.size(); ++c)
-    if (cols[c] == key) return c < r.cells.size() ? r.cells[c] : std::string();
-  ADD_FAILURE() << "no column " << key;
-  return {};
+  return testing::table_rows(json, columns);
 }
 double num(const Row& r, const std::vector<std::string>& cols, const char* key) {
-  const std::string v = cell(r, cols, key);
-  return v.empty() ? -1 : std::stod(v);
+  return testing::table_number(r, cols, key);
 }
 
 TEST(KinetoMultiRank, RanksAnalysisEqualsAnIndependentComputation) {

@@ -4,48 +4,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { dataPath, dataUrl, DIST_DIR, hasData, parseTrace, readTraceText, strataSuite } from './lib.mjs';
+import { gpuRecords, sweep } from './gpu-sweep.mjs';
 
 const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 const KINETO_H100 = 'pytorch_kineto/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz';
-
-// ns from the first record, exact: ts and dur are read as text (epoch microseconds are not exact
-// as JS Numbers) and turned into BigInt ns.
-function gpuRecords(file) {
-  const text = readTraceText(file).replace(/"(ts|dur)":\s*(-?\d+(?:\.\d+)?)/g, '"$1":"$2"');
-  const ns = (v) => {
-    const [ip, fp = ''] = String(v).split('.');
-    return BigInt(ip) * 1000n + BigInt((fp + '000').slice(0, 3));
-  };
-  const kinds = { kernel: 0, gpu_memset: 0, gpu_memcpy: 2 };
-  return parseTrace(text)
-    .records.filter((r) => r && r.ph === 'X' && r.cat in kinds)
-    .map((r) => ({
-      pid: r.pid,
-      a: ns(r.ts),
-      b: ns(r.ts) + ns(r.dur || '0'),
-      kind: kinds[r.cat] === 0 && String(r.name).includes('nccl') ? 1 : kinds[r.cat],
-    }));
-}
-
-// TraceLens's GPU timeline parts of one device, by a sweep over the boundaries: a segment is
-// compute when a compute kernel runs, else exposed comm, else exposed memcpy, else idle.
-function sweep(records) {
-  const edges = [];
-  for (const r of records) edges.push([r.a, 1, r.kind], [r.b, -1, r.kind]);
-  edges.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
-  const active = [0, 0, 0];
-  const out = { compute: 0n, exposed_comm: 0n, exposed_memcpy: 0n, idle: 0n };
-  for (let i = 0; i + 1 < edges.length; ++i) {
-    active[edges[i][2]] += edges[i][1];
-    const len = edges[i + 1][0] - edges[i][0];
-    if (active[0] > 0) out.compute += len;
-    else if (active[1] > 0) out.exposed_comm += len;
-    else if (active[2] > 0) out.exposed_memcpy += len;
-    else out.idle += len;
-  }
-  out.span = edges[edges.length - 1][0] - edges[0][0];
-  return out;
-}
 
 describe('analysis query', () => {
   let s;

@@ -3,60 +3,18 @@
 // axis; strata.analysis('ranks') compares them (per-rank GPU parts equal a sweep over each file's
 // GPU records, collectives matched across ranks); the folder of the two opens in the Runs tab
 // with its Distributed view enabled.
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dataPath, dataUrl, parseTrace, readTraceText, setupStrata, skipUnlessData } from './lib.mjs';
+import { dataPath, dataUrl, skipUnlessData, strataSuite } from './lib.mjs';
+import { gpuRecords, sweep } from './gpu-sweep.mjs';
 
 const DIR = 'pytorch_kineto/hta/trace_filter';
 const RANK0 = `${DIR}/sampled_rank-0.json.gz`;
 const RANK1 = `${DIR}/sampled_rank-1.json.gz`;
 
-// The file's GPU records with exact ns (ts read as text: epoch µs are not exact as Numbers).
-function gpuRecords(rel) {
-  const text = readTraceText(dataPath(rel)).replace(/"(ts|dur)":\s*(-?\d+(?:\.\d+)?)/g, '"$1":"$2"');
-  const ns = (v) => {
-    const [ip, fp = ''] = String(v).split('.');
-    return BigInt(ip) * 1000n + BigInt((fp + '000').slice(0, 3));
-  };
-  const kinds = { kernel: 0, gpu_memset: 0, gpu_memcpy: 2 };
-  return parseTrace(text)
-    .records.filter((r) => r && r.ph === 'X' && r.cat in kinds)
-    .map((r) => ({
-      name: String(r.name),
-      a: ns(r.ts),
-      b: ns(r.ts) + ns(r.dur || '0'),
-      kind: kinds[r.cat] === 0 && String(r.name).includes('nccl') ? 1 : kinds[r.cat],
-    }));
-}
-
-// compute / exposed comm / exposed memcpy / idle by a sweep over the boundaries.
-function sweep(records) {
-  const edges = [];
-  for (const r of records) edges.push([r.a, 1, r.kind], [r.b, -1, r.kind]);
-  edges.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] - y[1]));
-  const active = [0, 0, 0];
-  const out = { compute: 0n, exposed_comm: 0n, exposed_memcpy: 0n, idle: 0n };
-  for (let i = 0; i + 1 < edges.length; ++i) {
-    active[edges[i][2]] += edges[i][1];
-    const len = edges[i + 1][0] - edges[i][0];
-    if (active[0] > 0) out.compute += len;
-    else if (active[1] > 0) out.exposed_comm += len;
-    else if (active[2] > 0) out.exposed_memcpy += len;
-    else out.idle += len;
-  }
-  out.span = edges[edges.length - 1][0] - edges[0][0];
-  return out;
-}
-
 describe('every rank on one timeline', { skip: skipUnlessData(RANK0, RANK1) }, () => {
-  let env, s;
-  before(async () => {
-    env = await setupStrata();
-    s = env.session;
-  });
-  after(async () => {
-    if (env) await env.close();
-  });
+  let s;
+  strataSuite((e) => (s = e.session));
 
   test('two ranks opened together are one trace with a section group per rank', async () => {
     const sections = async () => {
@@ -109,7 +67,7 @@ describe('every rank on one timeline', { skip: skipUnlessData(RANK0, RANK1) }, (
       ranks.map((r) => r.cells[col('name')]),
       ['rank 0', 'rank 1'],
     );
-    const records = [gpuRecords(RANK0), gpuRecords(RANK1)];
+    const records = [gpuRecords(dataPath(RANK0)), gpuRecords(dataPath(RANK1))];
     ranks.forEach((row, i) => {
       const want = sweep(records[i]);
       for (const k of ['span', 'compute', 'exposed_comm', 'exposed_memcpy', 'idle'])
