@@ -9,6 +9,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
+  boxCentre,
+  clickMouse,
   dataPath,
   dataUrl,
   hasData,
@@ -39,17 +41,9 @@ function kernelsOf(rel) {
 }
 
 const view = (s) => s.call(() => window.strata.analysisView());
-const centre = (b) => ({ x: b[0] + b[2] / 2, y: b[1] + b[3] / 2 });
+const centre = boxCentre;
 
-async function clickAt(s, x, y) {
-  await s.page.mouse.move(x, y);
-  await s.frame();
-  await s.page.mouse.down();
-  await s.frame();
-  await s.page.mouse.up();
-  await s.frame();
-}
-
+const clickAt = clickMouse;
 // A double click as a hand makes it: two clicks 60 ms apart by the clock, dispatched in the page
 // (round trips to the test would outlast the double-click time on a loaded machine), however
 // many frames the UI draws meanwhile: the UI hands each press and release to a frame of its own

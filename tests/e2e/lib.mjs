@@ -592,6 +592,20 @@ export async function tilesSettled(session, { timeout = 30_000 } = {}) {
   );
 }
 
+/** Clicks at page pixel (x, y): move, press and release, a frame after each (the UI reads one
+ * button change a frame). */
+export async function clickMouse(session, x, y) {
+  await session.page.mouse.move(x, y);
+  await session.frame();
+  await session.page.mouse.down();
+  await session.frame();
+  await session.page.mouse.up();
+  await session.frame();
+}
+
+/** The centre {x, y} of a box [x, y, w, h] as strata's state reports boxes. */
+export const boxCentre = (b) => ({ x: b[0] + b[2] / 2, y: b[1] + b[3] / 2 });
+
 /** Drags the mouse from a to b ({x, y} page pixels) in four steps, a frame after each. */
 export async function dragMouse(session, a, b) {
   const { page } = session;

@@ -7,6 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  clickMouse,
   dataPath,
   dataUrl,
   hasData,
@@ -47,15 +48,7 @@ function stepsOf(rel) {
 
 const view = (s) => s.call(() => window.strata.analysisView());
 
-async function clickAt(s, x, y) {
-  await s.page.mouse.move(x, y);
-  await s.frame();
-  await s.page.mouse.down();
-  await s.frame();
-  await s.page.mouse.up();
-  await s.frame();
-}
-
+const clickAt = clickMouse;
 // The Analysis tab showing `name` with its step chart's bars laid out.
 async function chartOf(s, name) {
   return poll(

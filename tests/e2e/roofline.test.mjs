@@ -11,23 +11,25 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { REPO_ROOT, dataUrl, poll, screenshotCanvas, setupStrata, skipUnlessData, tempDir } from './lib.mjs';
+import {
+  boxCentre,
+  clickMouse,
+  dataUrl,
+  poll,
+  REPO_ROOT,
+  screenshotCanvas,
+  setupStrata,
+  skipUnlessData,
+  tempDir,
+} from './lib.mjs';
 
 const MAKE_TPU = path.join(REPO_ROOT, 'build/native/strata_make_tpu_xplane');
 const CONV = 'xplane/tracelens/jax_conv_minimal_08/tw003.xplane.pb';
 
 const view = (s) => s.call(() => window.strata.analysisView());
-const centre = (b) => ({ x: b[0] + b[2] / 2, y: b[1] + b[3] / 2 });
+const centre = boxCentre;
 
-async function clickAt(s, x, y) {
-  await s.page.mouse.move(x, y);
-  await s.frame();
-  await s.page.mouse.down();
-  await s.frame();
-  await s.page.mouse.up();
-  await s.frame();
-}
-
+const clickAt = clickMouse;
 // Types into a field of the chart's panel and presses Enter.
 async function typeInto(s, box, text) {
   const c = centre(box);
