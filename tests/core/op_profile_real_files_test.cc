@@ -130,7 +130,9 @@ TEST(OpProfileRealFiles, TotalsEqualTheXlaOpsRowsAndFlopsSayWhyTheyAreEmpty) {
     }
     EXPECT_EQ(got, want.by_category);
     // Every file with HloProtos names most of its ops' categories from them.
-    if (!s.xspace->hlo_protos.empty()) EXPECT_GT(want.from_hlo, 0u);
+    if (!s.xspace->hlo_protos.empty()) {
+      EXPECT_GT(want.from_hlo, 0u);
+    }
     EXPECT_DOUBLE_EQ(programs, want.total);
     EXPECT_DOUBLE_EQ(occurrences, static_cast<double>(want.events));
 

@@ -285,7 +285,9 @@ TEST_F(OpProfileTpu, CategoriesSayWhereTheyComeFrom) {
        {op_profile_table(engine_, args_of("{}")), hlo_stats_table(engine_, args_of("{}"))}) {
     const size_t from = column(t, "category_from");
     for (const AnalysisRow& r : t.rows)
-      if (!r.link.name.empty()) EXPECT_EQ(r.cells[from].text, "hlo_category stat");
+      if (!r.link.name.empty()) {
+        EXPECT_EQ(r.cells[from].text, "hlo_category stat");
+      }
   }
   const AnalysisTable t = op_profile_table(engine_, args_of("{}"));
   for (const AnalysisRow& r : t.rows)
