@@ -240,8 +240,12 @@ describe('the Roofline chart on a TPU-shaped xplane', { skip: skipTpu }, () => {
       },
       { message: 'the selected row on screen' },
     );
-    // Its events are the timeline's selection: as many as the timeline holds under its name.
-    const want = await s.call(([n, t]) => window.strata.eventsNamed(n, t), [link.name, link.tracks]);
+    // Its events are the timeline's selection: as many as the timeline holds under its name in
+    // its program.
+    const want = await s.call(
+      ([n, t, p]) => window.strata.eventsNamed(n, t, p),
+      [link.name, link.tracks, link.programId],
+    );
     await poll(
       async () => {
         const sel = await s.call(() => window.strata.selection());
