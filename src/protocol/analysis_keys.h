@@ -2,6 +2,7 @@
 // metrics cover and the roofline's peaks. Read by the Analysis tab's core picker and the
 // roofline chart through these constants.
 #pragma once
+#include <cstddef>
 #include <string_view>
 
 #include "protocol/reply_keys.h"
@@ -40,5 +41,22 @@ namespace analysis_args {
 inline constexpr std::string_view kPeakTflops = "peakTflops";
 inline constexpr std::string_view kPeakGBps = "peakGBps";
 }  // namespace analysis_args
+
+// The overview's step-part columns, in XProf's order (the stacking order of the step chart,
+// bottom first): written by core/analysis/step_partition, read by the Analysis tab's step chart.
+namespace step_parts {
+inline constexpr const char* kKeys[] = {"device_compute",
+                                        "collectives",
+                                        "host_to_device",
+                                        "device_to_host",
+                                        "device_to_device",
+                                        "input_wait",
+                                        "kernel_launch",
+                                        "host_compute",
+                                        "compile",
+                                        "other",
+                                        "idle"};
+inline constexpr size_t kCount = sizeof(kKeys) / sizeof(kKeys[0]);
+}  // namespace step_parts
 
 }  // namespace strata::protocol::keys

@@ -7,6 +7,7 @@
 #include "core/analysis/intervals.h"
 #include "core/formats/xplane/xplane_derived.h"
 #include "core/formats/xplane/xplane_tables.h"
+#include "protocol/analysis_keys.h"
 
 namespace strata {
 
@@ -87,18 +88,9 @@ void for_steps_overlapping(const std::vector<Step>& steps, const Group& g, TimeN
 }  // namespace
 
 const char* step_part_key(StepPart p) {
-  static constexpr const char* kKeys[kStepParts] = {"device_compute",
-                                                    "collectives",
-                                                    "host_to_device",
-                                                    "device_to_host",
-                                                    "device_to_device",
-                                                    "input_wait",
-                                                    "kernel_launch",
-                                                    "host_compute",
-                                                    "compile",
-                                                    "other",
-                                                    "idle"};
-  return kKeys[static_cast<size_t>(p)];
+  namespace k = protocol::keys::step_parts;
+  static_assert(k::kCount == kStepParts, "one overview column per step part");
+  return k::kKeys[static_cast<size_t>(p)];
 }
 
 const char* step_part_label(StepPart p) {

@@ -6,24 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "protocol/analysis_keys.h"
 #include "ui/analysis/analysis_model.h"
 
 namespace strata {
 
 // The stacked parts a bar can show, in stacking order (bottom first): the overview's columns
 // (engine/analysis/overview.cc), or a lone "duration" for a table without them (steps).
-inline constexpr const char* kStepChartPartKeys[] = {"device_compute",
-                                                     "collectives",
-                                                     "host_to_device",
-                                                     "device_to_host",
-                                                     "device_to_device",
-                                                     "input_wait",
-                                                     "kernel_launch",
-                                                     "host_compute",
-                                                     "compile",
-                                                     "other",
-                                                     "idle"};
-inline constexpr size_t kStepChartParts = std::size(kStepChartPartKeys);
+inline constexpr const auto& kStepChartPartKeys = protocol::keys::step_parts::kKeys;
+inline constexpr size_t kStepChartParts = protocol::keys::step_parts::kCount;
 
 struct StepBar {
   int32_t row = 0;  // index into the table's rows
