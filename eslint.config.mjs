@@ -25,6 +25,7 @@ const workerShared = {
   createRuns: 'readonly', // worker/runs.js
   createGraph: 'readonly', // worker/graph.js
   createOpener: 'readonly', // worker/open.js
+  createDb: 'readonly', // worker/db.js
 };
 
 export default [

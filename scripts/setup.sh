@@ -2,7 +2,7 @@
 # Installs everything Strata needs on a fresh Debian 12 (bookworm) machine, as root.
 # Idempotent: when everything is already present it only checks, in about a second.
 #   - Debian packages: emscripten, protoc + protobuf, GoogleTest, Chromium, zstd, build tools.
-#   - Third-party sources for the wasm build (Dear ImGui, zstd, protobuf, zlib) from Debian
+#   - Third-party sources for the wasm build (Dear ImGui, zstd, protobuf, zlib, SQLite) from Debian
 #     source packages, pinned by upstream version and verified by SHA-256, unpacked into
 #     third_party/src/ (git-ignored).
 #   - npm test tools from package-lock.json: playwright-core drives Debian's Chromium;
@@ -17,7 +17,7 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (it installs D
 # ---- Debian packages --------------------------------------------------------------------
 PKGS=(emscripten protobuf-compiler libprotobuf-dev libgtest-dev cmake ninja-build g++ clang-format ccache
       clang libclang-rt-14-dev
-      chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates)
+      chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates tcl)
 command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 missing=()
@@ -39,6 +39,7 @@ SOURCES=(
   "zstd|libzstd|1.5.4+dfsg2|8cf4bbb65e77ec348d052c8d6230eba66d435bddf64c8b5be2fcb16880c19953"
   "protobuf|protobuf|3.21.12|930c2c3b5ecc6c9c12615cf5ad93f1cd6e12d0aba862b572e076259970ac3a53"
   "zlib|zlib|1.2.13.dfsg|71feb7947e3c00ef125f83b79a4e529bde31171e5babe48b391f06758d1ab0a1"
+  "sqlite|sqlite3|3.40.1|aaa776260ab4dc976db34aa7891819484c8676b5b2783123ebc6301e2ca5d655"
 )
 mkdir -p "$TP"
 for entry in "${SOURCES[@]}"; do
@@ -74,6 +75,22 @@ SRC
   rm -rf "$dl"
   log "$name $ver ready in third_party/src/$name"
 done
+
+# ---- SQLite amalgamation -------------------------------------------------------------------
+# Debian's orig tarball is SQLite's full source tree, without the one-file amalgamation the build
+# compiles. Make it as upstream's Makefile (and Debian's rules) do: configure, `make sqlite3.c`
+# (tclsh runs the generators). Done once; the stamp names the version.
+SQLITE_AMALG="$TP/sqlite/amalgamation"
+if [ ! -f "$SQLITE_AMALG/.strata-3.40.1" ]; then
+  log "building the SQLite amalgamation (about 40 s)"
+  bld=$(mktemp -d)
+  (cd "$bld" && "$TP/sqlite/configure" --disable-tcl -q >/dev/null && make -s sqlite3.c >/dev/null) \
+    || { echo "setup.sh: building sqlite3.c failed (in $bld)" >&2; exit 1; }
+  mkdir -p "$SQLITE_AMALG"
+  cp "$bld/sqlite3.c" "$bld/sqlite3.h" "$SQLITE_AMALG/"
+  rm -rf "$bld"
+  touch "$SQLITE_AMALG/.strata-3.40.1"
+fi
 
 # ---- npm test tools ------------------------------------------------------------------------
 if [ ! -f "$ROOT/node_modules/.package-lock.json" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then

@@ -5,10 +5,19 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-bash scripts/setup.sh
-bash scripts/lint.sh
-bash scripts/build.sh
-echo "[test] native: ctest"
-ctest --test-dir build/native --output-on-failure -j "$(nproc)"
-echo "[test] end-to-end: node --test tests/e2e/"
-node --test --test-concurrency=1 tests/e2e/
+# Each phase prints its wall time, so a slow CI run says where its time went. A test that hangs
+# fails at its timeout instead of holding the run until CI gives up on it.
+phase() {
+  local name=$1 t0=$SECONDS
+  shift
+  echo "[test] $name"
+  "$@"
+  echo "[test] $name took $((SECONDS - t0)) s (load $(cut -d' ' -f1 /proc/loadavg))"
+}
+phase setup bash scripts/setup.sh
+phase lint bash scripts/lint.sh
+phase build bash scripts/build.sh
+phase "native: ctest" ctest --test-dir build/native --output-on-failure -j "$(nproc)" --timeout 600
+phase "end-to-end: node --test tests/e2e/" \
+  node --test --test-concurrency=1 --test-timeout=300000 tests/e2e/
+echo "[test] all passed in $SECONDS s"

@@ -5,10 +5,12 @@
 #include <cstring>
 #include <new>
 
+#include "core/analysis/queue_length.h"
 #include "core/base/json_writer.h"
 #include "core/formats/compression/decompressing_importer.h"
 #include "core/formats/detect_format.h"
 #include "core/formats/format_sniffer.h"
+#include "core/formats/perfetto/perfetto_details.h"
 #include "core/formats/xplane/xplane_details.h"
 #include "core/query/event_json.h"
 #include "core/query/find.h"
@@ -16,21 +18,39 @@
 #include "core/query/hierarchy.h"
 #include "core/query/launches.h"
 #include "core/query/viewport.h"
+#include "engine/analysis/analysis_cache.h"
+#include "engine/analysis/op_cells.h"
+#include "engine/graph_session.h"
 #include "protocol/reply_keys.h"
 #include "protocol/view_messages.h"
 
 namespace strata {
 
 namespace {
+
 constexpr size_t kMaxCsvBytes = size_t{1} << 30;
+
+SourceFile make_source_file(std::string_view name, uint64_t bytes, std::string format) {
+  SourceFile f;
+  f.name = std::string(name);
+  f.bytes = bytes;
+  f.format = std::move(format);
+  return f;
+}
+
 }  // namespace
 
 Engine::Engine() : store_(std::make_unique<TraceStore>()) {}
 Engine::~Engine() = default;
 
+GraphSession& Engine::graph_session() const {
+  if (!graph_) graph_ = std::make_unique<GraphSession>(*this);
+  return *graph_;
+}
+
 void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   loading_ = std::make_unique<TraceStore>();
-  loading_->files.push_back({std::string(name), total_bytes, "chrome-json"});
+  loading_->files.push_back(make_source_file(name, total_bytes, "chrome-json"));
   // Every file enters through the decompressing importer: gzip/zstd are recognised by their
   // magic bytes, anything else passes straight through to the format's importer.
   importer_ =
@@ -137,7 +157,7 @@ bool Engine::load_next_file(std::string_view name, uint64_t bytes) {
   preview_importer_.reset();
   preview_store_.reset();
   loading_->files.back().bytes = loaded_bytes_ - file_start_;
-  loading_->files.push_back({std::string(name), bytes, loading_->files.front().format});
+  loading_->files.push_back(make_source_file(name, bytes, loading_->files.front().format));
   bool ok = false;
   try {
     ok = importer_->next_file();
@@ -185,7 +205,9 @@ bool Engine::load_end() {
   loading_->files.back().bytes = loaded_bytes_ - file_start_;
   importer_.reset();  // its lookup tables and buffers, before the pyramid's
   Pyramid pyramid;
+  std::optional<GpuWorkSet> gpu;  // the analyses' too
   try {
+    add_queue_length_tracks(loading_.get(), &gpu);  // derived counter tracks, drawn like the file's
     pyramid = build_pyramid(*loading_);
   } catch (const std::bad_alloc&) {
     load_fail("out of memory while building the zoom levels");
@@ -194,6 +216,11 @@ bool Engine::load_end() {
   previous_.reset();
   previous_pyramid_ = Pyramid();
   install(std::move(loading_), std::move(pyramid));
+  try {
+    warm_op_metrics(*store_);
+  } catch (const std::bad_alloc&) {  // the op analyses will say so when asked; the trace stays
+  }
+  if (gpu) seed_shared_gpu_work(*this, std::move(*gpu));
   last_error_.clear();
   session_errors_.clear();  // earlier failed opens are history once a new trace is in place
   loading_name_.clear();
@@ -247,7 +274,7 @@ std::string Engine::summary_json() const {
   protocol::append_key(&o, sum::kEvents);
   o += std::to_string(s.events.size());
   protocol::append_key(&o, sum::kCounters);
-  o += std::to_string(s.samples.size());
+  o += std::to_string(s.samples.size() - derived_counter_samples(s));  // the file's counters
   o += ",\"counterTracks\":" + std::to_string(counter_tracks);
   o += ",\"flows\":" + std::to_string(s.flows.size());
   protocol::append_key(&o, sum::kTracks);
@@ -614,6 +641,8 @@ std::string Engine::details_json(uint32_t event, std::string_view record) const 
     o += "null";
   else if (s.xspace)  // xplane: the record is the event's XEvent bytes, decoded here
     o += xplane_record_json(s, event, record);
+  else if (s.perfetto)  // Perfetto: the event's TrackEvent bytes
+    o += perfetto_record_json(s, event, record);
   else
     o += record;
   o += '}';

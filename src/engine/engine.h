@@ -19,6 +19,9 @@
 namespace strata {
 
 struct HloProtoSpan;
+class ByteReader;
+class GraphSession;
+struct AnalysisCache;
 
 class Engine {
  public:
@@ -48,6 +51,12 @@ class Engine {
   // abandons the load in progress if any.
   void load_fail(std::string_view message);
   const std::string& last_error() const { return last_error_; }
+  // What analyses share for the current trace (engine/analysis/analysis_cache.h).
+  std::shared_ptr<AnalysisCache>& analysis_cache() const { return analysis_cache_; }
+  // A profiler's SQLite database (Nsight Systems, Ascend), read where it is through `reader`
+  // (engine_sqlite.cc): not streamed, since SQLite reads pages anywhere in the file. True: it
+  // replaced the trace; false: the old one is kept and last_error() says why.
+  bool load_sqlite(std::string_view name, ByteReader* reader);
   // Progressive display: for a file of at least `min_file` bytes, the first `bytes` are also
   // indexed on their own and replace the current trace as soon as they are read (a new
   // generation), so the first timeline appears long before a big file is done. The trace shown
@@ -126,6 +135,13 @@ class Engine {
   // "memory", "memory_range", "memory_live", "memory_allocs" (see engine_memory.cc).
   std::string memory_query_json(std::string_view kind, std::string_view args) const;
 
+  // ---- graph viewer -------------------------------------------------------------------------
+  // The graph viewer's modules (HLO files, the trace's HloProtos) beside this engine, made on
+  // first use; the analyses that read modules (the Memory Viewer) take them from here. A view
+  // of the engine, not part of its trace: reachable from a const engine.
+  GraphSession& graph_session() const;
+  const GraphSession* graph_session_if_made() const { return graph_.get(); }
+
  private:
   MemoryData memory_;
   MemoryScan memory_scan_;
@@ -135,7 +151,8 @@ class Engine {
   void memory_reset();  // counters → series; lists the [memory] records to read
   bool csv_load_end();
 
-  std::unique_ptr<TraceStore> store_;    // current trace (never null)
+  std::unique_ptr<TraceStore> store_;  // current trace (never null)
+  mutable std::shared_ptr<AnalysisCache> analysis_cache_;
   Pyramid pyramid_;                      // its multi-resolution summaries
   std::unique_ptr<TraceStore> loading_;  // trace being loaded
   std::unique_ptr<Importer> importer_;
@@ -159,6 +176,7 @@ class Engine {
   void install(std::unique_ptr<TraceStore> store, Pyramid pyramid);
   std::vector<uint32_t> display_tracks_, store_to_display_;
   void index_display_order();
+  mutable std::unique_ptr<GraphSession> graph_;  // last: it refers to the engine
 };
 
 // JSON value of a pid/tid key: the number when the key is numeric, else the string.

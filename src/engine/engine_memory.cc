@@ -15,6 +15,8 @@
 #include "core/memory/xplane_memory.h"
 #include "core/query/hierarchy.h"
 #include "engine/engine.h"
+#include "engine/memory_devices.h"
+#include "engine/memory_modules.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_memory.h"
@@ -101,6 +103,16 @@ uint32_t Engine::memory_scan_begin() {
     if ((n == names[0] || n == names[1] || n == names[2]) && n != kNone && s.events.src_len[e] > 0)
       wants.push_back({s.events.src_offset[e], s.events.src_len[e], e});
   }
+  // A Kineto file's head, for the device memory its deviceProperties state (event kNone).
+  if (!s.xspace && s.device_count > 0)
+    for (const SourceFile& f : s.files)
+      if (f.format == "chrome-json")
+        wants.push_back(
+            {f.stream_base,
+             static_cast<uint32_t>(f.compression == "none"
+                                       ? std::min<uint64_t>(f.bytes, kDevicePropertiesHeadBytes)
+                                       : kDevicePropertiesHeadBytes),
+             kNone});
   memory_scan_pending_ = !wants.empty();
   memory_scan_.begin(std::move(wants));
   memory_scan_file(0);
@@ -114,8 +126,19 @@ void Engine::memory_scan_end() {
   memory_scan_pending_ = false;
   const TraceStore& s = *store_;
   // Time order (the file's order is by thread or by plane line): alloc / free pairing needs it.
-  std::vector<uint32_t> order(memory_scan_.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  // The files' heads (no event) give the devices' memory.
+  std::vector<uint32_t> order;
+  MemoryData heads;
+  for (uint32_t i = 0; i < memory_scan_.size(); ++i) {
+    if (memory_scan_.want(i).event != kNone) {
+      order.push_back(i);
+      continue;
+    }
+    for (MemoryCapacity& c : kineto_device_memory(memory_scan_.record(i)))
+      if (std::none_of(heads.capacities.begin(), heads.capacities.end(),
+                       [&](const MemoryCapacity& x) { return x.device == c.device; }))
+        heads.capacities.push_back(std::move(c));
+  }
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
     return s.events.start[memory_scan_.want(a).event] < s.events.start[memory_scan_.want(b).event];
   });
@@ -140,6 +163,7 @@ void Engine::memory_scan_end() {
   }
   if (any_kineto) memory_merge(&memory_, kineto.take());
   if (any_xplane) memory_merge(&memory_, xplane.take());
+  if (!heads.capacities.empty()) memory_merge(&memory_, std::move(heads));
   memory_scan_ = MemoryScan();
 }
 
@@ -253,6 +277,21 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
       json_append_number(&o, peak.valid ? rel(peak.ts) : 0);
       append_key(&o, dev::kPeakIsReserved);
       o += peak_reserved ? "true" : "false";
+      // The device's memory as the profile states it, and the peak's share of it.
+      for (const MemoryCapacity& c : m.capacities) {
+        if (c.device != devices[d]) continue;
+        if (!(c.bytes > 0)) {
+          append_key(&o, dev::kCapacityWhy);
+          json_append_string(&o, c.source);
+          continue;
+        }
+        append_key(&o, dev::kCapacityBytes);
+        json_append_number(&o, c.bytes);
+        append_key(&o, dev::kCapacitySource);
+        json_append_string(&o, c.source);
+        append_key(&o, dev::kPeakShare);
+        json_append_number(&o, peak.valid ? peak.bytes / c.bytes : 0);
+      }
       // The device's data range, for "fit" (an Ascend CSV on top of a trace may use another clock).
       TimeNs lo = 0, hi = 0;
       const bool any = memory_time_span(m, &devices[d], &lo, &hi);
@@ -412,7 +451,9 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
       json_append_number(&o, total > 0 ? groups[k].bytes / total : 0);
       o += '}';
     }
-    return o + "]}";
+    o += ']';
+    append_live_module(&o, s, graph_session_if_made(), device, at, origin);
+    return o + '}';
   }
 
   if (kind == query::kAllocs) {
@@ -430,6 +471,9 @@ std::string Engine::memory_query_json(std::string_view kind, std::string_view ar
     append_key(&o, keys::memory_allocs::kCount);
     return o + std::to_string(count) + '}';
   }
+  if (kind == query::kModule)
+    return memory_module_json(s, m, graph_session_if_made(), args.text(arg::kModule),
+                              args.text(arg::kProgramId), origin);
   return failure_json("unknown memory query");
 }
 

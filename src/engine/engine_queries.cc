@@ -10,9 +10,11 @@
 #include "core/query/find.h"
 #include "core/query/selection.h"
 #include "engine/analysis/analysis_registry.h"
+#include "engine/analysis/overview.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_links.h"
 
 namespace strata {
 
@@ -119,6 +121,14 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
       // programId: only that XLA program's runs of the op (an analysis row's link).
       const std::string program = args.text(protocol::keys::analysis_link::kProgramId);
       if (id != kNone) count = select_named(s, id, tracks, limit, &events, program);
+    } else if (args.get(protocol::keys::analysis_link::kPart)) {
+      // part mode: the events behind an overview part cell (a step's event and a part key).
+      namespace k = protocol::keys::analysis_link;
+      const double step = args.number(k::kStep, -1);
+      if (step >= 0 && step < static_cast<double>(s.events.size()))
+        events = overview_part_events(*this, static_cast<uint32_t>(step), args.text(k::kPart));
+      count = events.size();
+      if (events.size() > limit) events.resize(limit);
     } else if (args.get("events")) {
       for (double e : args.numbers("events"))
         if (e >= 0 && e < static_cast<double>(s.events.size()))

@@ -46,7 +46,7 @@ void GraphSession::keep_modules(std::vector<hlo::HloModule>* parsed, std::string
                                 bool from_trace, const std::string& file_error) {
   for (auto& m : *parsed) {
     std::string note = m.note;
-    modules_.push_back({std::move(m), std::string(name), from_trace, std::move(note)});
+    modules_.push_back({std::move(m), std::string(name), from_trace, std::move(note), {}});
   }
   // Where the file stopped when no module kept says so itself (the module it broke in had
   // nothing to keep, or a compressed file ended early): the last module read carries it.
@@ -119,7 +119,7 @@ std::string GraphSession::hlo_stream_end(bool keep) {
   if (keep)
     for (auto& h : got) {
       std::string note = h.module.note;
-      modules_.push_back({std::move(h.module), std::move(h.name), true, std::move(note)});
+      modules_.push_back({std::move(h.module), std::move(h.name), true, std::move(note), {}});
       ++added;
     }
   namespace reply = protocol::keys::graph_added;
@@ -213,7 +213,10 @@ const std::vector<uint8_t>& GraphSession::layout(uint32_t module, uint32_t compu
 
 std::string GraphSession::details_json(uint32_t module, uint32_t instr) const {
   if (!valid(module) || instr >= modules_[module].m.instruction_count()) return "null";
-  return graph::instruction_details_json(modules_[module].m, instr);
+  std::string o = graph::instruction_details_json(modules_[module].m, instr);
+  const std::string buffers = defined_buffers_json(module, instr);
+  if (!buffers.empty() && o.size() > 2 && o.back() == '}') o.insert(o.size() - 1, buffers);
+  return o;
 }
 
 int32_t GraphSession::find_instr(uint32_t module, std::string_view name) const {

@@ -15,6 +15,7 @@
 #include "core/formats/hlo/hlo_module.h"
 #include "core/graph/op_costs.h"
 #include "core/graph/xplane_hlo_stream.h"
+#include "core/memory_viewer/heap_replay.h"
 #include "engine/memory_scan.h"
 
 namespace strata {
@@ -90,12 +91,27 @@ class GraphSession {
   void costs_scan_end();
   std::string costs_json() const;
 
+  // ---- the Memory Viewer's view of a module's buffer assignment (graph_session_memory.cc) --
+  // Parsed on first use and kept with the module; null with *error saying why (no buffer
+  // assignment, damaged, an inconsistent heap trace).
+  const memview::MemoryModel* memory_model(uint32_t module, std::string* error) const;
+  const memview::HeapProfile* heap_profile(uint32_t module, int64_t color,
+                                           std::string* error) const;
+  const std::string& module_source(uint32_t module) const;
+  // ,"buffers":[text] for details_json: the buffers `instr` defines; "" without an assignment.
+  std::string defined_buffers_json(uint32_t module, uint32_t instr) const;
+  bool module_from_trace(uint32_t module) const {
+    return valid(module) && modules_[module].from_trace;
+  }
+
  private:
+  struct MemoryCache;  // graph_session_memory.cc
   struct Module {
     hlo::HloModule m;
     std::string source;  // the file it came from
     bool from_trace = false;
     std::string note;  // what the viewer says about it: where its text stopped, no ENTRY
+    mutable std::shared_ptr<MemoryCache> memory;  // the Memory Viewer's, on first use
   };
   bool valid(uint32_t module) const { return module < modules_.size(); }
   void keep_modules(std::vector<hlo::HloModule>* parsed, std::string_view name, bool from_trace,

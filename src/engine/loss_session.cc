@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/base/json_writer.h"
-#include "core/formats/loss_log/default_tags.h"
 #include "protocol/reply_keys.h"
 
 namespace strata {
@@ -24,6 +23,33 @@ std::string inflated_head(std::string_view head, size_t max) {
   return text;
 }
 
+void append_list(std::string* out, const std::vector<std::string>& list) {
+  *out += '[';
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) *out += ',';
+    json_append_string(out, list[i]);
+  }
+  *out += ']';
+}
+
+std::string detail(const LogScan& scan) {
+  namespace k = protocol::keys::loss_info;
+  std::string o;
+  protocol::append_key(&o, k::kLossTag, '{');
+  json_append_string(&o, scan.tags().loss);
+  protocol::append_key(&o, k::kIterationTag);
+  json_append_string(&o, scan.tags().iteration);
+  protocol::append_key(&o, k::kFormat);
+  json_append_string(&o, log_format_name(scan.format()));
+  protocol::append_key(&o, k::kSeriesKeys);
+  append_list(&o, scan.series_keys());
+  protocol::append_key(&o, k::kStepKeys);
+  append_list(&o, scan.step_keys());
+  protocol::append_key(&o, k::kNote);
+  json_append_string(&o, scan.note());
+  return o + "}";
+}
+
 }  // namespace
 
 std::string LossSession::guess_tags_json(std::string_view head) {
@@ -33,7 +59,7 @@ std::string LossSession::guess_tags_json(std::string_view head) {
   const auto* p = reinterpret_cast<const uint8_t*>(head.data());
   const bool plain = sniff_compression(p, head.size()) == Compression::kNone;
   const std::string text = plain ? std::string() : inflated_head(head, kGuessBytes);
-  const LossTags t = guess_loss_tags(plain ? head : std::string_view(text));
+  const LossTags t = guess_log_tags(plain ? head : std::string_view(text));
   std::string o;
   protocol::append_key(&o, protocol::keys::loss_info::kLossTag, '{');
   json_append_string(&o, t.loss);
@@ -43,7 +69,8 @@ std::string LossSession::guess_tags_json(std::string_view head) {
 }
 
 void LossSession::scan_begin(LossTags tags) {
-  scan_ = std::make_unique<LossScanner>(std::move(tags));
+  scan_ = std::make_unique<LogScan>(std::move(tags));
+  detail_.clear();
   in_ = InflatingFeed();
 }
 
@@ -64,6 +91,7 @@ size_t LossSession::scan_end() {
   in_.finish([this](const uint8_t* p, size_t k) { scan_->feed(p, k); });
   scan_->finish();
   const LossSeries s = scan_->take_points();
+  detail_ = detail(*scan_);
   scan_.reset();
   points_.resize(s.size() * 2);
   for (size_t i = 0; i < s.size(); ++i) {
@@ -76,6 +104,7 @@ size_t LossSession::scan_end() {
 void LossSession::release() {
   std::vector<uint8_t>().swap(buf_);
   std::vector<double>().swap(points_);
+  std::string().swap(detail_);
 }
 
 }  // namespace strata

@@ -1,12 +1,17 @@
 #include "engine/runs_session.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "core/base/json_writer.h"
+#include "core/formats/sqlite/ascend_db_runs.h"
+#include "core/formats/sqlite/byte_reader.h"
 #include "core/runs/run_stats_json.h"
+#include "core/runs/trace_head.h"
 #include "core/store/trace_store.h"
 #include "engine/engine.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_links.h"
 #include "protocol/reply_keys_runs.h"
 
 namespace strata {
@@ -121,9 +126,48 @@ uint8_t* RunsSession::buffer(size_t n) {
   return buf_.data();
 }
 
+std::string RunsSession::trace_head_json(size_t n) const {
+  namespace k = protocol::keys::runs_stats;
+  const TraceRank r = trace_head_rank_of_file(buf_.data(), std::min(n, buf_.size()));
+  std::string o;
+  protocol::append_key(&o, k::kRank, '{');
+  json_append_int(&o, r.rank);
+  protocol::append_key(&o, k::kWorldSize);
+  json_append_int(&o, r.world_size);
+  protocol::append_key(&o, k::kErrors);
+  return o + "[]}";
+}
+
 void RunsSession::put(std::string_view key_name, size_t n) {
+  if (key_name.size() > 3 && key_name.substr(key_name.size() - 3) == ".db") {
+    put_ascend_db(key_name, n);
+    return;
+  }
   texts_[std::string(key_name)].assign(reinterpret_cast<const char*>(buf_.data()),
                                        std::min(n, buf_.size()));
+  std::vector<uint8_t>().swap(buf_);
+}
+
+// An Ascend profiler db stands for the text export's files of its profile: they are written from
+// its tables under the same prefix ("a/", "card1/"), so every table reads them as it reads the
+// CSVs. A db that cannot be read leaves them absent and says why in the tables' warnings.
+void RunsSession::put_ascend_db(std::string_view key_name, size_t n) {
+  const size_t slash = key_name.rfind('/');
+  const std::string prefix(slash == std::string_view::npos ? std::string_view()
+                                                           : key_name.substr(0, slash + 1));
+  MemoryByteReader bytes(buf_.data(), std::min(n, buf_.size()));
+  std::string error;
+  AscendDbRunFiles files;
+  std::unique_ptr<SqliteDb> db = SqliteDb::open(&bytes, &error);
+  if (db && ascend_db_run_files(db.get(), &files, &error)) {
+    texts_[prefix + "kernel_details.csv"] = std::move(files.kernel_details_csv);
+    texts_[prefix + "operator_details.csv"] = std::move(files.operator_details_csv);
+    texts_[prefix + "step_trace_time.csv"] = std::move(files.step_trace_time_csv);
+    texts_[prefix + "communication.json"] = std::move(files.communication_json);
+  } else {
+    db_errors_.push_back(std::string(key_name.substr(slash + 1)) + ": " + error);
+  }
+  db.reset();
   std::vector<uint8_t>().swap(buf_);
 }
 
@@ -146,7 +190,7 @@ std::string RunsSession::ascend_stats_json(bool group_by_shape, std::string_view
                                            int cards) const {
   // Only the tables whose files were put: the page reads what the shown view needs.
   const std::string step(step_view);
-  std::vector<std::string> errors;
+  std::vector<std::string> errors = db_errors_;
   std::string e;
   std::string o = ok_reply();
   runs::OperatorTable ops;

@@ -25,12 +25,17 @@ class RunsSession {
 
   // Scratch space for one file's bytes; then put() names them.
   uint8_t* buffer(size_t n);
-  // The buffer's first n bytes become file `key` ("a/operator_details.csv", ...).
+  // The buffer's first n bytes become file `key` ("a/operator_details.csv", ...). A key ending
+  // in ".db" ("a/ascend_pytorch_profiler_0.db") is an Ascend profiler db: it becomes the text
+  // export's files of that prefix (core/formats/sqlite/ascend_db_runs.h).
   void put(std::string_view key, size_t n);
   void put_text(std::string_view key, std::string text) {
     texts_[std::string(key)] = std::move(text);
   }
-  void clear() { texts_.clear(); }
+  void clear() {
+    texts_.clear();
+    db_errors_.clear();
+  }
 
   // The Ascend profile under "a/": operator_details.csv, kernel_details.csv, op_statistic.csv;
   // and for Distributed every card's "card<N>/step_trace_time.csv" and
@@ -52,6 +57,9 @@ class RunsSession {
   std::string diff_json(bool group_by_shape, std::string_view step);
   // The loaded Kineto trace as one profile (card = its rank for the Distributed row).
   std::string trace_stats_json(bool group_by_shape, int card) const;
+  // The buffer's first n bytes are a JSON trace's head (as stored: plain, gzip or zstd):
+  // {"rank", "worldSize", "errors"} from its distributedInfo (-1 where it gives none).
+  std::string trace_head_json(size_t n) const;
 
  private:
   struct KeptSide {
@@ -59,10 +67,12 @@ class RunsSession {
     runs::StepOpTimes steps;
   };
   const std::string& text(const std::string& key) const;
+  void put_ascend_db(std::string_view key, size_t n);
   runs::RecordLookup record_lookup() const;
 
   const Engine& engine_;
   std::map<std::string, std::string> texts_;  // file key → text
+  std::vector<std::string> db_errors_;        // dbs put that could not be read
   std::vector<uint8_t> buf_;
   MemoryScan records_;
   std::unordered_map<uint32_t, size_t> record_of_;  // event → record index in records_

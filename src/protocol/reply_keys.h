@@ -204,6 +204,12 @@ inline constexpr std::string_view kPoints = "points";
 inline constexpr std::string_view kBytes = "bytes";
 inline constexpr std::string_view kScanMs = "scanMs";
 inline constexpr std::string_view kMbps = "mbps";
+// What the log is and what it holds: "text", "jsonl", "json", "csv" or "tfevents"; the series
+// (keys, columns, tags) and step keys its tag dialog lists; why points are missing ("" = none).
+inline constexpr std::string_view kFormat = "format";
+inline constexpr std::string_view kSeriesKeys = "seriesKeys";
+inline constexpr std::string_view kStepKeys = "stepKeys";
+inline constexpr std::string_view kNote = "note";
 }  // namespace loss_info
 
 // graph_modules_json(): one module each (programId: the XLA program's id, from an xplane;
@@ -326,9 +332,10 @@ inline constexpr std::string_view kFindMatchKeys[] = {keys::event::kEvent, keys:
                                                       keys::event::kDurNs};
 
 inline constexpr std::string_view kLossInfoKeys[] = {
-    keys::loss_info::kName,   keys::loss_info::kLossTag, keys::loss_info::kIterationTag,
-    keys::loss_info::kPoints, keys::loss_info::kBytes,   keys::loss_info::kScanMs,
-    keys::loss_info::kMbps};
+    keys::loss_info::kName,     keys::loss_info::kLossTag, keys::loss_info::kIterationTag,
+    keys::loss_info::kPoints,   keys::loss_info::kBytes,   keys::loss_info::kScanMs,
+    keys::loss_info::kMbps,     keys::loss_info::kFormat,  keys::loss_info::kSeriesKeys,
+    keys::loss_info::kStepKeys, keys::loss_info::kNote};
 
 inline constexpr std::string_view kGraphModuleKeys[] = {
     keys::graph_module::kName, keys::graph_module::kFromTrace, keys::graph_module::kProgramId};

@@ -33,6 +33,12 @@ inline constexpr std::string_view kAllocations = "allocations";
 inline constexpr std::string_view kUnreleased = "unreleased";
 inline constexpr std::string_view kPrimary = "primary";
 inline constexpr std::string_view kSeries = "series";
+// The device memory the profile states (absent when it states none) and the peak's share of it.
+inline constexpr std::string_view kCapacityBytes = "capacityBytes";
+inline constexpr std::string_view kCapacitySource = "capacitySource";
+inline constexpr std::string_view kPeakShare = "peakShare";
+// Instead of those when the profile names the device but not its memory: what it does name.
+inline constexpr std::string_view kCapacityWhy = "capacityWhy";
 }  // namespace memory_device
 
 // One of memory_device.series (a peak is null when the series has no such values).
@@ -74,7 +80,46 @@ inline constexpr std::string_view kBytes = "bytes";
 inline constexpr std::string_view kBeforeTraceBytes = "beforeTraceBytes";
 inline constexpr std::string_view kTop = "top";
 inline constexpr std::string_view kGroups = "groups";
+// The XLA program run t falls in on the device (memory_xla_run), absent when none does.
+inline constexpr std::string_view kModule = "module";
 }  // namespace memory_live
+
+// An XLA program's run on a device's "XLA Modules" row, as the Memory tab ties it to the
+// Memory Viewer: the module and its program id, the device plane, the run, whether the instant
+// asked about is inside it (during) or in the gap before it (its buffers are allocated before
+// it launches), the Memory Viewer's module for it (graphModule, -1: none; bufferAssignment and
+// why), the XLA op running at the instant and its program-order point (-1: none). The
+// memory_module query's runs add the window searched (from the previous run's end) and the
+// device's highest memory in it (peakBytes at peakRelNs).
+namespace memory_xla_run {
+inline constexpr std::string_view kModule = "module";
+inline constexpr std::string_view kProgramId = "programId";
+inline constexpr std::string_view kPlane = "plane";
+inline constexpr std::string_view kDevice = "device";  // the memory device charted for the plane
+inline constexpr std::string_view kStartRelNs = "startRelNs";
+inline constexpr std::string_view kEndRelNs = "endRelNs";
+inline constexpr std::string_view kDuring = "during";
+inline constexpr std::string_view kGraphModule = "graphModule";
+inline constexpr std::string_view kBufferAssignment = "bufferAssignment";
+inline constexpr std::string_view kWhy = "why";
+inline constexpr std::string_view kOp = "op";
+inline constexpr std::string_view kPoint = "point";
+inline constexpr std::string_view kWindowStartRelNs = "windowStartRelNs";
+inline constexpr std::string_view kPeakBytes = "peakBytes";
+inline constexpr std::string_view kPeakRelNs = "peakRelNs";
+}  // namespace memory_xla_run
+
+// The `memory_module` query: where a module runs among the charted devices (runs: how many
+// runs it has there), its first run and the run with the most memory (memory_xla_run each,
+// with its memory device); why when it runs on none of them.
+namespace memory_module {
+inline constexpr std::string_view kModule = "module";
+inline constexpr std::string_view kProgramId = "programId";
+inline constexpr std::string_view kRuns = "runs";
+inline constexpr std::string_view kFirst = "first";
+inline constexpr std::string_view kPeak = "peak";
+inline constexpr std::string_view kWhy = "why";
+}  // namespace memory_module
 
 // One of memory_live.groups (share: of memory_live.bytes, 0..1; beforeTrace: the group of what
 // was held before the trace began, present only then).

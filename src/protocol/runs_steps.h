@@ -48,6 +48,7 @@ inline constexpr std::string_view kAscend = "ascend";
 inline constexpr std::string_view kTrace = "trace";
 inline constexpr std::string_view kKeep = "keep";
 inline constexpr std::string_view kDiff = "diff";
+inline constexpr std::string_view kHead = "head";  // a JSON trace's rank from its first bytes
 }  // namespace runs_stats_kind
 
 constexpr bool runs_stats_names_agree() {
@@ -58,7 +59,8 @@ constexpr bool runs_stats_names_agree() {
   return listed && kRunsStatsKinds[0] == runs_stats_kind::kAscend &&
          kRunsStatsKinds[1] == runs_stats_kind::kTrace &&
          kRunsStatsKinds[2] == runs_stats_kind::kKeep &&
-         kRunsStatsKinds[3] == runs_stats_kind::kDiff;
+         kRunsStatsKinds[3] == runs_stats_kind::kDiff &&
+         kRunsStatsKinds[4] == runs_stats_kind::kHead;
 }
 static_assert(runs_stats_names_agree(),
               "runs_stats_message / runs_stats_kind disagree with worker_messages.h");

@@ -77,7 +77,9 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "error}"},
     {"lossLoaded", Direction::kToPage,
      "id; kind; summary; lossId; name; lossTag; iterationTag; bytes: file size; points: "
-     "ArrayBuffer of Float64 [iteration, loss] pairs; scanMs: ms; mbps: MB/s"},
+     "ArrayBuffer of Float64 [iteration, loss] pairs; scanMs: ms; mbps: MB/s; format; "
+     "seriesKeys; stepKeys; note (REPLY_KEYS.lossInfo); lossDetail: the same as the engine's "
+     "JSON text, for the UI"},
     {"lossPoints", Direction::kToPage, "id; the fields of lossLoaded but summary (new tags)"},
     {"view", Direction::kToPage, "bytes: ArrayBuffer (a kViewReply, transferred)"},
     {"details", Direction::kToPage,
@@ -117,6 +119,8 @@ inline constexpr std::string_view kSummary = "memory";
 inline constexpr std::string_view kRange = "memory_range";
 inline constexpr std::string_view kLive = "memory_live";
 inline constexpr std::string_view kAllocs = "memory_allocs";
+// An XLA module's runs on the devices whose memory is charted (args module, programId).
+inline constexpr std::string_view kModule = "memory_module";
 }  // namespace memory_query
 namespace memory_args {
 inline constexpr std::string_view kDevice = "device";
@@ -127,10 +131,12 @@ inline constexpr std::string_view kPx = "px";
 inline constexpr std::string_view kT = "t";
 inline constexpr std::string_view kBy = "by";
 inline constexpr std::string_view kLimit = "limit";
+inline constexpr std::string_view kModule = "module";        // an XLA module's name
+inline constexpr std::string_view kProgramId = "programId";  // its program id, decimal text
 }  // namespace memory_args
 
 // The `kind` of a `runsStats` message (web/worker/runs.js).
-inline constexpr std::string_view kRunsStatsKinds[] = {"ascend", "trace", "keep", "diff"};
+inline constexpr std::string_view kRunsStatsKinds[] = {"ascend", "trace", "keep", "diff", "head"};
 
 // The commands a host page sends an embedded Strata (an iframe, web/page/embed.js): messages
 // {strata: {<command>: argument, id}}, answered {strata: {<result>, id}} (README "Embedding and

@@ -12,6 +12,7 @@
 #include "protocol/reply_keys.h"
 #include "ui/help/help_overlay.h"
 #include "ui/labels.h"
+#include "ui/memory/memory_links.h"
 #include "ui/timeline/colors.h"
 
 namespace strata {
@@ -462,6 +463,7 @@ void app_frame(App* app, float w, float h, double now_ms) {
     if (!app->progress.active) app->empty_message = empty_state(app->tab, w, h, app->embedded);
   }
   help_overlay_draw(&app->timeline.show_help, app->tab, w, h);
+  memory_links_apply(app);
 }
 
 }  // namespace strata

@@ -108,8 +108,11 @@ TEST(DetectFormat, NamesAgainstContent) {
          Compression::kNone);
   expect("dir/x_hlo_proto_dump.pb", hlo_proto(), FileKind::kHloProto, Compression::kNone);
   // Not a .pb at the end, or "hloproto" before the last '/': content decides.
-  expect("m.hlo_proto.pb.txt", hlo_proto(), FileKind::kXSpace, Compression::kNone);
-  expect("hlo_proto/x.pb", hlo_proto(), FileKind::kXSpace, Compression::kNone);
+  // Not named as an HloProto, its bytes go to the trace importers: field 1 holding "jit_f"
+  // reads as a Perfetto packet (its first field number is past XPlane's), whose importer then
+  // fails the load with its message, as the XSpace importer did before.
+  expect("m.hlo_proto.pb.txt", hlo_proto(), FileKind::kPerfetto, Compression::kNone);
+  expect("hlo_proto/x.pb", hlo_proto(), FileKind::kPerfetto, Compression::kNone);
   // An xplane is never a graph, even by a graph's name or content.
   expect("jit.hlo_proto.xplane.pb", xspace(), FileKind::kXSpace, Compression::kNone);
   expect("a.XPLANE.PB.gz", kHlo, FileKind::kTrainingLog, Compression::kNone);
@@ -139,7 +142,8 @@ TEST(DetectFormat, BinaryJunkIsUnknown) {
   for (int i = 0; i < 4096; ++i) junk += static_cast<char>((i * 7919 + 13) & 0xFF);
   junk[0] = '\x89';
   expect("x.bin", junk, FileKind::kUnknown, Compression::kNone);
-  expect("x", std::string("SQLite format 3\0\x10\0", 19), FileKind::kUnknown, Compression::kNone);
+  // A SQLite header is a database now (which profiler's is told by its tables, when opened).
+  expect("x", std::string("SQLite format 3\0\x10\0", 19), FileKind::kSqlite, Compression::kNone);
   expect("x", std::string("\x00\x01\x02", 3), FileKind::kUnknown, Compression::kNone);
 }
 
@@ -172,7 +176,13 @@ TEST(DetectFormat, KindNames) {
 // its raw first 256 KB commit, then the sniffer's JSON / XSpace choice on the decompressed bytes; a
 // file neither took fails in the JSON importer (unknown here).
 FileKind routed_before(const std::string& name, const std::string& file) {
+  // TensorBoard event files were unknown until the Loss tab read them.
+  if (name.find("tfevents") != std::string::npos) return FileKind::kTrainingLog;
+  // Perfetto protobuf traces were taken for an XSpace until the Perfetto importer read them.
+  if (name.size() > 8 && name.compare(name.size() - 8, 8, ".pftrace") == 0)
+    return FileKind::kPerfetto;
   const std::string_view raw(file);
+  if (raw.substr(0, 16) == std::string_view("SQLite format 3\0", 16)) return FileKind::kSqlite;
   const std::regex xplane(R"(\.xplane\.pb(\.gz|\.zst)?$)", std::regex::icase);
   const std::regex hlo_proto(R"((\.hlo_proto\.pb|\.hlo\.pb|hlo_?proto[^/]*\.pb)$)",
                              std::regex::icase);
@@ -224,6 +234,40 @@ TEST(DetectFormat, RealFilesGetTheKindTheyWereRoutedTo) {
   for (FileKind k : {FileKind::kChromeJson, FileKind::kXSpace, FileKind::kHloText,
                      FileKind::kHloProto, FileKind::kAscendCsv, FileKind::kTrainingLog})
     EXPECT_GT(seen[k], 0u) << file_kind_name(k);
+}
+
+// A drop, pick or folder of which no file is one Strata reads: one message naming each file with
+// what it looks like, capped, then what Strata reads.
+TEST(DescribeUnreadFiles, NamesEachFileByWhatItLooksLikeCappedWithAndNMore) {
+  const std::string png("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
+  const std::string zip("PK\x03\x04\x14\0\0\0", 8);
+  const std::string noise("\x01\x02\x03\xfe\xfd", 5);
+  auto what = [](const std::string& name, const std::string& b) {
+    return what_unknown_file_is(name, reinterpret_cast<const uint8_t*>(b.data()), b.size());
+  };
+  EXPECT_EQ(what("a.png", png), "a PNG image");
+  EXPECT_EQ(what("b.zip", zip).rfind("a ZIP archive", 0), 0u) << what("b.zip", zip);
+  EXPECT_EQ(what("c.nsys-rep", noise).rfind("an Nsight Systems report", 0), 0u);
+  EXPECT_EQ(what("d.bin", noise), "binary data of no format Strata knows");
+  EXPECT_EQ(what("a.png", png).find(kWhatStrataReads), std::string::npos);
+
+  std::vector<UnreadFile> files = {{"a.png", what("a.png", png)}, {"b.zip", what("b.zip", zip)}};
+  const std::string two = describe_unread_files(files);
+  EXPECT_EQ(
+      two.rfind("none of the 2 files here is one Strata reads: a.png (a PNG image); b.zip (a ZIP",
+                0),
+      0u)
+      << two;
+  EXPECT_NE(two.find(kWhatStrataReads), std::string::npos);
+  EXPECT_EQ(two.find("more"), std::string::npos);
+  for (int i = 0; i < 10; ++i) files.push_back({"x" + std::to_string(i) + ".bin", "binary data"});
+  const std::string many = describe_unread_files(files, 5);
+  EXPECT_NE(many.find("none of the 12 files"), std::string::npos) << many;
+  EXPECT_NE(many.find("x2.bin (binary data); and 7 more. Strata reads"), std::string::npos) << many;
+  EXPECT_EQ(many.find("x3.bin"), std::string::npos) << many;
+  EXPECT_EQ(describe_unread_files({{"a.png", "a PNG image"}})
+                .rfind("the one file here is not one Strata reads: a.png (a PNG image). ", 0),
+            0u);
 }
 
 }  // namespace

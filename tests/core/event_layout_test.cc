@@ -245,5 +245,16 @@ TEST(EventLayout, ColumnsAreSizedFromTheInputSize) {
   }
 }
 
+// A trace with tracks but no events (only counters, or every event dropped): the layout runs
+// over empty columns and leaves a valid, empty layout.
+TEST(EventLayout, NoEventsGivesAnEmptyLayout) {
+  TraceStore store;
+  TraceBuilder b(&store);
+  b.thread_track(b.process("1", 1), "1", 1);
+  b.finish();
+  EXPECT_EQ(store.events.size(), 0u);
+  testing::expect_valid_layout(store);
+}
+
 }  // namespace
 }  // namespace strata

@@ -1,7 +1,9 @@
-// Replays every input under tests/fuzz/corpus_regressions/ (crashes the libFuzzer target found,
-// kept as regression tests) and the hand-written seeds through the importer, split exactly as
-// tests/fuzz/chrome_json_fuzz.cc splits them, and whole. Passing = no crash, no sanitizer
-// report, a store whose layout keeps its invariants.
+// Replays the inputs the libFuzzer targets crashed on, kept as regression tests, in the normal
+// test build (ASan). tests/fuzz/corpus_regressions/<target>/ holds those of one target: each is
+// run through that target's own body (tests/fuzz/<target>_fuzz.cc, compiled in by
+// tests/fuzz/replay.cmake). The Chrome JSON ones (and its hand-written seeds) are also imported
+// here split exactly as chrome_json_fuzz.cc splits them, and whole, and the two stores compared.
+// Passing = no crash, no trap, no sanitizer report, a store whose layout keeps its invariants.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../fuzz/fuzz_target.h"
 #include "core/query/flows.h"
 #include "import_test_util.h"
 
@@ -17,7 +20,7 @@ namespace {
 
 std::vector<std::string> inputs() {
   std::vector<std::string> files;
-  for (const char* dir : {"corpus_regressions", "seeds"}) {
+  for (const char* dir : {"corpus_regressions", "corpus_regressions/chrome_json", "seeds"}) {
     std::filesystem::path p = std::filesystem::path(STRATA_FUZZ_DIR) / dir;
     if (!std::filesystem::is_directory(p)) continue;
     for (const auto& e : std::filesystem::directory_iterator(p))
@@ -68,6 +71,47 @@ TEST(FuzzRegressions, EveryInputImportsWithoutCrashing) {
     auto whole = testing::import_json(body);
     check(*whole.store);
     testing::expect_same_store(*whole.store, split);
+  }
+}
+
+// The targets replay.cmake compiles in (a missing line there would skip a target's inputs).
+TEST(FuzzRegressions, EveryTargetIsCompiledIn) {
+  for (const char* name :
+       {"chrome_json", "xplane", "hlo_text", "hlo_proto", "ascend_csv", "training_log",
+        "compressed", "runs", "perfetto", "sqlite", "loss_jsonl", "loss_csv", "tfevents"})
+    EXPECT_NE(fuzz::find_target(name), nullptr) << name;
+}
+
+// corpus_regressions/<target>/ and the committed seeds/<target>/ (tests/fuzz/make_seeds.sh's
+// output, so every target runs here even before it has found anything).
+TEST(FuzzRegressions, EveryTargetReplaysItsInputs) {
+  std::vector<std::filesystem::path> dirs;
+  for (const char* sub : {"corpus_regressions", "seeds"}) {
+    std::filesystem::path root = std::filesystem::path(STRATA_FUZZ_DIR) / sub;
+    if (!std::filesystem::is_directory(root)) continue;
+    for (const auto& e : std::filesystem::directory_iterator(root))
+      if (e.is_directory()) dirs.push_back(e.path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  ASSERT_FALSE(dirs.empty()) << "no per-target inputs under " << STRATA_FUZZ_DIR;
+  for (const std::filesystem::path& dir : dirs) {
+    const std::string target = dir.filename().string();
+    fuzz::FuzzBody body = fuzz::find_target(target);
+    ASSERT_NE(body, nullptr) << dir.string()
+                             << " names no target compiled in by tests/fuzz/replay.cmake";
+    std::vector<std::string> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.is_regular_file()) files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    for (const std::string& path : files) {
+      SCOPED_TRACE(path);
+      std::string data;
+      ASSERT_TRUE(testing::read_file(path, &data));
+      // Replayed from a heap copy of its exact size, as libFuzzer hands it, so ASan sees a
+      // read one past the end.
+      std::vector<uint8_t> bytes(data.begin(), data.end());
+      body(bytes.data(), bytes.size());
+    }
   }
 }
 

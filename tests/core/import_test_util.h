@@ -24,10 +24,12 @@ struct ImportResult {
   uint64_t records = 0;
 };
 
-// Imports `data` fed in chunks of `chunk` bytes (0 = all at once).
-inline ImportResult import_json(std::string_view data, size_t chunk = 0) {
+// Imports `data` with the importer `make(store)` makes, fed in chunks of `chunk` bytes (0 = all
+// at once).
+template <class MakeImporter>
+ImportResult import_with(MakeImporter make, std::string_view data, size_t chunk = 0) {
   ImportResult r;
-  auto imp = make_chrome_json_importer(r.store.get());
+  auto imp = make(r.store.get());
   auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (chunk == 0) chunk = data.size() ? data.size() : 1;
   for (size_t i = 0; i < data.size(); i += chunk)
@@ -37,6 +39,10 @@ inline ImportResult import_json(std::string_view data, size_t chunk = 0) {
   r.failure = imp->failure();
   r.records = imp->records();
   return r;
+}
+
+inline ImportResult import_json(std::string_view data, size_t chunk = 0) {
+  return import_with(make_chrome_json_importer, data, chunk);
 }
 
 // A file name in the test temp dir that no other test process uses at the same time (ctest -j,

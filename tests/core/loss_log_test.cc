@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/formats/loss_log/default_tags.h"
+#include "core/formats/loss_log/log_name.h"
 #include "core/formats/loss_log/log_scanner.h"
 #include "core/formats/loss_log/tag_match.h"
 #include "core/formats/loss_log/text_sniff.h"
@@ -253,6 +254,16 @@ TEST(LossRealLogs, MegatronFirstPoint) {
   EXPECT_EQ(s.iteration[1], 20);
   EXPECT_EQ(s.loss[1], 10.62032);
   EXPECT_EQ(s.iteration.back(), 2130);
+}
+
+// A folder's TensorBoard event files go by their runs, as `tensorboard --logdir` names them.
+TEST(LossLogName, EventFilesInAFolderAreNamedByTheirRun) {
+  EXPECT_EQ(loss_log_name("runs/exp1/events.out.tfevents.1.host"), "exp1");
+  EXPECT_EQ(loss_log_name("runs/exp1/train/events.out.tfevents.1.host"), "exp1/train");
+  EXPECT_EQ(loss_log_name("runs/events.out.tfevents.1.host"), "runs");
+  EXPECT_EQ(loss_log_name("events.out.tfevents.1.host"), "events.out.tfevents.1.host");
+  EXPECT_EQ(loss_log_name("runs/exp1/train.log"), "train.log");
+  EXPECT_EQ(loss_log_name("train.log"), "train.log");
 }
 
 }  // namespace

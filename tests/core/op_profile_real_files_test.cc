@@ -13,6 +13,7 @@
 #include "engine/analysis/op_profile.h"
 #include "engine/analysis/roofline.h"
 #include "engine/query_args.h"
+#include "xla_ops_test_util.h"
 #include "xplane_test_util.h"
 
 namespace strata {
@@ -40,24 +41,6 @@ struct XlaOpsSums {
   uint64_t from_hlo = 0;  // events whose category their module's HloProto gives
 };
 
-// The program of an XLA op event: the run on the XLA Modules row beside it ("jit_f(5)", or
-// "jit_f", named by its HloProto), or -1.
-int64_t program_of_event(const TraceStore& s, size_t e) {
-  const Track& tr = s.tracks[s.events.track[e]];
-  for (uint32_t t : s.processes[tr.process].tracks) {
-    if (s.strings.get(s.tracks[t].name) != "XLA Modules") continue;
-    const Track& m = s.tracks[t];
-    for (uint32_t k = m.first_event; k < m.first_event + m.event_count; ++k) {
-      if (s.events.start[k] > s.events.start[e] ||
-          s.events.start[k] + s.events.dur[k] <= s.events.start[e])
-        continue;
-      int64_t program = -1;
-      if (s.xspace->hlo_ops.program_of(s.strings.get(s.events.name[k]), &program)) return program;
-    }
-  }
-  return -1;
-}
-
 XlaOpsSums sum_xla_ops(const TraceStore& s) {
   XlaOpsSums out;
   const XSpaceTables& x = *s.xspace;
@@ -69,7 +52,7 @@ XlaOpsSums sum_xla_ops(const TraceStore& s) {
     const std::string name(s.strings.get(s.events.name[i]));
     const auto dur = static_cast<double>(s.events.dur[i]);
     // These files have no hlo_category stat: XLA's category from the HloProto, else the name.
-    const int64_t program = program_of_event(s, i);
+    const int64_t program = testing::program_of_event(s, i);
     const HloOpText* hlo = program >= 0 ? x.hlo_ops.find(program, name) : nullptr;
     if (hlo && !hlo->category.empty()) {
       out.by_category[hlo->category] += dur;

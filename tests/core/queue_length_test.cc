@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "import_test_util.h"
 
 namespace strata {
@@ -86,6 +88,45 @@ TEST(QueueLength, RealKinetoMatchesDirectCount) {
       }
     }
   EXPECT_GT(checked, 10u);
+}
+
+// The derived counter track: one per stream with linked launches, right after the stream in
+// its process, its samples the queue length's, counted apart from the file's counters.
+TEST(QueueLength, CounterTrackPerStream) {
+  testing::ImportResult r = testing::import_json(kTrace);
+  ASSERT_FALSE(r.failed) << r.failure;
+  TraceStore& s = *r.store;
+  const GpuWorkSet w = find_gpu_work(s);
+  const std::vector<QueueSample> q = stream_queue_length(s, w.devices[0].streams[0]);
+  const uint32_t stream = w.devices[0].streams[0].track;
+  const size_t tracks = s.tracks.size(), series = s.series.size(), samples = s.samples.size();
+  EXPECT_EQ(add_queue_length_tracks(&s), 1u);
+  ASSERT_EQ(s.tracks.size(), tracks + 1);
+  EXPECT_EQ(derived_counter_samples(s), q.size());
+  const Track& t = s.tracks.back();
+  EXPECT_TRUE(is_derived_track(t));
+  EXPECT_FALSE(is_derived_track(s.tracks[stream]));
+  EXPECT_EQ(t.kind, TrackKind::kCounter);
+  EXPECT_EQ(s.strings.get(t.name).substr(0, 14), "Queue length (");
+  EXPECT_EQ(t.process, s.tracks[stream].process);
+  const std::vector<uint32_t>& order = s.processes[t.process].tracks;
+  auto at = std::find(order.begin(), order.end(), stream);
+  ASSERT_NE(at, order.end());
+  ASSERT_NE(at + 1, order.end());
+  EXPECT_EQ(*(at + 1), tracks);
+  ASSERT_EQ(s.series.size(), series + 1);
+  ASSERT_EQ(t.first_series, series);
+  const CounterSeries& cs = s.series.back();
+  EXPECT_EQ(cs.first_sample, samples);
+  ASSERT_EQ(cs.sample_count, q.size());
+  for (size_t i = 0; i < q.size(); ++i) {
+    EXPECT_EQ(s.samples.ts[samples + i], q[i].t);
+    EXPECT_EQ(s.samples.value[samples + i], static_cast<double>(q[i].length));
+  }
+  // The GPU work is what it was: the counter track holds no events.
+  const GpuWorkSet after = find_gpu_work(s);
+  ASSERT_EQ(after.devices.size(), 1u);
+  EXPECT_EQ(after.devices[0].streams.size(), w.devices[0].streams.size());
 }
 
 }  // namespace

@@ -299,6 +299,28 @@ TEST(RunsFetch, NoFolderAnswersEmpty) {
   EXPECT_NE(v.status.find("No profiler runs"), std::string::npos);
 }
 
+// A folder of files that hold no runs (no profiler folders, no JSON traces whose heads could
+// name ranks) leaves the Runs tab's folder, selection and fetched tables as they were; its
+// answer says there are no runs, so the page opens the files as files.
+TEST(RunsFetch, AFolderWithoutRunsLeavesTheTabAsItWas) {
+  EXPECT_TRUE(runs_view_folder_may_hold_runs(kAscend));
+  EXPECT_TRUE(runs_view_folder_may_hold_runs(kKineto));
+  EXPECT_TRUE(runs_view_folder_may_hold_runs("job/trace.json\n"));  // its head may name a rank
+  const std::string shots = "shots/plot.png\nshots/archive.zip\n";
+  EXPECT_FALSE(runs_view_folder_may_hold_runs(shots));
+  RunsView v;
+  runs_view_set_folder(&v, kAscend);
+  runs_view_select(&v, 0, 1, 0);
+  const std::vector<std::string> paths = v.paths;
+  const std::string status = v.status;
+  runs_fetch_no_runs(&v);
+  EXPECT_EQ(parse(runs_fetch_next(&v, "")).answer, "{\"runs\":[]}");
+  EXPECT_EQ(v.paths, paths);
+  EXPECT_EQ(v.discovery.runs.size(), 1u);
+  EXPECT_EQ(v.profile, 1);
+  EXPECT_EQ(v.status, status);
+}
+
 TEST(RunPlan, ResolveCardsAndPaths) {
   const RunDiscovery d =
       discover_runs({"tb/a/worker0.1.pt.trace.json", "tb/a/worker0.2.pt.trace.json",
@@ -364,6 +386,32 @@ TEST(JsonMembers, SplitsAnObjectAndJoinsArrays) {
   EXPECT_EQ(json_array_concat("[1]", " [ 2,3 ] "), "[1,2,3]");
   EXPECT_EQ(json_array_concat("[]", "[2]"), "[2]");
   EXPECT_EQ(json_array_concat("null", "[]"), "[]");
+}
+
+// JSON traces whose names say nothing: their heads are read first (one head request each),
+// the runs found again with the ranks the replies give, then the first rank's trace opens.
+TEST(RunsFetch, FolderReadsTheHeadsOfUnnamedTracesForTheirRanks) {
+  RunsView v;
+  runs_view_set_folder(&v, "job/first.json.gz\njob/second.json.gz\njob/notes.txt\n");
+  EXPECT_TRUE(v.discovery.runs.empty());
+  runs_fetch_folder(&v);
+  std::vector<Step> log;
+  const std::string answer = perform(&v, &log, [](const Step& s) {
+    if (field(s, "kind") == "head")
+      return std::string(s.files[0].second == 0 ? R"({"rank":1,"worldSize":2,"errors":[]})"
+                                                : R"({"rank":0,"worldSize":2,"errors":[]})");
+    return ops_reply("aten::mm");
+  });
+  ASSERT_GE(log.size(), 4u);
+  EXPECT_EQ(field(log[0], "kind"), "head");
+  EXPECT_EQ(log[0].files, (std::vector<std::pair<std::string, int>>{{"head", 0}}));
+  EXPECT_EQ(log[1].files, (std::vector<std::pair<std::string, int>>{{"head", 1}}));
+  EXPECT_EQ(log[2].kind, "frames");
+  EXPECT_EQ(log[3].kind, "open");
+  EXPECT_EQ(log[3].entry, 1);  // rank0's trace is the second file
+  ASSERT_EQ(v.discovery.runs.size(), 1u);
+  EXPECT_EQ(v.discovery.runs[0].workers, (std::vector<std::string>{"rank0", "rank1"}));
+  EXPECT_NE(answer.find(R"({"name":"rank0","spans":[""]})"), std::string::npos) << answer;
 }
 
 }  // namespace

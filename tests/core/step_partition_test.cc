@@ -6,13 +6,16 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <algorithm>
 #include <map>
 
 #include "core/analysis/intervals.h"
 #include "core/formats/xplane/xplane_tables.h"
+#include "engine/analysis/overview.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 #include "import_test_util.h"
+#include "real_trace_fixtures.h"
 
 namespace strata {
 namespace {
@@ -75,6 +78,7 @@ TEST(StepPartition, Classification) {
 struct Span {
   TimeNs a, z;
   StepEventType type;
+  uint32_t event = kNone;
 };
 
 // Types from the highest priority down: each gets what its union leaves of the time the
@@ -106,24 +110,20 @@ bool skipped(const TraceStore& s, uint32_t e) {
 
 // Kineto: host events of the step's process, typed here; launches found from the flows; GPU
 // work of the devices that process launches on.
-void expect_kineto_partition(const TraceStore& s) {
-  const GpuWorkSet w = find_gpu_work(s);
-  const std::vector<Step> steps = find_steps(s, w);
-  ASSERT_FALSE(steps.empty());
-  const std::vector<StepBreakdown> got = partition_steps(s, w, steps);
-  ASSERT_EQ(got.size(), steps.size());
-  std::vector<uint8_t> launches(s.events.size(), 0);
+struct KinetoSpans {
+  std::vector<uint8_t> launches;
   std::map<uint32_t, std::vector<uint32_t>> devices_of;  // host process → GPU processes
-  for (size_t f = 0; f < s.flows.size(); ++f) {
-    const uint32_t from = s.flows.from[f], to = s.flows.to[f];
-    const uint32_t pf = s.tracks[s.events.track[from]].process;
-    const uint32_t pt = s.tracks[s.events.track[to]].process;
-    if (pf == pt || w.work_of[to] == GpuWork::kNotGpu) continue;
-    launches[from] = 1;
-    devices_of[pf].push_back(pt);
+  KinetoSpans(const TraceStore& s, const GpuWorkSet& w) : launches(s.events.size(), 0) {
+    for (size_t f = 0; f < s.flows.size(); ++f) {
+      const uint32_t from = s.flows.from[f], to = s.flows.to[f];
+      const uint32_t pf = s.tracks[s.events.track[from]].process;
+      const uint32_t pt = s.tracks[s.events.track[to]].process;
+      if (pf == pt || w.work_of[to] == GpuWork::kNotGpu) continue;
+      launches[from] = 1;
+      devices_of[pf].push_back(pt);
+    }
   }
-  for (size_t k = 0; k < steps.size(); ++k) {
-    const Step& st = steps[k];
+  std::vector<Span> of(const TraceStore& s, const GpuWorkSet& w, const Step& st) {
     const uint32_t process = s.tracks[s.events.track[st.event]].process;
     std::vector<Span> spans;
     for (uint32_t t : s.processes[process].tracks) {
@@ -132,10 +132,10 @@ void expect_kineto_partition(const TraceStore& s) {
            e < s.tracks[t].first_event + s.tracks[t].event_count; ++e)
         if (s.events.dur[e] > 0 && !skipped(s, e))
           spans.push_back({s.events.start[e], s.events.start[e] + s.events.dur[e],
-                           launches[e]
-                               ? StepEventType::kHostPrepare
-                               : classify_host_event(s.strings.get(s.events.name[e]),
-                                                     s.strings.get(s.events.cat[e]), false)});
+                           launches[e] ? StepEventType::kHostPrepare
+                                       : classify_host_event(s.strings.get(s.events.name[e]),
+                                                             s.strings.get(s.events.cat[e]), false),
+                           e});
     }
     const std::vector<uint32_t>& devs = devices_of[process];
     for (const GpuDevice& d : w.devices) {
@@ -143,9 +143,23 @@ void expect_kineto_partition(const TraceStore& s) {
       for (const GpuStream& gs : d.streams)
         for (uint32_t e : gs.events)
           spans.push_back({s.events.start[e], s.events.start[e] + s.events.dur[e],
-                           classify_device_event(w.work_of[e], s.strings.get(s.events.name[e]))});
+                           classify_device_event(w.work_of[e], s.strings.get(s.events.name[e])),
+                           e});
     }
-    const StepParts want = by_subtraction(st.start, st.end, spans);
+    return spans;
+  }
+};
+
+void expect_kineto_partition(const TraceStore& s) {
+  const GpuWorkSet w = find_gpu_work(s);
+  const std::vector<Step> steps = find_steps(s, w);
+  ASSERT_FALSE(steps.empty());
+  const std::vector<StepBreakdown> got = partition_steps(s, w, steps);
+  ASSERT_EQ(got.size(), steps.size());
+  KinetoSpans spans_of(s, w);
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const Step& st = steps[k];
+    const StepParts want = by_subtraction(st.start, st.end, spans_of.of(s, w, st));
     EXPECT_EQ(sum(got[k].parts), st.end - st.start) << "step " << k;
     for (size_t p = 0; p < kStepParts; ++p)
       EXPECT_EQ(got[k].parts[p], want[p])
@@ -153,20 +167,9 @@ void expect_kineto_partition(const TraceStore& s) {
   }
 }
 
-bool load_gz(const std::string& rel, testing::ImportResult* r) {
-  std::string gz, json;
-  if (!testing::read_shared(rel, &gz)) return false;
-  if (!testing::gunzip(gz, &json)) return false;
-  *r = testing::import_json(json);
-  return !r->failed;
-}
-
 TEST(StepPartition, RealKinetoResnetMatchesIndependentIntervals) {
   testing::ImportResult r;
-  if (!load_gz("pytorch_kineto/kineto-tb_plugin/resnet50_num_workers_0/"
-               "worker0.1623143566756.pt.trace.json.gz",
-               &r))
-    GTEST_SKIP();
+  if (!testing::import_shared_gz(testing::kResnetKineto, &r)) GTEST_SKIP();
   expect_kineto_partition(*r.store);
   // The data loader shows as input wait in some step.
   const TraceStore& s = *r.store;
@@ -183,36 +186,26 @@ TEST(StepPartition, RealKinetoResnetMatchesIndependentIntervals) {
 
 TEST(StepPartition, RealKinetoH100MatchesIndependentIntervals) {
   testing::ImportResult r;
-  if (!load_gz("pytorch_kineto/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz", &r))
-    GTEST_SKIP();
+  if (!testing::import_shared_gz(testing::kBertH100Kineto, &r)) GTEST_SKIP();
   expect_kineto_partition(*r.store);
 }
 
 TEST(StepPartition, RealKinetoAmdMatchesIndependentIntervals) {
   testing::ImportResult r;
-  if (!load_gz("pytorch_kineto/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz", &r))
+  if (!testing::import_shared_gz(
+          "pytorch_kineto/hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz", &r))
     GTEST_SKIP();
   const GpuWorkSet w = find_gpu_work(*r.store);
   if (find_steps(*r.store, w).empty()) GTEST_SKIP() << "no steps in this trace";
   expect_kineto_partition(*r.store);
 }
 
-bool load_engine(Engine* e, const std::string& name, const std::string& bytes) {
-  e->load_begin(name, bytes.size());
-  for (size_t off = 0; off < bytes.size(); off += 1 << 20) {
-    const size_t n = std::min<size_t>(1 << 20, bytes.size() - off);
-    std::memcpy(e->load_buffer(n), bytes.data() + off, n);
-    e->load_commit(n);
-  }
-  return e->load_end();
-}
-
 // A real GPU xplane: device Steps rows; the device's streams and every host thread.
 TEST(StepPartition, RealXplaneMatchesIndependentIntervals) {
   std::string bytes;
-  if (!testing::read_shared("xplane/xprof/34.83.195.179_6003.xplane.pb", &bytes)) GTEST_SKIP();
+  if (!testing::read_shared(testing::kTfGpuXplane, &bytes)) GTEST_SKIP();
   Engine e;
-  ASSERT_TRUE(load_engine(&e, "x.xplane.pb", bytes));
+  ASSERT_TRUE(testing::load_trace(&e, "x.xplane.pb", bytes));
   const TraceStore& s = *e.store();
   const GpuWorkSet w = find_gpu_work(s);
   const std::vector<Step> steps = find_steps(s, w);
@@ -270,14 +263,10 @@ TEST(StepPartition, RealXplaneMatchesIndependentIntervals) {
 
 // The analysis: a group row, its steps (each summing to its duration), verdict lines.
 TEST(Overview, KinetoTableAndVerdicts) {
-  std::string gz, json;
-  if (!testing::read_shared("pytorch_kineto/kineto-tb_plugin/resnet50_num_workers_0/"
-                            "worker0.1623143566756.pt.trace.json.gz",
-                            &gz))
-    GTEST_SKIP();
-  ASSERT_TRUE(testing::gunzip(gz, &json));
+  std::string json;
+  if (!testing::read_shared_gz(testing::kResnetKineto, &json)) GTEST_SKIP();
   Engine e;
-  ASSERT_TRUE(load_engine(&e, "w.pt.trace.json", json));
+  ASSERT_TRUE(testing::load_trace(&e, "w.pt.trace.json", json));
   const std::string t = e.query_json("analysis", R"({"name":"overview"})");
   EXPECT_NE(t.find("steps, mean)"), std::string::npos) << t.substr(0, 2000);
   EXPECT_NE(t.find("input-bound"), std::string::npos) << t.substr(0, 2000);
@@ -291,7 +280,7 @@ TEST(Overview, KinetoTableAndVerdicts) {
 // A CPU-only trace with steps: the host parts, and a sentence for the device ones.
 TEST(Overview, WithoutGpuWork) {
   Engine e;
-  ASSERT_TRUE(load_engine(&e, "t.json", R"([
+  ASSERT_TRUE(testing::load_trace(&e, "t.json", R"([
     {"ph":"X","pid":1,"tid":1,"ts":0,"dur":100,"name":"ProfilerStep#1","cat":"user_annotation"},
     {"ph":"X","pid":1,"tid":1,"ts":0,"dur":30,"name":"enumerate(DataLoader)#x.__next__","cat":"user_annotation"},
     {"ph":"X","pid":1,"tid":1,"ts":40,"dur":50,"name":"aten::mm","cat":"cpu_op"}])"));
@@ -315,7 +304,7 @@ TEST(Overview, RealAscendTraceStep) {
           &json))
     GTEST_SKIP();
   Engine e;
-  ASSERT_TRUE(load_engine(&e, "trace_view.json", json));
+  ASSERT_TRUE(testing::load_trace(&e, "trace_view.json", json));
   const TraceStore& s = *e.store();
   const GpuWorkSet w = find_gpu_work(s);
   const std::vector<Step> steps = find_steps(s, w);
@@ -336,11 +325,100 @@ TEST(Overview, RealAscendTraceStep) {
 
 TEST(Overview, WithoutStepsOrGpuWorkIsUnavailable) {
   Engine e;
-  ASSERT_TRUE(
-      load_engine(&e, "t.json", R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"a"}])"));
+  ASSERT_TRUE(testing::load_trace(&e, "t.json",
+                                  R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"a"}])"));
   EXPECT_NE(e.query_json("analysis", "{}")
                 .find(R"("name":"overview","title":"Overview","available":false)"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+TEST(StepPartition, PartEventsAreThoseOwningTheirPartsTime) {
+  StepPartEvents ev;
+  // [0, 100): a kernel [10, 50) (event 1), host compute [0, 60) (2) and [20, 30) (3, hidden
+  // under the kernel), a launch [55, 58) (4), a DtoH copy [15, 45) (5, hidden), one outside.
+  const StepParts p = partition_window(0, 100,
+                                       {{10, 50, StepEventType::kDeviceCompute, 1},
+                                        {0, 60, StepEventType::kHostCompute, 2},
+                                        {20, 30, StepEventType::kHostCompute, 3},
+                                        {55, 58, StepEventType::kHostPrepare, 4},
+                                        {15, 45, StepEventType::kDeviceToHost, 5},
+                                        {200, 300, StepEventType::kDeviceCompute, 6}},
+                                       &ev);
+  auto of = [&](StepPart q) { return ev[static_cast<size_t>(q)]; };
+  EXPECT_EQ(of(StepPart::kDeviceCompute), std::vector<uint32_t>{1});
+  EXPECT_EQ(of(StepPart::kHostCompute), std::vector<uint32_t>{2});
+  EXPECT_EQ(of(StepPart::kKernelLaunch), std::vector<uint32_t>{4});
+  EXPECT_TRUE(of(StepPart::kDeviceToHost).empty());
+  EXPECT_TRUE(of(StepPart::kIdle).empty());
+  EXPECT_EQ(part(p, StepPart::kHostCompute), 10 + 5 + 2);  // [0,10), [50,55), [58,60)
+}
+
+// Every part cell of a real trace's steps links the events behind its figure: with the part's
+// other events left out, the independent computation still gives the cell's figure, and each
+// linked event keeps some time against the higher-priority work alone.
+TEST(Overview, PartCellsLinkTheEventsBehindTheirFigure) {
+  std::string json;
+  if (!testing::read_shared_gz(testing::kResnetKineto, &json)) GTEST_SKIP();
+  Engine e;
+  ASSERT_TRUE(testing::load_trace(&e, "w.pt.trace.json", json));
+  const TraceStore& s = *e.store();
+  const GpuWorkSet w = find_gpu_work(s);
+  const std::vector<Step> steps = find_steps(s, w);
+  ASSERT_FALSE(steps.empty());
+  const std::vector<StepBreakdown> got = partition_steps(s, w, steps);
+  KinetoSpans spans_of(s, w);
+  size_t linked_parts = 0;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    const std::vector<Span> spans = spans_of.of(s, w, steps[k]);
+    for (size_t p = 0; p < kStepParts; ++p) {
+      const auto which = static_cast<StepPart>(p);
+      const std::vector<uint32_t> linked =
+          overview_part_events(e, steps[k].event, step_part_key(which));
+      if (which == StepPart::kIdle) {
+        EXPECT_TRUE(linked.empty());
+        continue;
+      }
+      EXPECT_EQ(linked.empty(), got[k].parts[p] == 0)
+          << "step " << k << " " << step_part_key(which);
+      if (linked.empty()) continue;
+      ++linked_parts;
+      std::vector<Span> kept;
+      for (const Span& sp : spans)
+        if (step_part_of(sp.type) != which ||
+            std::binary_search(linked.begin(), linked.end(), sp.event))
+          kept.push_back(sp);
+      EXPECT_EQ(by_subtraction(steps[k].start, steps[k].end, kept)[p], got[k].parts[p])
+          << "step " << k << " " << step_part_key(which);
+      // The first linked events each own time against the higher-priority spans.
+      for (size_t i = 0; i < linked.size() && i < 8; ++i) {
+        const auto own = std::find_if(spans.begin(), spans.end(),
+                                      [&](const Span& x) { return x.event == linked[i]; });
+        ASSERT_NE(own, spans.end()) << "step " << k << " event " << linked[i];
+        const int own_type = static_cast<int>(own->type);
+        std::vector<Span> alone;
+        for (const Span& sp : spans)
+          if (sp.event == linked[i] || static_cast<int>(sp.type) > own_type) alone.push_back(sp);
+        EXPECT_GT(by_subtraction(steps[k].start, steps[k].end, alone)[p], 0)
+            << "step " << k << " " << step_part_key(which) << " event " << linked[i];
+      }
+    }
+  }
+  EXPECT_GT(linked_parts, steps.size());
+  // The table names each step's part cells; the select query's part mode answers their events.
+  const std::string t = e.query_json("analysis", R"({"name":"overview"})");
+  EXPECT_NE(t.find(R"("cellLinks":{"device_compute":{)"), std::string::npos);
+  const std::vector<uint32_t> compute =
+      overview_part_events(e, steps[0].event, step_part_key(StepPart::kDeviceCompute));
+  const std::string sel = e.query_json(
+      "select", R"({"step":)" + std::to_string(steps[0].event) + R"(,"part":"device_compute"})");
+  EXPECT_EQ(sel.rfind(R"({"count":)" + std::to_string(compute.size()) + ",", 0), 0u)
+      << sel.substr(0, 200);
 }
 
 }  // namespace

@@ -4,12 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
+#include <cstdint>
 #include <map>
 
+#include "core/query/launches.h"
 #include "engine/engine.h"
 #include "engine_test_util.h"
 #include "import_test_util.h"
+#include "real_trace_fixtures.h"
 
 namespace strata {
 namespace {
@@ -71,12 +73,8 @@ TEST(Steps, UnavailableWithoutSteps) {
 
 // A real Kineto trace: one step per ProfilerStep#N record, each as long as its record says.
 TEST(Steps, RealKinetoStepsMatchTheirRecords) {
-  std::string gz, json;
-  if (!testing::read_shared("pytorch_kineto/kineto-tb_plugin/resnet50_num_workers_0/"
-                            "worker0.1623143566756.pt.trace.json.gz",
-                            &gz))
-    GTEST_SKIP();
-  ASSERT_TRUE(testing::gunzip(gz, &json));
+  std::string json;
+  if (!testing::read_shared_gz(testing::kResnetKineto, &json)) GTEST_SKIP();
   // The records, read from the text: each "ProfilerStep#N" name and the dur of its object.
   std::map<std::string, double> want;
   for (size_t at = json.find("\"ProfilerStep#"); at != std::string::npos;
@@ -101,14 +99,48 @@ TEST(Steps, RealKinetoStepsMatchTheirRecords) {
   }
 }
 
+// The steps' device work is found in one pass over the flows: it is exactly what launched_by()
+// (the step's slice and the slices nested in it, walked one by one) finds for each step.
+TEST(Steps, RealKinetoLaunchedWorkIsLaunchedBy) {
+  testing::ImportResult r;
+  if (!testing::import_shared_gz(testing::kResnetKineto, &r)) GTEST_SKIP();
+  const TraceStore& s = *r.store;
+  const std::vector<Step> steps = find_steps(s, find_gpu_work(s));
+  ASSERT_GE(steps.size(), 2u);
+  for (const Step& st : steps) {
+    const Launched l = launched_by(s, st.event, SIZE_MAX);
+    EXPECT_EQ(st.device_events, l.events.size());
+    if (l.events.empty()) continue;
+    EXPECT_EQ(st.device_first, l.first_start);
+    EXPECT_EQ(st.device_last, l.last_end);
+  }
+}
+
+// The engine keeps the steps for the trace it has: a new load answers from the new trace.
+TEST(Steps, NewLoadIsAnsweredFromTheNewTrace) {
+  Engine e;
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace));
+  EXPECT_NE(
+      e.query_json("analysis", "{}").find(R"("name":"steps","title":"Steps","available":true)"),
+      std::string::npos);
+  EXPECT_NE(e.query_json("analysis", R"({"name":"steps"})").find("(2 steps)"), std::string::npos);
+  ASSERT_TRUE(load_trace(
+      &e, "u.json",
+      R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":9,"name":"ProfilerStep#7","cat":"user_annotation"}])"));
+  const std::string t = e.query_json("analysis", R"({"name":"steps"})");
+  EXPECT_NE(t.find("ProfilerStep#7"), std::string::npos) << t;
+  EXPECT_EQ(t.find("ProfilerStep#1"), std::string::npos) << t;
+  ASSERT_TRUE(
+      load_trace(&e, "v.json", R"([{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5,"name":"a"}])"));
+  EXPECT_NE(
+      e.query_json("analysis", "{}").find(R"("name":"steps","title":"Steps","available":false)"),
+      std::string::npos);
+}
+
 // Newer Kineto repeats the step on the GPU (gpu_user_annotation): still one step.
 TEST(Steps, RealKinetoGpuAnnotationIsNoSecondStep) {
-  std::string gz, json;
-  if (!testing::read_shared(
-          "pytorch_kineto/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz", &gz))
-    GTEST_SKIP();
-  ASSERT_TRUE(testing::gunzip(gz, &json));
-  testing::ImportResult r = testing::import_json(json);
+  testing::ImportResult r;
+  if (!testing::import_shared_gz(testing::kBertH100Kineto, &r)) GTEST_SKIP();
   const TraceStore& s = *r.store;
   const std::vector<Step> steps = find_steps(s, find_gpu_work(s));
   ASSERT_EQ(steps.size(), 1u);
@@ -120,7 +152,7 @@ TEST(Steps, RealKinetoGpuAnnotationIsNoSecondStep) {
 // A real GPU xplane whose devices carry a Steps row: each step holds that device's streams' work.
 TEST(Steps, RealXplaneDeviceSteps) {
   std::string bytes;
-  if (!testing::read_shared("xplane/xprof/34.83.195.179_6003.xplane.pb", &bytes)) GTEST_SKIP();
+  if (!testing::read_shared(testing::kTfGpuXplane, &bytes)) GTEST_SKIP();
   Engine e;
   ASSERT_TRUE(load_trace(&e, "x.xplane.pb", bytes));
   const TraceStore& s = *e.store();

@@ -5,7 +5,18 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { DIST_DIR, countTrace, dataPath, dataUrl, hasData, setupStrata, tempDir } from './lib.mjs';
+import {
+  DIST_DIR,
+  analyseImage,
+  countTrace,
+  dataPath,
+  dataUrl,
+  hasData,
+  screenshotCanvas,
+  setupStrata,
+  tempDir,
+} from './lib.mjs';
+import { dropFolder } from './drop_folder.mjs';
 
 const BASE_TRACE = 'chrome_trace/catapult/x_event_trace.json'; // loaded before the bad inputs
 const CUT_TRACE = 'chrome_trace/catapult/flow.json'; // object form, cut mid-event
@@ -179,5 +190,60 @@ describe('bad input', () => {
     assert.deepEqual(sum.errors, [], 'errors after a good open');
     assert.deepEqual(sum.phases, countTrace(file).phases, 'phases after a good open');
     assert.deepEqual(s.log.pageErrors, [], 'page errors');
+  });
+  // A folder (or a pick of several files) of which nothing is a file Strata reads: one message
+  // naming each file and what it looks like, in the UI's banner and summary().errors.
+  const unreadable = () => [
+    { name: 'plot.png', bytes: tinyPng() },
+    { name: 'archive.zip', bytes: Buffer.concat([Buffer.from('PK\x03\x04\x14\0\0\0', 'latin1'), Buffer.alloc(64, 7)]) },
+    { name: 'capture.nsys-rep', bytes: Buffer.concat([Buffer.from([0, 1, 0xfe, 0xfd]), Buffer.alloc(300, 0xc3)]) },
+  ];
+  const UNREAD =
+    /none of the 3 files here is one Strata reads: .*plot\.png \(a PNG image\).*archive\.zip \(a ZIP archive.*capture\.nsys-rep \(an Nsight Systems report/;
+
+  test('a dropped folder with nothing Strata reads says so and lists what it saw', async () => {
+    const failed = s.page.evaluate(
+      () =>
+        new Promise((ok) => window.addEventListener('strata:loadfailed', (e) => ok(e.detail.error), { once: true })),
+    );
+    await dropFolder(
+      s,
+      'shots',
+      unreadable().map((f) => ({ path: `shots/${f.name}`, bytes: f.bytes })),
+    );
+    const error = await failed;
+    assert.match(error, UNREAD);
+    assert.match(error, /Strata reads Chrome/);
+    const sum = await s.summary();
+    expectError(sum, UNREAD, 'folder of unreadable files');
+    await s.frame();
+    const st = await s.call(() => window.strata.state());
+    assert.match(st.error, UNREAD, 'the UI shows the message');
+    const b = st.errorBanner;
+    assert.ok(b.h > 0, `an error banner: ${JSON.stringify(b)}`);
+    const { image } = await screenshotCanvas(s.page);
+    const banner = analyseImage(image, {
+      region: { x: 0, y: Math.floor(b.y), width: Math.floor(b.button[0]), height: Math.floor(b.h) },
+    });
+    assert.ok(banner.colourful > 50, `the message is drawn in the error colour: ${JSON.stringify(banner)}`);
+    await checkStillLoaded(sum, 'folder of unreadable files');
+    await s.call(() => window.strata.setTab('timeline'));
+  });
+
+  test('several picked files with nothing Strata reads give the same one message', async () => {
+    const sum = await s.call(
+      (list) =>
+        window.strata.open(
+          list.map((f) => {
+            const bin = atob(f.b64);
+            const u8 = new Uint8Array(bin.length);
+            for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+            return new File([u8], f.name);
+          }),
+        ),
+      unreadable().map((f) => ({ name: f.name, b64: f.bytes.toString('base64') })),
+    );
+    expectError(sum, UNREAD, 'picked unreadable files');
+    await checkStillLoaded(sum, 'picked unreadable files');
   });
 });

@@ -171,6 +171,42 @@ describe('memory', () => {
     session.assertNoErrors();
   });
 
+  test("a Kineto trace's deviceProperties: the GPU peak is shown as a share of its totalGlobalMem", async () => {
+    const { session } = env;
+    const GiB = 1 << 30;
+    // The head as Kineto writes it: the device list before the events; GPU 1 has no memory data.
+    const trace = {
+      schemaVersion: 1,
+      deviceProperties: [
+        { id: 0, name: 'Test GPU', totalGlobalMem: 16 * GiB, computeMajor: 8 },
+        { id: 1, name: 'Other GPU', totalGlobalMem: 40 * GiB, computeMajor: 8 },
+      ],
+      ...makeTrace(),
+    };
+    const s = await session.openBytes(Buffer.from(JSON.stringify(trace)), 'memory-devices.json');
+    assert.deepEqual(s.errors, []);
+    await session.call(() => window.strata.setTab('memory'));
+    const m = await memoryDevices(session);
+    const want = expectedMemory(trace.traceEvents).get('GPU 0');
+    const gpu = m.devices.find((d) => d.name === 'GPU 0');
+    assert.equal(gpu.peakBytes, want.peakBytes);
+    assert.equal(gpu.capacityBytes, 16 * GiB);
+    assert.equal(gpu.peakShare, want.peakBytes / (16 * GiB));
+    assert.match(gpu.capacitySource, /totalGlobalMem/);
+    const cpu = m.devices.find((d) => d.name === 'CPU');
+    assert.equal(cpu.capacityBytes, undefined, 'the CPU has no stated memory');
+    // What the tab shows for the device it opens on (the highest peak: GPU 0).
+    let v = null;
+    for (let i = 0; i < 50 && !(v && v.ready && v.capacityLabel); ++i) {
+      await session.frame();
+      v = await session.call(() => window.strata.memoryView());
+    }
+    assert.equal(v.device, 'GPU 0');
+    const pct = ((100 * want.peakBytes) / (16 * GiB)).toFixed(1);
+    assert.equal(v.capacityLabel, `${pct}% of 16.00 GiB device memory`);
+    session.assertNoErrors();
+  });
+
   test(
     "a real Kineto trace (gzip): the GPU peak equals the file's",
     { skip: !hasData(KINETO) && 'no shared data' },

@@ -2,7 +2,7 @@
 // together through strata.open([...]) load as one trace, a section group per rank on one time
 // axis; strata.analysis('ranks') compares them (per-rank GPU parts equal a sweep over each file's
 // GPU records, collectives matched across ranks); the folder of the two opens in the Runs tab
-// with its Distributed view enabled.
+// with its Distributed view enabled, also when the files are renamed (ranks found by their heads).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dataPath, dataUrl, skipUnlessData, strataSuite } from './lib.mjs';
@@ -120,21 +120,10 @@ describe('every rank on one timeline', { skip: skipUnlessData(RANK0, RANK1) }, (
     assert.match(t.errors[0], /^one rank \(rank 0\) in this trace/);
   });
 
-  test('the folder of the ranks opens in the Runs tab with Distributed enabled', async () => {
-    const folder = ['sampled_rank-0.json.gz', 'sampled_rank-1.json.gz'].map((f) => ({
-      path: `trace_filter/${f}`,
-      url: dataUrl(`${DIR}/${f}`),
-    }));
+  // The folder opens as one run of these workers, and its Distributed view lists cards 0 and 1.
+  async function assertDistributedRun(folder, run, workers) {
     const r = await s.call((l) => window.strata.open(l), folder, 120_000, 'strata.open(folder)');
-    assert.deepEqual(r.runs, [
-      {
-        name: 'trace_filter',
-        workers: [
-          { name: 'sampled_rank-0', spans: [''] },
-          { name: 'sampled_rank-1', spans: [''] },
-        ],
-      },
-    ]);
+    assert.deepEqual(r.runs, [{ name: run, workers: workers.map((name) => ({ name, spans: [''] })) }]);
     await s.call((q) => window.strata.selectRun(q), { view: 'Distributed' }, 120_000, 'selectRun');
     const st = await s.call(() => window.strata.stats(), undefined, 120_000, 'strata.stats()');
     assert.equal(st.views.Distributed.enabled, true, JSON.stringify(st.views.Distributed));
@@ -143,5 +132,22 @@ describe('every rank on one timeline', { skip: skipUnlessData(RANK0, RANK1) }, (
       [0, 1],
     );
     s.assertNoErrors();
+  }
+
+  test('the folder of the ranks opens in the Runs tab with Distributed enabled', async () => {
+    const folder = ['sampled_rank-0.json.gz', 'sampled_rank-1.json.gz'].map((f) => ({
+      path: `trace_filter/${f}`,
+      url: dataUrl(`${DIR}/${f}`),
+    }));
+    await assertDistributedRun(folder, 'trace_filter', ['sampled_rank-0', 'sampled_rank-1']);
+  });
+
+  test('renamed ranks (names that say nothing) are found by their distributedInfo', async () => {
+    // rank 1's file first, under names that neither say Kineto nor the rank.
+    const folder = [
+      { path: 'job/first.json.gz', url: dataUrl(RANK1) },
+      { path: 'job/second.json.gz', url: dataUrl(RANK0) },
+    ];
+    await assertDistributedRun(folder, 'job', ['rank0', 'rank1']);
   });
 });

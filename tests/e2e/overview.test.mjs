@@ -172,6 +172,131 @@ describe('the Overview analysis', { skip }, () => {
     });
     s.assertNoErrors();
   });
+
+  test("a step's device compute cell selects the kernels behind its figure", async () => {
+    const t = await s.call(() => window.strata.analysis('overview'));
+    const keys = t.columns.map((c) => c.key);
+    let v = await chartOf(s, 'overview');
+    // Bar 1's row (the bar click above expanded its group): its device compute cell.
+    const bar = v.stepChart.boxes[Math.min(1, v.stepChart.boxes.length - 1)];
+    const row = t.rows.findIndex((r) => r.cells[0] === bar.name && typeof r.cells[keys.indexOf('start')] === 'number');
+    assert.ok(row >= 0, `the table has ${bar.name}`);
+    const link = t.rows[row].cellLinks.device_compute;
+    assert.ok(link && link.part === 'device_compute' && link.step >= 0, JSON.stringify(t.rows[row].cellLinks));
+    assert.equal(t.rows[row].cellLinks.idle, undefined, 'idle has no events');
+    const figure = t.rows[row].cells[keys.indexOf('device_compute')];
+
+    // Independently, from the file: the compute kernels overlapping the step's record.
+    const text = readTraceText(dataPath(RESNET)).replace(/"(ts|dur)":\s*(-?\d+(?:\.\d+)?)/g, '"$1":"$2"');
+    const ns = (x) => {
+      const [ip, fp = ''] = String(x).split('.');
+      return BigInt(ip) * 1000n + BigInt((fp + '000').slice(0, 3));
+    };
+    const { records } = parseTrace(text);
+    const rec = records.find((r) => r && r.ph === 'X' && r.name === bar.name && r.cat !== 'gpu_user_annotation');
+    const a0 = ns(rec.ts),
+      z0 = a0 + ns(rec.dur);
+    // Compute work: kernels and memsets (this 2021 trace writes the categories capitalised).
+    const kernels = records
+      .filter((r) => r && r.ph === 'X' && /^(kernel|memset|gpu_memset)$/i.test(String(r.cat)))
+      .filter((r) => !String(r.name).includes('nccl'))
+      .map((r) => ({ name: String(r.name), a: ns(r.ts), b: ns(r.ts) + ns(r.dur || '0') }))
+      .filter((k) => k.b > k.a && k.a < z0 && k.b > a0);
+    const spans = kernels.map((k) => [k.a > a0 ? k.a : a0, k.b < z0 ? k.b : z0]).sort((x, y) => (x[0] < y[0] ? -1 : 1));
+    let union = 0n,
+      end = -1n;
+    for (const [a, b] of spans) {
+      const from = a > end ? a : end;
+      if (b > from) union += b - from;
+      if (b > end) end = b;
+    }
+    assert.ok(Math.abs(Number(union) - figure) <= 1000, `kernels' union ${union} vs the cell's ${figure}`);
+
+    // Click the cell where it is drawn.
+    const shown = v.rows.findIndex((r) => r.row === row);
+    assert.ok(shown >= v.layout.firstRow && shown - v.layout.firstRow < v.layout.rows.length, 'the step row drawn');
+    const rb = v.layout.rows[shown - v.layout.firstRow];
+    const hb = v.layout.headers[keys.indexOf('device_compute')];
+    await clickAt(s, hb[0] + hb[2] / 2, rb[1] + rb[3] / 2);
+    v = await poll(
+      async () => {
+        const w = await view(s);
+        return w.selected && w.selected.row === row && w.selected.column === 'device_compute' && w;
+      },
+      { message: 'the cell selected' },
+    );
+    const sel = await poll(
+      async () => {
+        const q = await s.call(() => window.strata.selection());
+        return q.count === kernels.length && q;
+      },
+      { message: `the selection holds the step's ${kernels.length} compute kernels` },
+    );
+    const names = new Set(kernels.map((k) => k.name));
+    assert.ok(
+      sel.events.every((e) => names.has(e.name)),
+      'every selected event is a kernel of the step',
+    );
+    // A click on the row's name selects the step slice again.
+    await clickAt(s, rb[0] + 30, rb[1] + rb[3] / 2);
+    await poll(
+      async () => {
+        const w = await view(s);
+        const q = await s.call(() => window.strata.selection());
+        return w.selected && w.selected.column === '' && q.count === 1 && q.events[0].name === bar.name;
+      },
+      { message: 'the step slice selected by its name' },
+    );
+    s.assertNoErrors();
+  });
+});
+
+describe('queue length on the timeline', { skip }, () => {
+  let env, s;
+  before(async () => {
+    env = await setupStrata();
+    s = env.session;
+    await s.open(dataUrl(RESNET));
+  });
+  after(async () => {
+    if (env) await env.close();
+  });
+
+  test("each GPU stream with linked launches has a queue length counter track, its max the table's", async () => {
+    const t = await s.call(() => window.strata.analysis('queue_length'));
+    const keys = t.columns.map((c) => c.key);
+    const streams = t.rows.filter((r) => r.parent >= 0 && typeof r.cells[keys.indexOf('max')] === 'number');
+    assert.ok(streams.length > 0, 'a stream with linked launches');
+    const { records } = parseTrace(readTraceText(dataPath(RESNET)));
+    const kernels = records.filter((r) => r && r.ph === 'X' && /^kernel$/i.test(String(r.cat)));
+    for (const row of streams) {
+      const track = row.link.tracks[0];
+      // Bring the stream into view through one of its kernels.
+      let ev = null;
+      for (const k of kernels) {
+        const r = await s.call((q) => window.strata.eventsNamed(q.name, [q.track]), { name: String(k.name), track });
+        if (r.count > 0) {
+          ev = r.events[0].event;
+          break;
+        }
+      }
+      assert.ok(ev !== null, `a kernel on ${row.cells[0]}`);
+      await s.call((e) => window.strata.select({ event: e }), ev);
+      const h = await poll(
+        async () => {
+          await s.frame();
+          const hs = await s.call(() => window.strata.trackHeaders());
+          return hs.headers.find((x) => !x.process && x.index === track + 1);
+        },
+        { message: `the track after ${row.cells[0]} drawn` },
+      );
+      assert.equal(h.text, `Queue length (${row.cells[0]})`);
+      assert.deepEqual(h.seriesMax, [row.cells[keys.indexOf('max')]], 'the track peaks at the table max');
+    }
+    const sum = await s.call(() => window.strata.summary());
+    assert.equal(sum.counters, 0, "the derived samples are not the file's counters");
+    s.assertNoErrors();
+  });
 });
 
 describe('an Overview deep link with a step', { skip }, () => {

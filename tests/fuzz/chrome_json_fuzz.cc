@@ -3,7 +3,7 @@
 // chunks, so the fuzzer also explores records, strings, numbers and top-level keys cut across
 // feed() calls (the importer's resumable states), not only whole documents.
 //
-// Built only with -DSTRATA_FUZZ=ON and clang (see scripts/fuzz.sh).
+// Built with -DSTRATA_FUZZ=ON and clang (see scripts/fuzz.sh); replayed in the tests.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,22 +17,16 @@
 #define STRATA_FUZZ_FLOWS 1
 #endif
 #include "core/store/trace_store.h"
+#include "fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 2) return 0;
+STRATA_FUZZ_TARGET(chrome_json) {
+  if (size < 2) return;
   const size_t n = size - 2;
   const uint8_t* body = data + 2;
-  // Two split points in [0, n], in order: chunks [0, a), [a, b), [b, n).
-  size_t a = n ? data[0] % (n + 1) : 0;
-  size_t b = n ? data[1] % (n + 1) : 0;
-  if (a > b) std::swap(a, b);
 
   strata::TraceStore store;
   auto importer = strata::make_chrome_json_importer(&store);
-  importer->feed(body, a);
-  importer->feed(body + a, b - a);
-  importer->feed(body + b, n - b);
-  importer->finish();
+  strata::fuzz::feed_split(importer.get(), data, size);
 
   // Every flow neighbour must name a valid event; touching the first events' flows exercises
   // the flow index after arbitrary repairs.
@@ -48,5 +42,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<strata::JsonLine> lines;
   std::string error;
   strata::json_flatten(std::string_view(reinterpret_cast<const char*>(body), n), &lines, &error);
-  return 0;
 }

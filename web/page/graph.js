@@ -40,8 +40,15 @@
     const found = f && f[FOUND.instr] >= 0;
     ui()._ui_graph_open(k, found ? f[FOUND.computation] : -1, found ? f[FOUND.instr] : -1);
   }
+  // The worker's list as of now: modules streamed from a compressed trace are listed by a
+  // request before the list is pushed at the stream's end.
+  async function refreshModules() {
+    modules = await c.request({ type: MSG.graphModules });
+    toUiModules();
+  }
   // Opens the module of an XLA op seen in the trace: by program id, else by module name.
   async function openFromTrace(q) {
+    await refreshModules();
     // Program ids compare as text: above 2^53 they come as strings, and a Number would round them.
     const program = String(q[LINK.programId]);
     const name = q[LINK.module];
@@ -151,6 +158,7 @@
     api.graphExport = (kind) => ui().UTF8ToString(ui()._ui_graph_export(kind === 'svg' ? 1 : 0));
     // Opens a module by index or name (and optionally an op in it), like picking it in the tab.
     api.graphOpen = async (module, op) => {
+      await refreshModules();
       const k = typeof module === 'number' ? module : modules.findIndex((m) => m[MODULE.name] === module);
       if (k < 0 || k >= modules.length) return false;
       const f = op ? await c.request({ type: MSG.graphFind, module: k, name: String(op) }) : null;

@@ -70,9 +70,9 @@ function strataRunsInit(ctx) {
     const inputs = Array.from(list).map(toEntry);
     const paths = inputs.map((e) => e.path).join('\n');
     // The new inputs replace the old once what is in flight (over the old ones) is done.
+    // A folder the UI finds no runs in keeps the old one's inputs (the Runs tab is unchanged).
     const answer = await drive((ui) => {
-      entries = inputs;
-      ctx.withString(paths, (p) => ui._ui_runs_folder(p));
+      if (ctx.withString(paths, (p) => ui._ui_runs_folder(p)) === 1) entries = inputs;
     });
     return Object.assign({}, ctx.summary(), answer);
   }
@@ -80,6 +80,16 @@ function strataRunsInit(ctx) {
   return {
     isFolderList,
     openFolder,
+    // A folder's files as open() takes a list of sources (Files, URLs).
+    // A File goes as a File named by its path in the folder (the same bytes, not a copy), so
+    // the worker names each by where it lies (a TensorBoard run by its folder).
+    folderSources: (list) =>
+      Array.from(list).map((e) => {
+        const { path, open } = toEntry(e);
+        return open instanceof File
+          ? new File([open], path, { type: open.type, lastModified: open.lastModified })
+          : open;
+      }),
     // strata.selectRun(q): the selection, or null when q names no profile.
     select: (q) => drive(withJson(q, (ui, p) => ui._ui_runs_select_query(p))),
     // strata.stats(): the selected profile's tables (each file read when first asked for).

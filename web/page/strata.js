@@ -84,7 +84,7 @@
       if (window.strataGraph) window.strataGraph.fromUi(kind, args);
     }, // web/graph.js
     download(fileName, text) {
-      StrataPage.download(fileName, text, 'text/csv');
+      StrataPage.download(fileName, text, fileName.endsWith('.html') ? 'text/html' : 'text/csv');
     },
   };
   createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
@@ -200,6 +200,7 @@
             ui._ui_loss_points(m.lossId, pn, pl, pi, m[LOSS.bytes], m[LOSS.mbps], p, n / 2, added ? 1 : 0),
           ),
         );
+        withString(m.lossDetail || '', (p) => ui._ui_loss_detail(m.lossId, p));
         break;
       }
       case MSG.queryResult:
@@ -219,6 +220,7 @@
                 { args: {} },
                 pick(d[REPLY.detailsObject.record], REPLY_KEYS.detailsRecord),
               );
+            if (d) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsFlow));
             if (d && d[REPLY.detailsLaunched.launchedCount] !== undefined)
               Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
           } catch (e) {
@@ -299,6 +301,18 @@
     if (files.length) open(Array.from(files));
   }
 
+  // Several sources as one open: the worker sorts them out (one trace, file by file, or one
+  // message when none is a file Strata reads).
+  function openList(list) {
+    const urls = list.map((s) => (typeof s === 'string' ? new URL(s, document.baseURI).href : s));
+    const first = list[0];
+    const name =
+      typeof first === 'string'
+        ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop())
+        : first.name || 'trace';
+    return request({ type: MSG.open, name, source: urls });
+  }
+
   // opts.name names a single buffer/blob source (the embedding protocol passes the host's name).
   function open(source, opts) {
     // Several files (an array, a FileList, a multi-file drop or pick): the worker's to sort out;
@@ -306,17 +320,13 @@
     if (source && typeof source !== 'string' && typeof source.length === 'number' && !ArrayBuffer.isView(source)) {
       const list = Array.from(source);
       // A profiler folder ([{path, url|file}], or a picked directory's files): the Runs tab,
-      // which opens the profile's files through open() one at a time.
-      if (runs.isFolderList(list)) return runs.openFolder(list);
-      if (list.length > 1) {
-        const urls = list.map((s) => (typeof s === 'string' ? new URL(s, document.baseURI).href : s));
-        const first = list[0];
-        const name =
-          typeof first === 'string'
-            ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop())
-            : first.name || 'trace';
-        return request({ type: MSG.open, name, source: urls });
-      }
+      // which opens the profile's files through open() one at a time. A folder with no runs
+      // opens as its files (the worker says so when none is a file Strata reads).
+      if (runs.isFolderList(list))
+        return runs
+          .openFolder(list)
+          .then((r) => (Array.isArray(r.runs) && r.runs.length === 0 ? openList(runs.folderSources(list)) : r));
+      if (list.length > 1) return openList(list);
       source = list[0];
     }
     let name = 'trace',
@@ -548,6 +558,11 @@
         kind: QUERY.analysis,
         args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }),
       }),
+    // The advisor's report (src/engine/advisor): the `advisor` analysis' extra value {status,
+    // summary, findings: [{id, title, priority, stakeNs, text, fix, row, figures, evidence:
+    // [{label, row, link}]}], notChecked: [{id, title, needs, why}], passed, notApplicable,
+    // ruleErrors, format, html}.
+    report: () => api.analysis('advisor').then((t) => t[REPLY.advisor.extra]),
     // Every event of one exact name (on these display tracks, or all; of one XLA program when
     // `programId` is given, as an analysis row's link), as the select query answers
     // {count, events, summary}; the timeline's selection does not change.
@@ -563,8 +578,11 @@
     analysisView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_analysis_view_json())) : null),
     // Memory chart: {devices:[{name, peakBytes, peakNs, samples, ...}], sources, ...}
     memory: () => request({ type: MSG.query, kind: QUERY.memory, args: '{}' }),
-    // What the Memory tab showed last frame: {device, yTicks:[{bytes, label}], peakLabel, hoverText,
-    // liveT, liveLabel, liveGroups:[{key, bytes, count, beforeTrace}], allocations, allocationsNote}.
+    // What the Memory tab showed last frame: {device, yTicks:[{bytes, label}], peakLabel,
+    // capacityLabel (the peak's share of the stated device memory, "" when none), hoverText,
+    // liveT, liveLabel, liveGroups:[{key, bytes, count, beforeTrace}], allocations, allocationsNote,
+    // capacityNote / capacityShown (what the header says when no size is stated), xlaRun (the XLA
+    // run of the live instant), viewerButton, focus (the Memory Viewer's module shown), view}.
     memoryView: () => JSON.parse(ui.UTF8ToString(ui._ui_memory_view_json())),
     // Table cells the last frame cut to fit their columns: {frame, now, cells:[{text, shown}]}.
     tableCells: () => JSON.parse(ui.UTF8ToString(ui._ui_table_cells_json())),

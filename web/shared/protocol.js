@@ -50,7 +50,7 @@ const StrataProtocol = (() => {
   // worker_messages.h kQueryKinds: the engine's query names ('memory' is a prefix: memory_live...).
   const QUERY = names(['select', 'memory', 'analysis']);
   // worker_messages.h kRunsStatsKinds.
-  const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff']);
+  const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff', 'head']);
   // runs_steps.h kRunsStepKinds: what the Runs tab's model asks the page to do next.
   const RUNS_STEP = names(['open', 'request', 'frames', 'done']);
 
@@ -64,6 +64,8 @@ const StrataProtocol = (() => {
     hloProto: 4,
     ascendCsv: 5,
     trainingLog: 6,
+    perfetto: 7,
+    sqlite: 8,
   });
   const COMPRESSION = Object.freeze({ none: 0, gzip: 1, zstd: 2 });
 
@@ -106,13 +108,26 @@ const StrataProtocol = (() => {
     ],
     details: ['name', 'cat', 'startNs', 'durNs', 'pid', 'tid', 'phase'],
     detailsLaunched: ['launchedCount', 'launchedTotalNs', 'launchedSpanNs', 'launchedComplete', 'launched'],
+    detailsFlow: ['flows'],
     detailsObject: ['record'],
     detailsRecord: ['args', 'xla'],
     select: ['count', 'summary', 'events'],
     selectedEvent: ['event', 'name', 'tsNs', 'durNs', 'pid', 'tid'],
     find: ['count', 'matches'],
     findMatch: ['event', 'name', 'durNs'],
-    lossInfo: ['name', 'lossTag', 'iterationTag', 'points', 'bytes', 'scanMs', 'mbps'],
+    lossInfo: [
+      'name',
+      'lossTag',
+      'iterationTag',
+      'points',
+      'bytes',
+      'scanMs',
+      'mbps',
+      'format',
+      'seriesKeys',
+      'stepKeys',
+      'note',
+    ],
     graphModule: ['name', 'fromTrace', 'programId'],
     hloProto: ['programId', 'module', 'file', 'offset', 'length', 'compressed'],
     graphLink: ['programId', 'op', 'module'],
@@ -123,6 +138,7 @@ const StrataProtocol = (() => {
     runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
     runsStep: ['step', 'entry', 'message', 'files', 'answer'],
     graphBench: ['ms', 'nodes', 'edges', 'crossings'],
+    advisor: ['extra'],
   });
 
   // REPLY.<reply>.<key> === '<key>': how a script reads a reply's field (m[REPLY.summary.heapBytes]).

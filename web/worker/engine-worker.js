@@ -13,6 +13,7 @@ importScripts(
   'loss.js',
   'runs.js',
   'graph.js',
+  'db.js',
   'open.js',
 );
 
@@ -34,7 +35,8 @@ const ready = createStrataEngine().then((M) => {
   const loss = createLoss(M, sources, post);
   const runs = createRuns(M, sources);
   const graph = createGraph(M, sources, trace);
-  const opener = createOpener(M, { sources, trace, loss, graph });
+  const db = createDb(M, sources, trace);
+  const opener = createOpener(M, { sources, trace, loss, graph, db });
   parts = { M, sources, trace, loss, runs, graph, opener };
   // The reader worker starts with the engine, not with the first picked file: starting a worker
   // takes tens of ms, which a small file's whole load would otherwise wait for.
@@ -50,7 +52,8 @@ async function afterTraceLoad() {
   const { trace, graph } = parts;
   memoryDone = trace.memoryScan();
   await memoryDone;
-  const g = await graph.loadTraceModules().catch((e) => ({ modules: graph.modules(), errors: [String(e)] }));
+  const listed = (modules) => post({ type: MSG.graphModules, modules, errors: [] });
+  const g = await graph.loadTraceModules(listed).catch((e) => ({ modules: graph.modules(), errors: [String(e)] }));
   post({ type: MSG.graphModules, modules: g.modules, errors: g.errors });
 }
 

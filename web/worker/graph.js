@@ -66,9 +66,11 @@ function createGraph(M, sources, trace) {
   // is streamed once from its start (graph_hlo_stream_*: each module parsed as soon as its bytes
   // have passed, the pass ends after the last one). Files in the engine's order, so modules come
   // in the same order either way. Runs as a job of the worker's queue (the stream state lives in
-  // wasm). Returns {modules, errors}.
-  async function loadTraceModules() {
+  // wasm). `dropped(list)` hears the list without the previous trace's modules before any new
+  // one is read, so no module index the page holds outlives its module. Returns {modules, errors}.
+  async function loadTraceModules(dropped) {
     M._graph_drop_trace_modules();
+    if (dropped) dropped(modules());
     const generation = M._engine_generation();
     const spans = JSON.parse(M.UTF8ToString(M._engine_hlo_protos_json()));
     const errors = [];

@@ -1,14 +1,15 @@
 // The loss view's side of the engine worker: a text log opened like a trace (plain, gzip or zstd)
 // is kept here as the File/Blob it came as, never whole in wasm memory, and its raw bytes are
 // streamed through the engine's loss scanner (src/engine/wasm/loss_exports.cc), which inflates
-// them, on import and again each time its tags change. The loaded trace is not touched.
+// them and tells their format (text, JSON lines, CSV, TensorBoard events), on import and again
+// each time its tags change. The loaded trace is not touched.
 'use strict';
 /* exported createLoss */
 
 // M: the engine module; sources: createSources(); post(message, transfer) for progress.
 function createLoss(M, sources, post) {
   const { withStrings, withBytes, feedChunks } = StrataWasm;
-  const { MSG } = StrataProtocol;
+  const { MSG, REPLY } = StrataProtocol;
   const GUESS_BYTES = 1 << 20; // default tags are guessed from the file's first 1 MB
   const PROGRESS_EVERY_MS = 250;
   const files = new Map(); // id -> {id, name, blob, lossTag, iterationTag}
@@ -17,13 +18,21 @@ function createLoss(M, sources, post) {
   const guessTags = (head) =>
     withBytes(M, head.subarray(0, GUESS_BYTES), (p, n) => JSON.parse(M.UTF8ToString(M._loss_guess_tags(p, n))));
 
+  // A reader may choose the series (an event file's tags): the next scan asks for that one.
+  function keepTagsRead(file, scanned) {
+    const d = JSON.parse(scanned.detail);
+    file.lossTag = d[REPLY.lossInfo.lossTag];
+    file.iterationTag = d[REPLY.lossInfo.iterationTag];
+  }
+
   function uniqueName(name) {
     const taken = new Set([...files.values()].map((f) => f.name));
     if (!taken.has(name)) return name;
     for (let k = 2; ; ++k) if (!taken.has(`${name} (${k})`)) return `${name} (${k})`;
   }
 
-  // Streams the file through the scanner: {points: Float64Array [it, loss, ...], ms, mbps}.
+  // Streams the file through the scanner: {points: Float64Array [it, loss, ...], ms, mbps,
+  // detail: the engine's JSON (tags as read, format, keys found, note)}.
   async function scan(file, onProgress) {
     const t0 = performance.now();
     withStrings(M, [file.lossTag, file.iterationTag], (l, i) => M._loss_scan_begin(l, i));
@@ -59,25 +68,27 @@ function createLoss(M, sources, post) {
     }
     const a = M._loss_scan_points() >>> 3;
     const points = M.HEAPF64.slice(a, a + 2 * count);
+    const detail = M.UTF8ToString(M._loss_scan_detail());
     M._loss_scan_release();
     const ms = performance.now() - t0;
-    return { points, ms, mbps: read / 1e6 / Math.max(ms / 1000, 1e-6) };
+    return { points, ms, mbps: read / 1e6 / Math.max(ms / 1000, 1e-6), detail };
   }
 
-  // A lossLoaded / lossPoints message (its points transferred).
+  // A lossLoaded / lossPoints message (its points transferred): the engine's detail as its
+  // fields (the tags as read among them) and as the text the UI reads.
   function message(type, { file, scan }, extra) {
     return Object.assign(
       {
         type,
         lossId: file.id,
         name: file.name,
-        lossTag: file.lossTag,
-        iterationTag: file.iterationTag,
         bytes: file.blob.size,
         points: scan.points.buffer,
         scanMs: scan.ms,
         mbps: scan.mbps,
+        lossDetail: scan.detail,
       },
+      JSON.parse(scan.detail),
       extra || {},
     );
   }
@@ -96,7 +107,8 @@ function createLoss(M, sources, post) {
     const tags = guessTags(head);
     const file = {
       id: nextId++,
-      name: uniqueName(name),
+      // A folder's event file goes by its run (core/formats/loss_log/log_name.h).
+      name: uniqueName(withStrings(M, [name], (p) => M.UTF8ToString(M._loss_log_name(p)))),
       blob,
       lossTag: tags.lossTag,
       iterationTag: tags.iterationTag,
@@ -112,6 +124,7 @@ function createLoss(M, sources, post) {
       }),
     );
     files.set(file.id, file);
+    keepTagsRead(file, scanned);
     return { file, scan: scanned };
   }
 
@@ -121,7 +134,9 @@ function createLoss(M, sources, post) {
     if (!file) return null;
     file.lossTag = String(lossTag);
     file.iterationTag = String(iterationTag);
-    return { file, scan: await scan(file) };
+    const scanned = await scan(file);
+    keepTagsRead(file, scanned);
+    return { file, scan: scanned };
   }
 
   return {

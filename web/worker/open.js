@@ -2,13 +2,14 @@
 // detect_format, from the name and first bytes) and hands it to the part that loads that kind
 // (the trace, the loss view, the graph viewer). A list of sources whose files are all XSpace (a
 // run's hosts) or all Chrome JSON (a run's Kineto traces, one per rank) is one trace; any other
-// list opens file by file, each with its own answer (all but the last marked `more`). Returns
+// list opens file by file, each with its own answer (all but the last marked `more`); a list of
+// which no file is one Strata reads fails once, naming what each looks like. Returns
 // the answers to post: [{message, transfer, traceLoaded}].
 'use strict';
 /* exported createOpener */
 
-// M: the engine module; parts: {sources, trace, loss, graph}.
-function createOpener(M, { sources, trace, loss, graph }) {
+// M: the engine module; parts: {sources, trace, loss, graph, db}.
+function createOpener(M, { sources, trace, loss, graph, db }) {
   const { withString, withBytes } = StrataWasm;
   const { MSG, FILE_KIND } = StrataProtocol;
   const DETECT_BYTES = 1 << 20; // of a head handed to the detector (it inflates at most 64 KB)
@@ -20,6 +21,13 @@ function createOpener(M, { sources, trace, loss, graph }) {
     );
     const kind = v & 0xff;
     return { kind, compression: (v >>> 8) & 0xff, name: M.UTF8ToString(M._engine_file_kind_name(kind)) };
+  }
+
+  // What a file of no kind Strata reads looks like ("a PNG image").
+  function unknownWhat(name, head) {
+    return withString(M, name, (pn) =>
+      withBytes(M, head.subarray(0, DETECT_BYTES), (p, n) => M.UTF8ToString(M._engine_unknown_file_what(pn, p, n))),
+    );
   }
 
   async function firstChunk(opened) {
@@ -74,7 +82,22 @@ function createOpener(M, { sources, trace, loss, graph }) {
       const m = loss.message(MSG.lossLoaded, r, { id, kind: what.name, summary: trace.summary() });
       return { message: m, transfer: [m.points] };
     }
+    if (what.kind === FILE_KIND.sqlite) {
+      const r = await db.load(first);
+      if (!r.ok) return failed(id, r.error);
+      return loaded(id, what.name);
+    }
     return loadTrace(id, withHead(first, head), [], what.name, t0);
+  }
+
+  // The answer to a load that replaced the trace.
+  function loaded(id, kind) {
+    const tl = trace.trackList();
+    return {
+      message: { type: MSG.loaded, id, kind, summary: trace.summary(), trackList: tl },
+      transfer: [tl],
+      traceLoaded: true,
+    };
   }
 
   async function loadTrace(id, first, rest, kind, t0) {
@@ -118,7 +141,20 @@ function createOpener(M, { sources, trace, loss, graph }) {
     if (!Array.isArray(msg.source)) return answer(await openOne(msg.id, name, msg.source, t0));
     const list = msg.source;
     const kinds = [];
-    for (const src of list) kinds.push(detect(sourceName(src), await peek(src)));
+    const unread = []; // "name\twhat" of the files of no kind Strata reads
+    for (const src of list) {
+      const srcName = sourceName(src);
+      const head = await peek(src);
+      const what = detect(srcName, head);
+      kinds.push(what);
+      if (what.kind === FILE_KIND.unknown)
+        unread.push(`${srcName.replace(/[\t\n]/g, ' ')}\t${unknownWhat(srcName, head)}`);
+    }
+    // Nothing here is a file Strata reads: one message naming each (the trace shown stays).
+    if (list.length && unread.length === list.length) {
+      const text = withString(M, unread.join('\n'), (p) => M.UTF8ToString(M._engine_unread_files_message(p)));
+      return answer(failed(msg.id, trace.fail('', text).error));
+    }
     const kind = kinds.length ? kinds[0].kind : FILE_KIND.unknown;
     const oneTrace = kind === FILE_KIND.xspace || kind === FILE_KIND.chromeJson;
     if (list.length > 1 && oneTrace && kinds.every((k) => k.kind === kind)) {

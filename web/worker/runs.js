@@ -53,8 +53,26 @@ function createRuns(M, sources) {
     } // the source went away: tables without records
   }
 
+  // A head request: the first bytes of files.head as stored; the engine inflates and reads them.
+  const HEAD_BYTES = 1 << 16;
+  async function head(files) {
+    const src = (files || {}).head;
+    let bytes;
+    try {
+      bytes = src.blob
+        ? new Uint8Array(await src.blob.slice(0, HEAD_BYTES).arrayBuffer())
+        : await sources.peekUrl(src.url, HEAD_BYTES);
+    } catch (e) {
+      return { [STATS.errors]: [`${e.message || e}`] };
+    }
+    const p = M._runs_buffer(bytes.length) >>> 0; // may grow memory: HEAPU8 after
+    M.HEAPU8.set(bytes, p);
+    return JSON.parse(M.UTF8ToString(M._runs_head(bytes.length)));
+  }
+
   // msg: a runsStats message {kind: RUNS_KIND, files, groupByShape, step, cards, card, slot}.
   async function stats(msg) {
+    if (msg.kind === RUNS_KIND.head) return head(msg.files);
     const errors = await put(msg.files);
     const step = String(msg.step || '');
     const byShape = msg.groupByShape ? 1 : 0;

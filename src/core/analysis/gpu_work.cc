@@ -59,7 +59,7 @@ GpuWorkSet find_gpu_work(const TraceStore& s) {
   const XSpaceTables* x = s.xspace.get();
   w.from_categories = x == nullptr;
   // Classify per category / name once, not per event.
-  std::vector<uint8_t> by_name(s.strings.size(), 0xff);
+  std::vector<uint8_t> by_name(s.strings.size(), 0xff), by_cat(x ? 0 : s.strings.size(), 0xff);
   for (uint32_t p = 0; p < s.processes.size(); ++p) {
     bool device_plane = false;
     if (x) {
@@ -84,23 +84,34 @@ GpuWorkSet find_gpu_work(const TraceStore& s) {
       for (uint32_t e = tr.first_event; e < tr.first_event + tr.event_count; ++e) {
         if (s.events.dur[e] <= 0 && s.events.phase[e] != 'X') continue;
         GpuWork k;
-        if (x) {
-          uint8_t& c = by_name[s.events.name[e]];
-          if (c == 0xff) c = static_cast<uint8_t>(xplane_gpu_work(s.strings.get(s.events.name[e])));
+        const StrId name = s.events.name[e];
+        if (x || ascend) {
+          uint8_t& c = by_name[name];
+          if (c == 0xff)
+            c = static_cast<uint8_t>(x ? xplane_gpu_work(s.strings.get(name))
+                                       : ascend_npu_work(s.strings.get(name)));
           k = static_cast<GpuWork>(c);
-        } else if (ascend) {
-          k = ascend_npu_work(s.strings.get(s.events.name[e]));
         } else {
-          k = kineto_gpu_work(s.strings.get(s.events.cat[e]), s.strings.get(s.events.name[e]));
+          // The kind is the category's, then "nccl" in the name tells compute from comm.
+          const StrId cat = s.events.cat[e];
+          uint8_t& c = by_cat[cat];
+          if (c == 0xff) c = static_cast<uint8_t>(kineto_gpu_work(s.strings.get(cat), ""));
+          k = static_cast<GpuWork>(c);
+          if (k == GpuWork::kCompute) {
+            uint8_t& n = by_name[name];
+            if (n == 0xff) n = s.strings.get(name).find("nccl") != std::string_view::npos;
+            if (n) k = GpuWork::kComm;
+          }
         }
         if (k == GpuWork::kNotGpu) continue;
         w.work_of[e] = k;
         st.events.push_back(e);
       }
       if (st.events.empty()) continue;
-      std::stable_sort(st.events.begin(), st.events.end(), [&](uint32_t a, uint32_t b) {
-        return s.events.start[a] < s.events.start[b];
-      });
+      // A track's events are mostly stored by start already: sort only when they are not.
+      auto by_start = [&](uint32_t a, uint32_t b) { return s.events.start[a] < s.events.start[b]; };
+      if (!std::is_sorted(st.events.begin(), st.events.end(), by_start))
+        std::stable_sort(st.events.begin(), st.events.end(), by_start);
       dev.streams.push_back(std::move(st));
     }
     if (!dev.streams.empty()) w.devices.push_back(std::move(dev));

@@ -4,6 +4,7 @@
 // link are left out. At about 1024 queued the CUDA runtime makes the host wait.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/analysis/gpu_work.h"
@@ -34,5 +35,17 @@ struct QueueSummary {
 };
 
 QueueSummary summarize_queue(const std::vector<QueueSample>& q, uint64_t launches);
+
+// The queue length of every GPU stream whose launches the file links, as a counter track
+// ("Queue length (<stream>)", one series "length") of the stream's process, shown right after
+// the stream. Called once after the load, before the zoom levels are built; the tracks,
+// series and samples are appended after the file's. Returns how many tracks it added. With
+// `gpu`, the GPU work it found (find_gpu_work: the tracks it adds hold no events, so it stays
+// the trace's) is moved there, when it looked for any (not in an XSpace).
+uint32_t add_queue_length_tracks(TraceStore* s, std::optional<GpuWorkSet>* gpu = nullptr);
+// A track added after the load: its key starts with a NUL byte, which no file's name gives.
+bool is_derived_track(const Track& t);
+// The counter samples of derived tracks (the summary counts the file's alone).
+size_t derived_counter_samples(const TraceStore& s);
 
 }  // namespace strata

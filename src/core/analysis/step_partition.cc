@@ -167,8 +167,11 @@ StepEventType classify_device_event(GpuWork kind, std::string_view name) {
   return StepEventType::kUnknown;
 }
 
-StepParts partition_window(TimeNs begin, TimeNs end, std::vector<TypedSpan> spans) {
+StepParts partition_window(TimeNs begin, TimeNs end, std::vector<TypedSpan> spans,
+                           StepPartEvents* events) {
   StepParts parts{};
+  if (events)
+    for (auto& list : *events) list.clear();
   if (end <= begin) return parts;
   struct Edge {
     TimeNs t;
@@ -186,6 +189,8 @@ StepParts partition_window(TimeNs begin, TimeNs end, std::vector<TypedSpan> span
   }
   std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.t < y.t; });
   std::array<int64_t, kTypes> active{};
+  // The time each type owns, as ordered disjoint intervals (only kept when events are asked).
+  std::array<std::vector<Interval>, kTypes> owned;
   TimeNs at = begin;
   auto give = [&](TimeNs until) {
     if (until <= at) return;
@@ -197,6 +202,13 @@ StepParts partition_window(TimeNs begin, TimeNs end, std::vector<TypedSpan> span
       }
     const StepPart p = top == kTypes ? StepPart::kIdle : step_part_of(kTypesByPriority[top]);
     parts[static_cast<size_t>(p)] += until - at;
+    if (events && top != kTypes) {
+      std::vector<Interval>& o = owned[top];
+      if (!o.empty() && o.back().end == at)
+        o.back().end = until;
+      else
+        o.push_back({at, until});
+    }
     at = until;
   };
   for (size_t i = 0; i < edges.size();) {
@@ -205,11 +217,29 @@ StepParts partition_window(TimeNs begin, TimeNs end, std::vector<TypedSpan> span
     for (; i < edges.size() && edges[i].t == t; ++i) active[edges[i].slot] += edges[i].delta;
   }
   give(end);
+  if (!events) return parts;
+  // A span's event owns time in its part when its clipped span meets a stretch its type owns
+  // (the sweep's stretches lie between edges, so meeting one means covering it).
+  for (const TypedSpan& sp : spans) {
+    if (sp.event == kNone) continue;
+    const TimeNs a = std::max(sp.begin, begin), z = std::min(sp.end, end);
+    if (z <= a) continue;
+    const size_t slot = slot_of(sp.type);
+    const std::vector<Interval>& o = owned[slot];
+    auto it =
+        std::partition_point(o.begin(), o.end(), [&](const Interval& v) { return v.end <= a; });
+    if (it != o.end() && it->begin < z)
+      (*events)[static_cast<size_t>(step_part_of(sp.type))].push_back(sp.event);
+  }
+  for (auto& list : *events) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
   return parts;
 }
 
 std::vector<StepBreakdown> partition_steps(const TraceStore& s, const GpuWorkSet& w,
-                                           const std::vector<Step>& steps) {
+                                           const std::vector<Step>& steps, bool with_events) {
   std::vector<StepBreakdown> out(steps.size());
   if (steps.empty()) return out;
   // Which host process launches work on which device, and which host events launched any
@@ -237,6 +267,18 @@ std::vector<StepBreakdown> partition_steps(const TraceStore& s, const GpuWorkSet
   }
   // Host classification per (name, category), not per event.
   std::unordered_map<uint64_t, uint8_t> type_of_name;
+
+  // Device classification per (kind, name): only a memcpy's name matters.
+  std::vector<uint8_t> memcpy_type_of_name;
+  auto device_type = [&](uint32_t e) {
+    const GpuWork kind = w.work_of[e];
+    if (kind != GpuWork::kMemcpy) return classify_device_event(kind, {});
+    if (memcpy_type_of_name.empty()) memcpy_type_of_name.assign(s.strings.size(), 0);
+    uint8_t& t = memcpy_type_of_name[s.events.name[e]];
+    if (t == 0)
+      t = static_cast<uint8_t>(classify_device_event(kind, s.strings.get(s.events.name[e])));
+    return static_cast<StepEventType>(t);
+  };
 
   std::vector<std::vector<TypedSpan>> spans(steps.size());
   std::vector<std::vector<Interval>> busy(steps.size());
@@ -280,7 +322,7 @@ std::vector<StepBreakdown> partition_steps(const TraceStore& s, const GpuWorkSet
               launched[e] ? static_cast<uint8_t>(StepEventType::kHostPrepare) : it->second;
           const TimeNs a = s.events.start[e], z = a + s.events.dur[e];
           for_steps_overlapping(steps, g, a, z, [&](size_t k) {
-            spans[k].push_back({a, z, static_cast<StepEventType>(type)});
+            spans[k].push_back({a, z, static_cast<StepEventType>(type), e});
             ++out[k].host_events;
           });
         }
@@ -298,10 +340,9 @@ std::vector<StepBreakdown> partition_steps(const TraceStore& s, const GpuWorkSet
         for (uint32_t e : st.events) {
           const TimeNs a = s.events.start[e], z = a + std::max<TimeNs>(0, s.events.dur[e]);
           if (z <= a) continue;
-          const StepEventType type =
-              classify_device_event(w.work_of[e], s.strings.get(s.events.name[e]));
+          const StepEventType type = device_type(e);
           for_steps_overlapping(steps, g, a, z, [&](size_t k) {
-            spans[k].push_back({a, z, type});
+            spans[k].push_back({a, z, type, e});
             busy[k].push_back({std::max(a, steps[k].start), std::min(z, steps[k].end)});
             out[k].device_work.push_back(e);
           });
@@ -309,7 +350,8 @@ std::vector<StepBreakdown> partition_steps(const TraceStore& s, const GpuWorkSet
     }
   }
   for (size_t k = 0; k < steps.size(); ++k) {
-    out[k].parts = partition_window(steps[k].start, steps[k].end, std::move(spans[k]));
+    out[k].parts = partition_window(steps[k].start, steps[k].end, std::move(spans[k]),
+                                    with_events ? &out[k].part_events : nullptr);
     merge_intervals(&busy[k]);
     out[k].device_busy = total_length(busy[k]);
   }

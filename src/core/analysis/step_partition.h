@@ -65,11 +65,19 @@ StepEventType classify_device_event(GpuWork kind, std::string_view name);
 struct TypedSpan {
   TimeNs begin = 0, end = 0;
   StepEventType type = StepEventType::kUnknown;
+  uint32_t event = kNone;  // the store event it comes from, or kNone
 };
 
+// Per part, the events that own some of its time: an event whose span is entirely hidden by
+// higher-priority work is in none. Sorted, each once.
+using StepPartEvents = std::array<std::vector<uint32_t>, kStepParts>;
+
 // [begin, end) split by `spans` (clipped to it) under the priority rule; the parts sum to
-// end - begin exactly.
-StepParts partition_window(TimeNs begin, TimeNs end, std::vector<TypedSpan> spans);
+// end - begin exactly. With `events`, also the spans' events that own time in each part: the
+// union of a part's events (clipped to the window) less the time of higher-priority types is
+// that part's figure.
+StepParts partition_window(TimeNs begin, TimeNs end, std::vector<TypedSpan> spans,
+                           StepPartEvents* events = nullptr);
 
 struct StepBreakdown {
   size_t step = 0;     // index into the steps given
@@ -78,13 +86,16 @@ struct StepBreakdown {
   TimeNs device_busy = 0;             // |∪ device work in the window|
   std::vector<uint32_t> device_work;  // GPU events running in the window
   uint64_t host_events = 0;           // host events seen in the window
+  StepPartEvents part_events;         // filled only when partition_steps is asked for them
 };
 
 // Per step of find_steps(): its window split by the events of its host process (Kineto:
 // the step's process, its Python frames and the profiler's own spans left out) and of the GPU
 // devices it launches work on (all devices when the file links no launch), or for an xplane
 // device step the device's streams and the host planes' threads.
+// With `with_events`, each breakdown's part_events too (the events a part cell links).
 std::vector<StepBreakdown> partition_steps(const TraceStore& s, const GpuWorkSet& w,
-                                           const std::vector<Step>& steps);
+                                           const std::vector<Step>& steps,
+                                           bool with_events = false);
 
 }  // namespace strata

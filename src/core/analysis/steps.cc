@@ -1,11 +1,11 @@
 #include "core/analysis/steps.h"
 
 #include <algorithm>
-#include <limits>
+#include <unordered_map>
+#include <utility>
 
 #include "core/analysis/intervals.h"
 #include "core/formats/xplane/xplane_derived.h"
-#include "core/query/launches.h"
 
 namespace strata {
 
@@ -32,10 +32,54 @@ void add_device(const TraceStore& s, const std::vector<uint32_t>& events, Step* 
   st->device_busy = total_length(busy);
 }
 
+// What each Kineto step launched, as launched_by() finds it (the flows out of the step's slice
+// and the slices nested in it, into another process), in one pass over the flows rather than
+// one walk of every step's nested slices.
+void add_launched_work(
+    const TraceStore& s,
+    const std::unordered_map<uint32_t, std::pair<size_t, size_t>>& steps_of_track,
+    std::vector<Step>* steps) {
+  if (steps_of_track.empty()) return;
+  std::vector<std::vector<uint32_t>> launched(steps->size());
+  // Per track, the latest end among its steps up to each one (steps may nest): walking back
+  // from a time, no earlier step can hold it once that bound is passed.
+  std::vector<TimeNs> end_bound(steps->size());
+  for (const auto& [track, range] : steps_of_track)
+    for (size_t k = range.first; k < range.second; ++k)
+      end_bound[k] =
+          k == range.first ? (*steps)[k].end : std::max(end_bound[k - 1], (*steps)[k].end);
+  const FlowColumns& f = s.flows;
+  for (size_t edge = 0; edge < f.size(); ++edge) {
+    const uint32_t from = f.from[edge], to = f.to[edge];
+    const uint32_t track = s.events.track[from];
+    auto it = steps_of_track.find(track);
+    if (it == steps_of_track.end()) continue;
+    if (s.tracks[s.events.track[to]].process == s.tracks[track].process) continue;
+    const TimeNs t = s.events.start[from];
+    const auto begin = steps->begin() + static_cast<std::ptrdiff_t>(it->second.first);
+    const auto end = steps->begin() + static_cast<std::ptrdiff_t>(it->second.second);
+    auto k = std::upper_bound(begin, end, t, [](TimeNs v, const Step& st) { return v < st.start; });
+    while (k != begin) {
+      --k;
+      const auto i = static_cast<size_t>(k - steps->begin());
+      if (end_bound[i] <= t) break;
+      if (t < k->end && (from == k->event || s.events.depth[from] > s.events.depth[k->event]))
+        launched[i].push_back(to);
+    }
+  }
+  for (size_t k = 0; k < steps->size(); ++k) {
+    std::vector<uint32_t>& l = launched[k];
+    std::sort(l.begin(), l.end());
+    l.erase(std::unique(l.begin(), l.end()), l.end());
+    if (!l.empty()) add_device(s, l, &(*steps)[k]);
+  }
+}
+
 }  // namespace
 
 std::vector<Step> find_steps(const TraceStore& s, const GpuWorkSet& w) {
   std::vector<Step> out;
+  std::unordered_map<uint32_t, std::pair<size_t, size_t>> host_steps_of_track;
   // Names are checked once each, not per event.
   std::vector<uint8_t> step_name(s.strings.size(), 0);
   for (StrId id = 0; id < s.strings.size(); ++id)
@@ -74,15 +118,14 @@ std::vector<Step> find_steps(const TraceStore& s, const GpuWorkSet& w) {
           }
         }
         add_device(s, inside, &st);
-      } else {
-        const Launched l = launched_by(s, e, std::numeric_limits<size_t>::max());
-        add_device(s, l.events, &st);
       }
       out.push_back(st);
     }
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
               [](const Step& a, const Step& b) { return a.start < b.start; });
+    if (!steps_row && out.size() > first) host_steps_of_track[t] = {first, out.size()};
   }
+  add_launched_work(s, host_steps_of_track, &out);
   return out;
 }
 

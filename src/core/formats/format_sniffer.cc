@@ -4,6 +4,7 @@
 
 #include "core/formats/chrome_json/chrome_json_importer.h"
 #include "core/formats/detect_format.h"
+#include "core/formats/perfetto/perfetto_importer.h"
 #include "core/formats/xplane/xplane_importer.h"
 #include "core/store/trace_store.h"
 
@@ -14,6 +15,22 @@ namespace {
 // A JSON file may start with this much whitespace before we give up looking and let the JSON
 // importer judge it.
 constexpr size_t kMaxSniff = 4096;
+// Bytes of a file of no known kind looked at to say what it is (a tar header is 262).
+constexpr size_t kDescribeBytes = 512;
+
+// Takes nothing and fails with the message it was made with.
+class RefusingImporter final : public Importer {
+ public:
+  explicit RefusingImporter(std::string why) : why_(std::move(why)) {}
+  void feed(const uint8_t*, size_t) override {}
+  void finish() override {}
+  bool failed() const override { return true; }
+  const std::string& failure() const override { return why_; }
+  uint64_t records() const override { return 0; }
+
+ private:
+  std::string why_;
+};
 
 class SniffingImporter final : public Importer {
  public:
@@ -64,11 +81,25 @@ class SniffingImporter final : public Importer {
     if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) i = 3;
     while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n')) ++i;
     if (i == n && !at_end && n < kMaxSniff) return false;
-    // Anything that is not an XSpace goes to the JSON importer, whose error says what it expected.
-    const bool xspace = trace_kind(p, n) == FileKind::kXSpace;
-    const FileKind kind = xspace ? FileKind::kXSpace : FileKind::kChromeJson;
+    // Anything that is not an XSpace or a Perfetto trace goes to the JSON importer, whose error
+    // says what it expected.
+    FileKind kind = trace_kind(p, n);
+    // Magic bytes need more than the decompressor's 4-byte sniff: gather a few hundred first.
+    if (kind == FileKind::kUnknown && !at_end && n < kDescribeBytes) return false;
+    if (kind == FileKind::kUnknown && !store_->files.empty()) {
+      // A file of a kind Strata does not read at all is named as what it is.
+      const SourceFile& f = store_->files[0];
+      std::string what = describe_unknown(f.name, p, n, compression_named(f.compression));
+      if (!what.empty()) {
+        inner_ = std::make_unique<RefusingImporter>(std::move(what));
+        return true;
+      }
+    }
+    if (kind != FileKind::kXSpace && kind != FileKind::kPerfetto) kind = FileKind::kChromeJson;
     if (!store_->files.empty()) store_->files[0].format = file_kind_name(kind);
-    inner_ = xspace ? make_xplane_importer(store_) : make_chrome_json_importer(store_);
+    inner_ = kind == FileKind::kXSpace     ? make_xplane_importer(store_)
+             : kind == FileKind::kPerfetto ? make_perfetto_importer(store_)
+                                           : make_chrome_json_importer(store_);
     return true;
   }
 

@@ -69,6 +69,10 @@ void memory_merge(MemoryData* into, MemoryData from) {
                           std::make_pair(&into->addressless_devices, &from.addressless_devices)})
     for (std::string& d : *list)
       if (std::find(to->begin(), to->end(), d) == to->end()) to->push_back(std::move(d));
+  for (MemoryCapacity& c : from.capacities)
+    if (std::none_of(into->capacities.begin(), into->capacities.end(),
+                     [&](const MemoryCapacity& x) { return x.device == c.device; }))
+      into->capacities.push_back(std::move(c));
   memory_finish(into);
 }
 

@@ -49,6 +49,13 @@ struct MemoryAllocations {
   }
 };
 
+// The memory a device has, as the profile states it (Kineto's deviceProperties).
+struct MemoryCapacity {
+  std::string device;  // as the series name it ("GPU 0")
+  double bytes = 0;
+  std::string source;  // where it was read, for the tooltip
+};
+
 struct MemoryData {
   std::vector<MemorySeries> series;
   MemoryAllocations allocations;
@@ -60,6 +67,7 @@ struct MemoryData {
   // the trace began. And devices whose allocator calls carry no `Addr` (Kineto before 2021),
   // so no call can be paired with its free and there are no allocation rows.
   std::vector<std::string> paired_devices, addressless_devices;
+  std::vector<MemoryCapacity> capacities;  // per device, at most one each
   bool empty() const { return series.empty() && allocations.size() == 0; }
 };
 

@@ -13,9 +13,10 @@ namespace {
 constexpr const char* kViewNames[kRunViewCount] = {"Operator", "Kernel",      "Trace",
                                                    "Memory",   "Distributed", "Diff"};
 constexpr const char* kFileNames[kRunFileCount] = {
-    "trace_view.json",           "kernel_details.csv", "operator_details.csv", "memory_record.csv",
-    "operator_memory.csv",       "npu_module_mem.csv", "step_trace_time.csv",  "communication.json",
-    "communication_matrix.json", "op_statistic.csv"};
+    "trace_view.json",     "kernel_details.csv",        "operator_details.csv",
+    "memory_record.csv",   "operator_memory.csv",       "npu_module_mem.csv",
+    "step_trace_time.csv", "communication.json",        "communication_matrix.json",
+    "op_statistic.csv",    "ascend_pytorch_profiler.db"};
 constexpr std::string_view kAscendOutput = "ASCEND_PROFILER_OUTPUT";
 constexpr std::string_view kAscendSuffix = "_ascend_pt";
 
@@ -114,10 +115,48 @@ bool parse_kineto_file(std::string_view name, std::string* worker, std::string* 
   return true;
 }
 
+// A JSON trace's name: .json, .json.gz or .json.zst.
+bool json_trace_name(std::string_view name) {
+  if (ends_with(name, ".gz"))
+    name.remove_suffix(3);
+  else if (ends_with(name, ".zst"))
+    name.remove_suffix(4);
+  return ends_with(name, ".json");
+}
+
+// Inside an Ascend profile directory (its JSON files are the profile's, not traces of ranks).
+bool in_ascend_dir(const std::vector<std::string_view>& parts) {
+  std::string worker, span;
+  for (size_t k = 0; k + 1 < parts.size(); ++k)
+    if (parse_ascend_dir(parts[k], &worker, &span)) return true;
+  return false;
+}
+
 int ascend_file_kind(std::string_view name) {
   for (int i = 0; i < kRunFileCount; ++i)
     if (name == kFileNames[i]) return i;
+  // ascend_pytorch_profiler_<rank>.db (torch_npu names it by rank; a single card may omit it).
+  constexpr std::string_view kDbPrefix = "ascend_pytorch_profiler";
+  if (name.substr(0, kDbPrefix.size()) == kDbPrefix && ends_with(name, ".db"))
+    return static_cast<int>(RunFile::kProfilerDb);
   return -1;
+}
+
+// A profile with the profiler db is read from it alone: the text export beside it is set aside
+// (one place decides, so the trace, memory and statistics all come from the same data).
+void prefer_profiler_db(DiscoveredProfile* p, const std::vector<std::string>& paths) {
+  const int32_t db = p->get(RunFile::kProfilerDb);
+  if (db < 0) return;
+  bool text = false;
+  for (int f = 0; f < kRunFileCount; ++f) {
+    if (f == static_cast<int>(RunFile::kProfilerDb) || p->file[f] < 0) continue;
+    text = true;
+    p->file[f] = -1;
+  }
+  const std::string& path = paths[static_cast<size_t>(db)];
+  const size_t slash = path.find_last_of("/\\");
+  p->note = "read " + path.substr(slash == std::string::npos ? 0 : slash + 1) +
+            (text ? "; the CSV export beside it was not read" : "");
 }
 
 DiscoveredProfile new_profile(ProfileKind kind, std::string worker, std::string span,
@@ -135,6 +174,14 @@ DiscoveredProfile new_profile(ProfileKind kind, std::string worker, std::string 
 
 const char* run_view_name(RunView v) { return kViewNames[static_cast<int>(v)]; }
 
+bool DiscoveredProfile::provides(RunFile f) const {
+  if (get(f) >= 0) return true;
+  if (get(RunFile::kProfilerDb) < 0) return false;
+  // The db holds everything the views read but the profiler's own op statistics (the Kernel
+  // view computes them from the kernels) and the communication matrix.
+  return f != RunFile::kOpStatistic && f != RunFile::kCommunicationMatrix;
+}
+
 bool run_view_from_name(std::string_view name, RunView* out) {
   for (int i = 0; i < kRunViewCount; ++i) {
     std::string_view v = kViewNames[i];
@@ -151,17 +198,17 @@ bool run_view_from_name(std::string_view name, RunView* out) {
 
 const char* run_file_name(RunFile f) { return kFileNames[static_cast<int>(f)]; }
 
-RunDiscovery discover_runs(const std::vector<std::string>& paths) {
+RunDiscovery discover_runs(const std::vector<std::string>& paths,
+                           const std::vector<int64_t>& ranks) {
   RunDiscovery d;
   std::vector<std::vector<std::string_view>> split;
   split.reserve(paths.size());
   for (const std::string& p : paths) split.push_back(split_path(p));
 
   // The root: the first component every path (with at least a directory) shares.
-  bool shared = !split.empty();
-  for (const auto& parts : split) {
-    if (parts.size() < 2 || parts[0] != split[0][0]) shared = false;
-  }
+  bool shared = !split.empty() && split[0].size() >= 2;
+  for (size_t i = 1; shared && i < split.size(); ++i)
+    shared = split[i].size() >= 2 && split[i][0] == split[0][0];
   if (shared) d.root = std::string(split[0][0]);
 
   // Profiles keyed by (run dir, kind, worker, span).
@@ -188,13 +235,21 @@ RunDiscovery discover_runs(const std::vector<std::string>& paths) {
       }
       break;
     }
-    if (parse_kineto_file(parts.back(), &worker, &span)) {
+    const int64_t rank = i < ranks.size() ? ranks[i] : -1;
+    bool kineto = parse_kineto_file(parts.back(), &worker, &span);
+    if (!kineto && rank >= 0 && json_trace_name(parts.back()) && !in_ascend_dir(parts)) {
+      worker = "rank" + std::to_string(rank);  // named by its head, as the ranks analysis does
+      span.clear();
+      kineto = true;
+    }
+    if (kineto) {
       std::string run_dir = join(parts, parts.size() - 1);
       auto key = std::make_tuple(run_dir, 1, worker, span);
       if (found.count(key)) continue;  // the same trace twice (.json and .json.gz): first wins
       DiscoveredProfile p = new_profile(ProfileKind::kKineto, worker, span, run_dir);
       p.file[static_cast<int>(RunFile::kTrace)] = static_cast<int32_t>(i);
       p.all_files.push_back(i);
+      p.rank = rank;
       found.emplace(key, std::move(p));
     }
   }
@@ -204,6 +259,7 @@ RunDiscovery discover_runs(const std::vector<std::string>& paths) {
   std::map<std::string, DiscoveredRun> runs;
   for (auto& [key, p] : found) {
     if (p.kind == ProfileKind::kAscend) {
+      prefer_profiler_db(&p, paths);
       bool any = false;
       for (int f = 0; f < kRunFileCount; ++f) any = any || p.file[f] >= 0;
       if (!any) continue;
@@ -288,7 +344,7 @@ ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRu
   }
   const DiscoveredProfile& p = run.profiles[profile];
   const bool kineto = p.kind == ProfileKind::kKineto;
-  auto has = [&](RunFile f) { return p.get(f) >= 0; };
+  auto has = [&](RunFile f) { return p.provides(f); };
   auto needs = [&](const std::string& what) {
     a.enabled = false;
     a.note = "needs " + what;
@@ -319,7 +375,7 @@ ViewAvailability run_view_availability(const RunDiscovery& d, const DiscoveredRu
           needs("the traces of several workers (*.pt.trace.json)");
       } else {
         for (const DiscoveredProfile& q : run.profiles) {
-          if (q.span != p.span || q.get(RunFile::kStepTraceTime) >= 0) continue;
+          if (q.span != p.span || q.provides(RunFile::kStepTraceTime)) continue;
           needs("step_trace_time.csv (" + q.worker + ")");
           break;
         }
@@ -393,6 +449,10 @@ std::string run_discovery_json(const RunDiscovery& d) {
       s += p.kind == ProfileKind::kKineto ? ",\"kind\":\"kineto\"" : ",\"kind\":\"ascend\"";
       s += ",\"dir\":";
       json_append_string(&s, p.dir);
+      s += ",\"rank\":";
+      json_append_int(&s, p.rank);
+      s += ",\"note\":";
+      json_append_string(&s, p.note);
       s += ",\"files\":{";
       bool first = true;
       for (int f = 0; f < kRunFileCount; ++f) {
@@ -417,6 +477,20 @@ std::string run_discovery_json(const RunDiscovery& d) {
   }
   s += "]}";
   return s;
+}
+
+std::vector<uint32_t> run_head_candidates(const std::vector<std::string>& paths) {
+  std::vector<uint8_t> taken(paths.size(), 0);
+  for (const DiscoveredRun& run : discover_runs(paths).runs)
+    for (const DiscoveredProfile& p : run.profiles)
+      for (uint32_t i : p.all_files) taken[i] = 1;
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < paths.size(); ++i) {
+    const std::vector<std::string_view> parts = split_path(paths[i]);
+    if (!taken[i] && !parts.empty() && json_trace_name(parts.back()) && !in_ascend_dir(parts))
+      out.push_back(i);
+  }
+  return out;
 }
 
 bool paths_hold_runs(const std::vector<std::string>& paths) {

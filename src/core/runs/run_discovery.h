@@ -47,8 +47,10 @@ enum class RunFile : uint8_t {
   kCommunication,        // communication.json
   kCommunicationMatrix,  // communication_matrix.json
   kOpStatistic,          // op_statistic.csv
+  kProfilerDb,           // ascend_pytorch_profiler_<rank>.db: when present, read instead of all
+                         // the files above (as MindStudio Insight does), which are then unset
 };
-inline constexpr int kRunFileCount = 10;
+inline constexpr int kRunFileCount = 11;
 const char* run_file_name(RunFile f);  // "trace_view.json", ...
 
 struct DiscoveredProfile {
@@ -59,7 +61,13 @@ struct DiscoveredProfile {
   // Index into the input path list per RunFile, -1 when the profile lacks it.
   int32_t file[kRunFileCount];
   std::vector<uint32_t> all_files;  // every input path belonging to this profile
+  int64_t rank = -1;                // Kineto: the trace head's distributedInfo.rank, or -1
+  // Ascend: what the profile is read from when it is not plain ("read ascend_pytorch_profiler_0.db;
+  // the CSV export beside it was not read"), "" otherwise.
+  std::string note;
   int32_t get(RunFile f) const { return file[static_cast<int>(f)]; }
+  // Whether the profile gives `f`'s data: the file itself, or the profiler db that holds it.
+  bool provides(RunFile f) const;
 };
 
 struct DiscoveredRun {
@@ -74,7 +82,15 @@ struct RunDiscovery {
   std::vector<DiscoveredRun> runs;  // by name
 };
 
-RunDiscovery discover_runs(const std::vector<std::string>& paths);
+// `ranks` (when given, one per path, -1 where unknown): each JSON trace's distributedInfo.rank
+// from its head (core/runs/trace_head.h). A JSON file whose name says nothing Kineto
+// (`a.json.gz`) but whose head names a rank is that rank's Kineto trace, worker "rank<N>",
+// without span; a trace found by its name keeps its worker and gets the rank (its card).
+RunDiscovery discover_runs(const std::vector<std::string>& paths,
+                           const std::vector<int64_t>& ranks = {});
+// The paths whose heads are worth reading: JSON files (.json, .json.gz, .json.zst) outside
+// Ascend profile directories that the names alone do not make a profile of.
+std::vector<uint32_t> run_head_candidates(const std::vector<std::string>& paths);
 
 // The spans of one worker of a run, in order ("" for a profile without span).
 std::vector<std::string> run_worker_spans(const DiscoveredRun& run, std::string_view worker);
@@ -101,7 +117,8 @@ std::string run_workers_json(const DiscoveredRun& run);
 std::string run_profile_views_json(const RunDiscovery& d, const DiscoveredRun& run, size_t profile);
 
 // {"root", "runs":[{"name", "dir", "workers":[{"name", "spans":[...]}], "profiles":[{"worker",
-// "span", "kind", "dir", "files":{<name>: <path index>}, "distributed": [profile index],
+// "span", "kind", "dir", "rank" (-1: unknown), "files":{<name>: <path index>},
+// "distributed": [profile index],
 // "views":{<View>: {"enabled", "note"}}}]}]}
 std::string run_discovery_json(const RunDiscovery& d);
 

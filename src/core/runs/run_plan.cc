@@ -61,6 +61,7 @@ bool runs_resolve(const RunDiscovery& d, const RunsSelection& now, const RunsQue
 }
 
 int runs_card_of(const DiscoveredRun& run, const DiscoveredProfile& p) {
+  if (p.rank >= 0) return static_cast<int>(p.rank);  // the trace's own distributedInfo
   size_t digits = p.worker.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(p.worker[digits - 1]))) --digits;
   if (digits < p.worker.size()) return std::atoi(p.worker.c_str() + digits);
@@ -70,6 +71,7 @@ int runs_card_of(const DiscoveredRun& run, const DiscoveredProfile& p) {
 
 std::vector<int32_t> runs_trace_inputs(const DiscoveredProfile& p, bool memory) {
   std::vector<int32_t> out;
+  if (p.get(RunFile::kProfilerDb) >= 0) return {p.get(RunFile::kProfilerDb)};  // memory inside
   const bool trace = p.get(RunFile::kTrace) >= 0;
   if (trace) out.push_back(p.get(RunFile::kTrace));
   if (p.kind == ProfileKind::kAscend && (memory || trace))
@@ -98,9 +100,13 @@ std::vector<std::pair<std::string, int32_t>> runs_ascend_part_files(const RunDis
   *cards = 0;
   const DiscoveredRun& run = d.runs[static_cast<size_t>(s.run)];
   const DiscoveredProfile& p = run.profiles[static_cast<size_t>(s.profile)];
-  if (part == RunsPart::kOperators)
+  // A profiler db is put whole under the profile's prefix: the engine writes the files below
+  // from it (engine/runs_session.h).
+  if (p.get(RunFile::kProfilerDb) >= 0 && part != RunsPart::kDistributed)
+    add_file(&out, "a/profiler.db", p, RunFile::kProfilerDb);
+  else if (part == RunsPart::kOperators)
     add_file(&out, "a/operator_details.csv", p, RunFile::kOperatorDetails);
-  if (part == RunsPart::kKernels) {
+  else if (part == RunsPart::kKernels) {
     add_file(&out, "a/kernel_details.csv", p, RunFile::kKernelDetails);
     add_file(&out, "a/op_statistic.csv", p, RunFile::kOpStatistic);
   }
@@ -110,6 +116,10 @@ std::vector<std::pair<std::string, int32_t>> runs_ascend_part_files(const RunDis
       const int c = runs_card_of(run, q);
       *cards = std::max(*cards, c + 1);
       const std::string card = "card" + std::to_string(c) + "/";
+      if (q.get(RunFile::kProfilerDb) >= 0) {
+        add_file(&out, card + "profiler.db", q, RunFile::kProfilerDb);
+        continue;
+      }
       add_file(&out, card + "step_trace_time.csv", q, RunFile::kStepTraceTime);
       add_file(&out, card + "communication.json", q, RunFile::kCommunication);
     }
@@ -121,6 +131,10 @@ std::vector<std::pair<std::string, int32_t>> runs_ascend_diff_files(const Discov
                                                                     std::string_view slot) {
   std::vector<std::pair<std::string, int32_t>> out;
   const std::string prefix = std::string(slot) + "/";
+  if (p.get(RunFile::kProfilerDb) >= 0) {
+    add_file(&out, prefix + "profiler.db", p, RunFile::kProfilerDb);
+    return out;
+  }
   add_file(&out, prefix + "operator_details.csv", p, RunFile::kOperatorDetails);
   add_file(&out, prefix + "kernel_details.csv", p, RunFile::kKernelDetails);
   return out;

@@ -31,8 +31,8 @@ struct RunsQuery {
 bool runs_resolve(const RunDiscovery& d, const RunsSelection& now, const RunsQuery& q,
                   RunsSelection* out);
 
-// A worker's card number: its trailing digits (rank0 → 0), else its place among the run's
-// workers.
+// A worker's card number: its trace's distributedInfo.rank when the head gave one, else its
+// trailing digits (rank0 → 0), else its place among the run's workers.
 int runs_card_of(const DiscoveredRun& run, const DiscoveredProfile& p);
 
 // The inputs (path indices) the engine opens to hold a profile's trace: the trace itself and,

@@ -81,6 +81,7 @@ void permute_through(std::vector<T>* col, const uint32_t* order, PieceBuffer* bu
 template <class T>
 void permute_halves(std::vector<T>* col, const uint32_t* order, PieceBuffer* buf) {
   static_assert(sizeof(T) == 2 * sizeof(uint32_t), "a column of 8-byte values");
+  if (col->empty()) return;  // data() may be null: no offset may be applied to it
   auto* bytes = reinterpret_cast<unsigned char*>(col->data());
   for (size_t half = 0; half < 2; ++half) {
     unsigned char* base = bytes + half * sizeof(uint32_t);

@@ -157,7 +157,8 @@ struct SourcePlane {
   std::vector<Line> lines;
 };
 
-struct XSpaceTables;  // core/formats/xplane/xplane_tables.h
+struct XSpaceTables;    // core/formats/xplane/xplane_tables.h
+struct PerfettoTables;  // core/formats/perfetto/perfetto_tables.h
 
 struct SourceFile {
   std::string name;
@@ -197,6 +198,8 @@ struct TraceStore {
   // metadata the details pane decodes an XEvent with (formats/xplane/xplane_details.h).
   std::vector<SourcePlane> planes;
   std::shared_ptr<const XSpaceTables> xspace;
+  // Perfetto inputs: the interned names the details pane decodes a TrackEvent with.
+  std::shared_ptr<const PerfettoTables> perfetto;
 
   // Chrome JSON "displayTimeUnit" ("ms" or "ns") as written; empty when the file has none.
   std::string display_time_unit;

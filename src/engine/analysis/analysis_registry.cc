@@ -3,11 +3,13 @@
 #include <iterator>
 
 #include "core/base/json_writer.h"
+#include "engine/advisor/advisor.h"
 #include "engine/analysis/framework_op_stats.h"
 #include "engine/analysis/gpu_breakdown.h"
 #include "engine/analysis/hlo_stats.h"
 #include "engine/analysis/kernel_launches.h"
 #include "engine/analysis/kernel_stats.h"
+#include "engine/analysis/memory_viewer.h"
 #include "engine/analysis/op_profile.h"
 #include "engine/analysis/overview.h"
 #include "engine/analysis/queue_length.h"
@@ -35,6 +37,8 @@ constexpr AnalysisInfo kAnalyses[] = {
      framework_op_stats_run},
     {"kernel_launches", "Kernel launches", kernel_launches_available, kernel_launches_table},
     {"queue_length", "Queue length", queue_length_available, queue_length_table},
+    {"memory_viewer", "Memory Viewer", memory_viewer_available, memory_viewer_table},
+    {"advisor", "Report", advisor_available, advisor_table},
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "core/base/json_writer.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_links.h"
 
 namespace strata {
 
@@ -31,9 +32,7 @@ const char* analysis_unit_name(AnalysisUnit u) {
   return "text";
 }
 
-namespace {
-
-void append_strings(std::string* o, const std::vector<std::string>& list) {
+void append_json_strings(std::string* o, const std::vector<std::string>& list) {
   *o += '[';
   for (size_t i = 0; i < list.size(); ++i) {
     if (i) *o += ',';
@@ -42,7 +41,7 @@ void append_strings(std::string* o, const std::vector<std::string>& list) {
   *o += ']';
 }
 
-void append_link(std::string* o, const AnalysisLink& l) {
+void append_analysis_link(std::string* o, const AnalysisLink& l) {
   namespace k = protocol::keys::analysis_link;
   protocol::append_key(o, k::kName, '{');
   json_append_string(o, l.name);
@@ -59,8 +58,14 @@ void append_link(std::string* o, const AnalysisLink& l) {
   json_append_string(o, l.module);
   protocol::append_key(o, k::kOp);
   json_append_string(o, l.op);
+  protocol::append_key(o, k::kStep);
+  *o += l.step_event == kNone ? std::string("-1") : std::to_string(l.step_event);
+  protocol::append_key(o, k::kPart);
+  json_append_string(o, l.part);
   *o += '}';
 }
+
+namespace {
 
 void append_row(std::string* o, const AnalysisTable& t, const AnalysisRow& r) {
   namespace k = protocol::keys::analysis_row;
@@ -93,7 +98,16 @@ void append_row(std::string* o, const AnalysisTable& t, const AnalysisRow& r) {
   }
   *o += '}';
   protocol::append_key(o, k::kLink);
-  append_link(o, r.link);
+  append_analysis_link(o, r.link);
+  protocol::append_key(o, k::kCellLinks);
+  *o += '{';
+  for (size_t i = 0; i < r.cell_links.size(); ++i) {
+    const AnalysisCellLink& c = r.cell_links[i];
+    if (c.column >= t.columns.size()) continue;
+    protocol::append_key(o, t.columns[c.column].key, i ? ',' : 0);
+    append_analysis_link(o, c.link);
+  }
+  *o += '}';
   *o += '}';
 }
 
@@ -107,9 +121,9 @@ std::string analysis_table_json(const AnalysisTable& t) {
   protocol::append_key(&o, k::kTitle);
   json_append_string(&o, t.title);
   protocol::append_key(&o, k::kNotes);
-  append_strings(&o, t.notes);
+  append_json_strings(&o, t.notes);
   protocol::append_key(&o, k::kErrors);
-  append_strings(&o, t.errors);
+  append_json_strings(&o, t.errors);
   protocol::append_key(&o, k::kColumns);
   o += '[';
   for (size_t i = 0; i < t.columns.size(); ++i) {

@@ -6,7 +6,8 @@
 //   {"name", "title", "notes": [text], "errors": [text],
 //    "columns": [{"key", "label", "unit", "tip"}],
 //    "rows": [{"parent": row index or -1, "cells": [number | text | null],
-//              "why": {column key: why the cell is empty}, "link": {...}}],
+//              "why": {column key: why the cell is empty}, "link": {...},
+//              "cellLinks": {column key: {...}: a cell's own events, not the row's}}],
 //    "extra": any JSON value an analysis adds (e.g. the roofline's peaks), or absent}
 // A cell is null when the file does not carry what it needs; `why` then says so (never a
 // made-up number). Program ids and other 64-bit ids are text, never JSON numbers.
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "core/base/types.h"
 
 namespace strata {
 
@@ -56,12 +59,23 @@ struct AnalysisLink {
   std::string program_id;        // XLA program id (decimal text) or ""
   std::string module;            // HLO module name or ""
   std::string op;                // HLO instruction name or ""
+  // A part of a step (an overview part cell): the step's store event and the part's key; the
+  // select query's part mode gives the events that own that part's time.
+  uint32_t step_event = kNone;
+  std::string part;  // a step part key, or ""
+};
+
+// A cell that links other events than its row: the events behind one figure.
+struct AnalysisCellLink {
+  uint32_t column = 0;
+  AnalysisLink link;
 };
 
 struct AnalysisRow {
   int32_t parent = -1;              // index of the parent row (earlier in `rows`), -1 at the top
   std::vector<AnalysisCell> cells;  // one per column
   AnalysisLink link;
+  std::vector<AnalysisCellLink> cell_links;  // by column, in column order
 };
 
 struct AnalysisTable {
@@ -74,5 +88,8 @@ struct AnalysisTable {
 };
 
 std::string analysis_table_json(const AnalysisTable& t);
+// Pieces of that JSON, for answers that carry rows' links or text lists of their own.
+void append_analysis_link(std::string* o, const AnalysisLink& l);
+void append_json_strings(std::string* o, const std::vector<std::string>& list);
 
 }  // namespace strata

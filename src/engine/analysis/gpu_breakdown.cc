@@ -1,6 +1,8 @@
 #include "engine/analysis/gpu_breakdown.h"
 
 #include "core/analysis/gpu_work.h"
+#include "engine/analysis/analysis_cache.h"
+#include "engine/analysis/breakdown_cells.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -17,10 +19,6 @@ std::string device_name(const TraceStore& s, const Process& p) {
 
 std::string stream_name(const TraceStore& s, const Track& t) {
   return t.name ? std::string(s.strings.get(t.name)) : "thread " + t.key;
-}
-
-double percent(TimeNs part, TimeNs whole) {
-  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
 enum Col {
@@ -40,46 +38,41 @@ enum Col {
   kEvents,
   kColumns
 };
+static_assert(kComputePct - kSpan + 1 == kBreakdownColumns, "the breakdown cells follow the name");
 
 std::vector<AnalysisColumn> columns() {
-  return {
-      {"name", "Device / stream", AnalysisUnit::kText, "a GPU device (its streams beneath)"},
-      {"span", "Span", AnalysisUnit::kNs,
-       "from the first GPU event's start to the last one's end; = compute + exposed "
-       "communication + exposed memcpy + idle"},
-      {"compute", "Compute", AnalysisUnit::kNs,
-       "time any compute kernel runs (kernels and memsets not named nccl), overlaps counted once"},
-      {"exposed_comm", "Exposed comm", AnalysisUnit::kNs,
-       "communication (nccl kernels) while no compute runs"},
-      {"exposed_memcpy", "Exposed memcpy", AnalysisUnit::kNs,
-       "memcpy while neither compute nor communication runs"},
-      {"idle", "Idle", AnalysisUnit::kNs, "span minus the time any GPU work runs"},
-      {"compute_pct", "Compute %", AnalysisUnit::kPercent, "compute / span"},
-      {"comm", "Comm (all)", AnalysisUnit::kNs, "time any communication runs, overlapped or not"},
-      {"memcpy", "Memcpy (all)", AnalysisUnit::kNs, "time any memcpy runs, overlapped or not"},
-      {"overlap_pct", "Comm overlap %", AnalysisUnit::kPercent,
-       "HTA's communication-computation overlap: time computing while communicating / time "
-       "communicating"},
-      {"host_wait", "Idle: host wait", AnalysisUnit::kNs,
-       "HTA: gaps on the stream where the next kernel's launch began after the previous ended"},
-      {"kernel_wait", "Idle: kernel wait", AnalysisUnit::kNs,
-       "HTA: gaps under 30 ns where the next kernel was launched in time (launch overhead)"},
-      {"other_wait", "Idle: other", AnalysisUnit::kNs,
-       "HTA: the other gaps (waits on other streams, events, ...)"},
-      {"events", "GPU events", AnalysisUnit::kCount, "kernels, memcpys and memsets"},
-  };
+  std::vector<AnalysisColumn> c = {
+      {"name", "Device / stream", AnalysisUnit::kText, "a GPU device (its streams beneath)"}};
+  append_breakdown_columns(
+      &c, "Span",
+      "from the first GPU event's start to the last one's end; = compute + exposed "
+      "communication + exposed memcpy + idle",
+      "time any compute kernel runs (kernels and memsets not named nccl), overlaps counted once");
+  c.insert(
+      c.end(),
+      {
+          {"comm", "Comm (all)", AnalysisUnit::kNs,
+           "time any communication runs, overlapped or not"},
+          {"memcpy", "Memcpy (all)", AnalysisUnit::kNs, "time any memcpy runs, overlapped or not"},
+          {"overlap_pct", "Comm overlap %", AnalysisUnit::kPercent,
+           "HTA's communication-computation overlap: time computing while communicating / time "
+           "communicating"},
+          {"host_wait", "Idle: host wait", AnalysisUnit::kNs,
+           "HTA: gaps on the stream where the next kernel's launch began after the previous ended"},
+          {"kernel_wait", "Idle: kernel wait", AnalysisUnit::kNs,
+           "HTA: gaps under 30 ns where the next kernel was launched in time (launch overhead)"},
+          {"other_wait", "Idle: other", AnalysisUnit::kNs,
+           "HTA: the other gaps (waits on other streams, events, ...)"},
+          {"events", "GPU events", AnalysisUnit::kCount, "kernels, memcpys and memsets"},
+      });
+  return c;
 }
 
 void fill(AnalysisRow* r, const GpuBreakdown& b) {
-  r->cells[kSpan] = AnalysisCell::of(static_cast<double>(b.span));
-  r->cells[kCompute] = AnalysisCell::of(static_cast<double>(b.compute));
-  r->cells[kExposedComm] = AnalysisCell::of(static_cast<double>(b.exposed_comm));
-  r->cells[kExposedMemcpy] = AnalysisCell::of(static_cast<double>(b.exposed_memcpy));
-  r->cells[kIdle] = AnalysisCell::of(static_cast<double>(b.idle));
-  r->cells[kComputePct] = AnalysisCell::of(percent(b.compute, b.span));
+  fill_breakdown_cells(&r->cells, kSpan, b);
   r->cells[kComm] = AnalysisCell::of(static_cast<double>(b.comm));
   r->cells[kMemcpy] = AnalysisCell::of(static_cast<double>(b.memcpy));
-  r->cells[kOverlapPct] = b.comm > 0 ? AnalysisCell::of(percent(b.comm_overlapped, b.comm))
+  r->cells[kOverlapPct] = b.comm > 0 ? AnalysisCell::of(percent_of(b.comm_overlapped, b.comm))
                                      : AnalysisCell::empty("no communication on it");
   r->cells[kEvents] = AnalysisCell::of(static_cast<double>(b.events));
 }
@@ -88,7 +81,7 @@ void fill(AnalysisRow* r, const GpuBreakdown& b) {
 
 bool gpu_breakdown_available(const Engine& engine, std::string* why) {
   const TraceStore& s = *engine.store();
-  if (find_gpu_work(s).devices.empty()) {
+  if (shared_gpu_work(engine).devices.empty()) {
     *why = s.xspace ? "no GPU device plane with streams in this XSpace"
                     : "no GPU kernels, memcpys or memsets (Kineto categories kernel, gpu_memcpy, "
                       "gpu_memset) in this trace";
@@ -99,7 +92,7 @@ bool gpu_breakdown_available(const Engine& engine, std::string* why) {
 
 AnalysisTable gpu_breakdown_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
+  const GpuWorkSet& w = shared_gpu_work(engine);
   const std::vector<uint32_t> display_of =
       store_to_display(engine.display_tracks(), s.tracks.size());
 

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/analysis/gpu_work.h"
+#include "engine/analysis/analysis_cache.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -83,7 +84,7 @@ void add(ByName* b, TimeNs runtime, TimeNs kernel, TimeNs delay, uint32_t track)
 
 bool kernel_launches_available(const Engine& engine, std::string* why) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
+  const GpuWorkSet& w = shared_gpu_work(engine);
   for (const GpuDevice& d : w.devices)
     for (const GpuStream& st : d.streams)
       for (uint32_t e : st.events)
@@ -96,7 +97,7 @@ bool kernel_launches_available(const Engine& engine, std::string* why) {
 
 AnalysisTable kernel_launches_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
+  const GpuWorkSet& w = shared_gpu_work(engine);
   const std::vector<uint32_t> display_of =
       store_to_display(engine.display_tracks(), s.tracks.size());
 

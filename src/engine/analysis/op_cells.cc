@@ -111,6 +111,14 @@ bool op_analysis_input(const Engine& engine, const QueryArgs& args, OpAnalysisIn
   return true;
 }
 
+void warm_op_metrics(const TraceStore& s) {
+  if (!s.xspace) return;
+  OpMetricsCache& cache = cache_of(s);
+  if (cache.cores.empty()) return;
+  std::shared_ptr<const OpMetricsDb>& db = cache.by_core[-1];
+  if (!db) db = std::make_shared<const OpMetricsDb>(build_op_metrics(s, cache.cores, -1));
+}
+
 std::string cores_json(const std::vector<OpCore>& cores) {
   namespace k = protocol::keys::analysis_core;
   std::string o = "[";

@@ -7,6 +7,7 @@
 
 #include "core/analysis/step_partition.h"
 #include "core/analysis/steps.h"
+#include "engine/analysis/analysis_cache.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/analysis/overview_verdicts.h"
 #include "engine/engine.h"
@@ -113,9 +114,7 @@ struct OpTotal {
 }  // namespace
 
 bool overview_available(const Engine& engine, std::string* why) {
-  const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
-  if (w.devices.empty() && find_steps(s, w).empty()) {
+  if (shared_gpu_work(engine).devices.empty() && shared_steps(engine).empty()) {
     *why =
         "no steps (ProfilerStep#N slices, an xplane Steps row) and no GPU work: nothing to "
         "break down";
@@ -126,9 +125,9 @@ bool overview_available(const Engine& engine, std::string* why) {
 
 AnalysisTable overview_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
-  const std::vector<Step> steps = find_steps(s, w);
-  const std::vector<StepBreakdown> parts = partition_steps(s, w, steps);
+  const GpuWorkSet& w = shared_gpu_work(engine);
+  const std::vector<Step>& steps = shared_steps(engine);
+  const std::vector<StepBreakdown>& parts = shared_step_parts(engine);
   const std::vector<uint32_t> display_of =
       store_to_display(engine.display_tracks(), s.tracks.size());
   const TimeNs origin = s.has_time ? s.start_ns : 0;
@@ -234,6 +233,18 @@ AnalysisTable overview_table(const Engine& engine, const QueryArgs& /*args*/) {
       r.cells[kSharePct] = AnalysisCell::empty("for device ops");
       r.link.name = name;
       if (display_of[track] != kNone) r.link.tracks.push_back(display_of[track]);
+      // Each part cell selects the events that own its time (found again when clicked).
+      for (size_t p = 0; p < kStepParts; ++p) {
+        const auto col = static_cast<uint32_t>(kFirstPart + p);
+        if (static_cast<StepPart>(p) == StepPart::kIdle || parts[k].parts[p] <= 0 ||
+            r.cells[col].kind != AnalysisCell::Kind::kNumber)
+          continue;
+        AnalysisCellLink c;
+        c.column = col;
+        c.link.step_event = st.event;
+        c.link.part = step_part_key(static_cast<StepPart>(p));
+        r.cell_links.push_back(std::move(c));
+      }
       t.rows.push_back(std::move(r));
       for (uint32_t e : parts[k].device_work) {
         const TimeNs a = std::max(s.events.start[e], st.start);
@@ -304,6 +315,22 @@ AnalysisTable overview_table(const Engine& engine, const QueryArgs& /*args*/) {
     }
   }
   return t;
+}
+
+std::vector<uint32_t> overview_part_events(const Engine& engine, uint32_t step_event,
+                                           std::string_view part_key) {
+  const TraceStore& s = *engine.store();
+  size_t part = kStepParts;
+  for (size_t p = 0; p < kStepParts; ++p)
+    if (part_key == step_part_key(static_cast<StepPart>(p))) part = p;
+  if (part == kStepParts) return {};
+  const GpuWorkSet& w = shared_gpu_work(engine);
+  for (const Step& st : shared_steps(engine)) {
+    if (st.event != step_event) continue;
+    std::vector<StepBreakdown> b = partition_steps(s, w, {st}, true);
+    return std::move(b[0].part_events[part]);
+  }
+  return {};
 }
 
 }  // namespace strata

@@ -4,6 +4,7 @@
 
 #include "core/analysis/gpu_work.h"
 #include "core/analysis/queue_length.h"
+#include "engine/analysis/analysis_cache.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -38,7 +39,7 @@ std::string name_of(const TraceStore& s, StrId id, const std::string& fallback) 
 
 bool queue_length_available(const Engine& engine, std::string* why) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
+  const GpuWorkSet& w = shared_gpu_work(engine);
   if (w.devices.empty()) {
     *why = "no GPU work in this trace";
     return false;
@@ -53,7 +54,7 @@ bool queue_length_available(const Engine& engine, std::string* why) {
 
 AnalysisTable queue_length_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
+  const GpuWorkSet& w = shared_gpu_work(engine);
   const std::vector<uint32_t> display_of =
       store_to_display(engine.display_tracks(), s.tracks.size());
   const TimeNs origin = s.has_time ? s.start_ns : 0;
@@ -62,8 +63,8 @@ AnalysisTable queue_length_table(const Engine& engine, const QueryArgs& /*args*/
   t.columns = columns();
   t.notes.push_back(
       "HTA's queue length per stream: an event joins when the runtime call that launched it "
-      "starts and leaves when it ends. Shown as a table: the timeline draws no derived counter "
-      "tracks yet.");
+      "starts and leaves when it ends. The timeline shows it too, as a \"Queue length\" counter "
+      "track under each stream.");
   for (const GpuDevice& dev : w.devices) {
     AnalysisRow drow;
     drow.cells.assign(kColumns, AnalysisCell{});

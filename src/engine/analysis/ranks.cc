@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "core/analysis/ranks.h"
+#include "engine/analysis/analysis_cache.h"
+#include "engine/analysis/breakdown_cells.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -32,39 +34,40 @@ enum Col {
   kBusbw,
   kColumns
 };
+static_assert(kComputePct - kSpan + 1 == kBreakdownColumns, "the breakdown cells follow the name");
 
 std::vector<AnalysisColumn> columns() {
-  return {
+  std::vector<AnalysisColumn> c = {
       {"name", "Rank / collective", AnalysisUnit::kText,
-       "a rank (its GPU devices' work), or a collective matched across ranks"},
-      {"span", "GPU span", AnalysisUnit::kNs,
-       "rank: first GPU event's start to the last one's end; = compute + exposed comm + exposed "
-       "memcpy + idle"},
-      {"compute", "Compute", AnalysisUnit::kNs, "time any compute kernel runs on the rank"},
-      {"exposed_comm", "Exposed comm", AnalysisUnit::kNs,
-       "communication (nccl kernels) while no compute runs"},
-      {"exposed_memcpy", "Exposed memcpy", AnalysisUnit::kNs,
-       "memcpy while neither compute nor communication runs"},
-      {"idle", "Idle", AnalysisUnit::kNs, "span minus the time any GPU work runs"},
-      {"compute_pct", "Compute %", AnalysisUnit::kPercent, "compute / span"},
-      {"zscore", "Modified z", AnalysisUnit::kRatio,
-       "0.6745 (compute - median) / MAD over the ranks; |z| > 3.5 is a straggler"},
-      {"straggler", "Straggler", AnalysisUnit::kText,
-       "z: |modified z| > 3.5; spread: the slowest rank when (max - min) / mean compute > 5 %"},
-      {"late_total", "Arrived late by", AnalysisUnit::kNs,
-       "Σ over collectives of the rank's start minus the earliest rank's"},
-      {"late_count", "Last to arrive", AnalysisUnit::kCount, "collectives the rank started last"},
-      {"ranks_present", "Ranks", AnalysisUnit::kCount, "ranks that ran this collective"},
-      {"latency", "Latency", AnalysisUnit::kNs, "the shortest duration over the ranks"},
-      {"skew", "Arrival skew", AnalysisUnit::kNs, "latest start - earliest start"},
-      {"late_rank", "Late rank", AnalysisUnit::kText, "the rank that started last (the link)"},
-      {"bytes", "Message", AnalysisUnit::kBytes,
-       "max(In, Out msg nelems) × the dtype's size, from the kernel's args"},
-      {"algbw", "Algorithm bw", AnalysisUnit::kBytesPerSec, "message / latency"},
-      {"busbw", "Bus bw", AnalysisUnit::kBytesPerSec,
-       "NCCL-tests: algorithm bw × 2(n-1)/n (all-reduce), (n-1)/n (all-gather, reduce-scatter, "
-       "all-to-all), 1 (others); n = Group size"},
-  };
+       "a rank (its GPU devices' work), or a collective matched across ranks"}};
+  append_breakdown_columns(
+      &c, "GPU span",
+      "rank: first GPU event's start to the last one's end; = compute + exposed comm + exposed "
+      "memcpy + idle",
+      "time any compute kernel runs on the rank");
+  c.insert(
+      c.end(),
+      {
+          {"zscore", "Modified z", AnalysisUnit::kRatio,
+           "0.6745 (compute - median) / MAD over the ranks; |z| > 3.5 is a straggler"},
+          {"straggler", "Straggler", AnalysisUnit::kText,
+           "z: |modified z| > 3.5; spread: the slowest rank when (max - min) / mean compute > 5 %"},
+          {"late_total", "Arrived late by", AnalysisUnit::kNs,
+           "Σ over collectives of the rank's start minus the earliest rank's"},
+          {"late_count", "Last to arrive", AnalysisUnit::kCount,
+           "collectives the rank started last"},
+          {"ranks_present", "Ranks", AnalysisUnit::kCount, "ranks that ran this collective"},
+          {"latency", "Latency", AnalysisUnit::kNs, "the shortest duration over the ranks"},
+          {"skew", "Arrival skew", AnalysisUnit::kNs, "latest start - earliest start"},
+          {"late_rank", "Late rank", AnalysisUnit::kText, "the rank that started last (the link)"},
+          {"bytes", "Message", AnalysisUnit::kBytes,
+           "max(In, Out msg nelems) × the dtype's size, from the kernel's args"},
+          {"algbw", "Algorithm bw", AnalysisUnit::kBytesPerSec, "message / latency"},
+          {"busbw", "Bus bw", AnalysisUnit::kBytesPerSec,
+           "NCCL-tests: algorithm bw × 2(n-1)/n (all-reduce), (n-1)/n (all-gather, reduce-scatter, "
+           "all-to-all), 1 (others); n = Group size"},
+      });
+  return c;
 }
 
 AnalysisRow blank_row(const char* why) {
@@ -92,7 +95,7 @@ uint32_t gpu_file_count(const TraceStore& s, const GpuWorkSet& w, uint32_t* firs
 
 bool ranks_available(const Engine& engine, std::string* why) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
+  const GpuWorkSet& w = shared_gpu_work(engine);
   if (w.devices.empty()) {
     *why = "no GPU work in this trace: the ranks are compared by their GPU kernels";
     return false;
@@ -109,7 +112,7 @@ bool ranks_available(const Engine& engine, std::string* why) {
 
 AnalysisTable ranks_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
+  const GpuWorkSet& w = shared_gpu_work(engine);
   const RankAnalysis a = analyse_ranks(s, w);
   const std::vector<uint32_t> display_of =
       store_to_display(engine.display_tracks(), s.tracks.size());
@@ -130,17 +133,10 @@ AnalysisTable ranks_table(const Engine& engine, const QueryArgs& /*args*/) {
             "matched by process group, name and order of occurrence on each rank.");
   for (size_t r = 0; r < a.ranks.size(); ++r) {
     const RankTime& rt = a.ranks[r];
-    const GpuBreakdown& b = rt.time;
     const RankStraggler& st = a.stragglers[r];
     AnalysisRow row = blank_row("a collective's figure");
     row.cells[kName] = AnalysisCell::of(rank_name(s, rt.file));
-    row.cells[kSpan] = AnalysisCell::of(static_cast<double>(b.span));
-    row.cells[kCompute] = AnalysisCell::of(static_cast<double>(b.compute));
-    row.cells[kExposedComm] = AnalysisCell::of(static_cast<double>(b.exposed_comm));
-    row.cells[kExposedMemcpy] = AnalysisCell::of(static_cast<double>(b.exposed_memcpy));
-    row.cells[kIdle] = AnalysisCell::of(static_cast<double>(b.idle));
-    row.cells[kComputePct] = AnalysisCell::of(
-        b.span > 0 ? 100.0 * static_cast<double>(b.compute) / static_cast<double>(b.span) : 0.0);
+    fill_breakdown_cells(&row.cells, kSpan, rt.time);
     row.cells[kZscore] = st.z_defined
                              ? AnalysisCell::of(st.zscore)
                              : AnalysisCell::empty("the ranks' compute has no spread (MAD = 0)");

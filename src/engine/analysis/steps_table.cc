@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/analysis/steps.h"
+#include "engine/analysis/analysis_cache.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -39,8 +40,7 @@ std::string where(const TraceStore& s, uint32_t track) {
 }  // namespace
 
 bool steps_available(const Engine& engine, std::string* why) {
-  const TraceStore& s = *engine.store();
-  if (find_steps(s, find_gpu_work(s)).empty()) {
+  if (shared_steps(engine).empty()) {
     *why = "no steps: no ProfilerStep#N slices (Kineto) and no Steps row (xplane)";
     return false;
   }
@@ -49,8 +49,8 @@ bool steps_available(const Engine& engine, std::string* why) {
 
 AnalysisTable steps_table(const Engine& engine, const QueryArgs& /*args*/) {
   const TraceStore& s = *engine.store();
-  const GpuWorkSet w = find_gpu_work(s);
-  const std::vector<Step> steps = find_steps(s, w);
+  const GpuWorkSet& w = shared_gpu_work(engine);
+  const std::vector<Step>& steps = shared_steps(engine);
   const std::vector<uint32_t> display_of =
       store_to_display(engine.display_tracks(), s.tracks.size());
   const TimeNs origin = s.has_time ? s.start_ns : 0;
@@ -64,7 +64,7 @@ AnalysisTable steps_table(const Engine& engine, const QueryArgs& /*args*/) {
   t.notes.push_back(
       "Ascend: the ProfilerStep#N slices of trace_view.json are listed like Kineto's; "
       "step_trace_time.csv is read by the Runs tab, not here.");
-  if (find_gpu_work(s).devices.empty())
+  if (w.devices.empty())
     t.notes.push_back("No GPU work in this trace: the GPU columns do not apply.");
   size_t i = 0;
   while (i < steps.size()) {

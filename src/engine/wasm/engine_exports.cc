@@ -3,13 +3,16 @@
 // returns one; JS copies them out at once (HEAPU8.slice), so one slot is enough.
 #include <emscripten/emscripten.h>
 
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/json_writer.h"
 #include "core/formats/detect_format.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "engine/engine.h"
+#include "engine/wasm/browser_byte_reader.h"
 
 namespace {
 strata::Engine* g_engine = nullptr;
@@ -35,6 +38,11 @@ const strata::Engine& engine_current() { return engine(); }
 
 extern "C" {
 
+// A SQLite profile of `total_bytes`, read through the worker's self.strataDbRead (db.js).
+EMSCRIPTEN_KEEPALIVE int engine_load_sqlite(const char* name, double total_bytes) {
+  strata::BrowserByteReader reader(static_cast<uint64_t>(total_bytes));
+  return engine().load_sqlite(name, &reader) ? 1 : 0;
+}
 EMSCRIPTEN_KEEPALIVE void engine_load_begin(const char* name, double total_bytes) {
   engine().load_begin(name, static_cast<uint64_t>(total_bytes));
 }
@@ -63,6 +71,27 @@ EMSCRIPTEN_KEEPALIVE uint32_t engine_detect_format(const char* name, const uint8
 EMSCRIPTEN_KEEPALIVE const char* engine_file_kind_name(uint32_t kind) {
   return strata::file_kind_name(kind <= 0xFF ? static_cast<strata::FileKind>(kind)
                                              : strata::FileKind::kUnknown);
+}
+
+// What a file Strata does not read looks like ("a PNG image"), from its name and first bytes.
+EMSCRIPTEN_KEEPALIVE const char* engine_unknown_file_what(const char* name, const uint8_t* head,
+                                                          uint32_t n) {
+  return keep(strata::what_unknown_file_is(name ? name : "", head, n));
+}
+// The message for a pick, drop or folder of which no file is one Strata reads. `files`: one
+// "name\twhat" line per file (what from engine_unknown_file_what).
+EMSCRIPTEN_KEEPALIVE const char* engine_unread_files_message(const char* files) {
+  std::vector<strata::UnreadFile> list;
+  std::string_view rest(files ? files : "");
+  while (!rest.empty()) {
+    const size_t end = std::min(rest.find('\n'), rest.size());
+    const std::string_view line = rest.substr(0, end);
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+    const size_t tab = line.find('\t');
+    if (tab == std::string_view::npos) continue;
+    list.push_back({std::string(line.substr(0, tab)), std::string(line.substr(tab + 1))});
+  }
+  return keep(strata::describe_unread_files(list));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* engine_summary() { return keep(engine().summary_json()); }

@@ -13,10 +13,7 @@
 const strata::Engine& engine_current();
 
 namespace {
-strata::GraphSession& graph() {
-  static strata::GraphSession* session = new strata::GraphSession(engine_current());
-  return *session;
-}
+strata::GraphSession& graph() { return engine_current().graph_session(); }
 std::string g_text;
 const char* keep(std::string s) {
   g_text = std::move(s);

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "core/formats/loss_log/log_name.h"
 #include "engine/loss_session.h"
 
 namespace {
@@ -13,6 +14,12 @@ std::string g_json;
 }  // namespace
 
 extern "C" {
+
+// The Loss tab's name for a log at `path` (a folder's event file is named by its run).
+EMSCRIPTEN_KEEPALIVE const char* loss_log_name(const char* path) {
+  g_json = strata::loss_log_name(path ? path : "");
+  return g_json.c_str();
+}
 
 // Default tags from a log's first bytes (plain, gzip or zstd).
 EMSCRIPTEN_KEEPALIVE const char* loss_guess_tags(const char* head, uint32_t n) {
@@ -27,6 +34,11 @@ EMSCRIPTEN_KEEPALIVE uint8_t* loss_scan_buffer(uint32_t n) { return g_loss.buffe
 EMSCRIPTEN_KEEPALIVE void loss_scan_commit(uint32_t n) { g_loss.scan_commit(n); }
 EMSCRIPTEN_KEEPALIVE uint32_t loss_scan_end() { return static_cast<uint32_t>(g_loss.scan_end()); }
 EMSCRIPTEN_KEEPALIVE const double* loss_scan_points() { return g_loss.points(); }
+// After loss_scan_end: the tags as read, the format, the keys found and a note (JSON).
+EMSCRIPTEN_KEEPALIVE const char* loss_scan_detail() {
+  g_json = g_loss.detail_json();
+  return g_json.c_str();
+}
 EMSCRIPTEN_KEEPALIVE void loss_scan_release() { g_loss.release(); }
 
 }  // extern "C"

@@ -50,5 +50,7 @@ EMSCRIPTEN_KEEPALIVE const char* runs_diff(int group_by_shape, const char* step)
 EMSCRIPTEN_KEEPALIVE const char* runs_trace_stats(int group_by_shape, int card) {
   return keep(runs().trace_stats_json(group_by_shape != 0, card));
 }
+// A JSON trace's first n bytes (put in runs_buffer): its distributedInfo rank.
+EMSCRIPTEN_KEEPALIVE const char* runs_head(uint32_t n) { return keep(runs().trace_head_json(n)); }
 
 }  // extern "C"

@@ -9,6 +9,7 @@
 
 #include "core/formats/json/json_flat.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_links.h"
 
 namespace strata {
 
@@ -216,6 +217,23 @@ bool read_analysis_table(const char* json, AnalysisTableModel* m) {
       }
       if (l.depth == 4 && field == r::kLink && path[3] == keys::analysis_link::kTracks)
         row.link.tracks.push_back(static_cast<uint32_t>(json_number(l)));
+      if (l.depth == 3 && field == r::kLink) {
+        namespace k = keys::analysis_link;
+        if (l.key == k::kStep) row.link.step_event = static_cast<int64_t>(json_number(l));
+        if (l.key == k::kPart) row.link.part = l.value;
+      }
+      if (field == r::kCellLinks && l.depth == 3) {  // a column's link starts
+        for (size_t c = 0; c < m->columns.size(); ++c)
+          if (m->columns[c].key == l.key) row.cell_links.push_back({static_cast<uint32_t>(c), {}});
+      }
+      if (field == r::kCellLinks && l.depth == 4 && !row.cell_links.empty() &&
+          m->columns[row.cell_links.back().column].key == path[3]) {
+        namespace k = keys::analysis_link;
+        TableLink& cl = row.cell_links.back().link;
+        if (l.key == k::kName) cl.name = l.value;
+        if (l.key == k::kStep) cl.step_event = static_cast<int64_t>(json_number(l));
+        if (l.key == k::kPart) cl.part = l.value;
+      }
     }
   });
   for (const auto& [row, kv] : why)

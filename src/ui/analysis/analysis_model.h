@@ -43,12 +43,20 @@ struct TableCell {
 struct TableLink {
   std::string name, program_id, module, op;
   std::vector<uint32_t> tracks;
+  int64_t step_event = -1;  // a step part's events: the step's store event and the part key
+  std::string part;
+};
+
+struct TableCellLink {  // a cell with its own events (an overview part cell)
+  uint32_t column = 0;
+  TableLink link;
 };
 
 struct TableRow {
   int32_t parent = -1;
   std::vector<TableCell> cells;
   TableLink link;
+  std::vector<TableCellLink> cell_links;
   std::vector<int32_t> children;  // filled by the reader
 };
 

@@ -8,6 +8,7 @@
 #include "imgui.h"
 #include "platform/browser/host.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_links.h"
 #include "ui/analysis/analysis_link.h"
 #include "ui/graph/graph_host.h"
 #include "ui/theme.h"
@@ -29,6 +30,8 @@ constexpr size_t kMaxStateRows = 200;          // rows analysis_view_json lists
 constexpr float kRooflineChartH = 300.0f;      // the roofline chart above its table, at most
 constexpr float kRooflineChartShare = 0.5f;    // and at most this share of the tab's height
 constexpr const char* kRoofline = "roofline";  // the analysis the chart draws
+constexpr const char* kMemoryViewer = "memory_viewer";  // the analysis the memory chart draws
+constexpr const char* kAdvisor = "advisor";             // the analysis the Report view heads
 
 AnalysisBox last_item_box() {
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
@@ -46,6 +49,10 @@ void ask_table(AnalysisView* v, AnalysisSendQuery send) {
   protocol::append_key(&args, protocol::keys::analysis::kName, '{');
   json_append_string(&args, e.name);
   if (e.name == kRoofline) args += roofline_args(v->roofline);
+  if (e.name == kMemoryViewer) {
+    args += memory_viewer_args(v->memview);
+    v->memview.args_changed = false;  // asked now, with the chosen module and point
+  }
   v->table_query = send("analysis", args + "}");
   v->table_of = e.name;
   v->table_waiting = true;
@@ -60,6 +67,7 @@ void choose(AnalysisView* v, int index) {
   v->state = TableViewState{};
   v->filter[0] = 0;
   v->selected = -1;
+  v->selected_column = -1;
   v->shown.clear();
   v->shown_dirty = true;
   v->step_chart = StepChart{};
@@ -67,13 +75,22 @@ void choose(AnalysisView* v, int index) {
 
 void select_row(AnalysisView* v, int32_t row) {
   v->selected = row;
+  v->selected_column = -1;
   v->step_chart.chosen = -1;  // the row's bar, when it is a step's
   for (size_t i = 0; i < v->step_chart.data.bars.size(); ++i)
     if (v->step_chart.data.bars[i].row == row) v->step_chart.chosen = static_cast<int>(i);
   const TableLink& l = v->table.rows[static_cast<size_t>(row)].link;
-  if (l.name.empty()) return;
   namespace k = protocol::keys::analysis_link;
   std::string args;
+  if (l.name.empty() && !l.part.empty() && l.step_event >= 0) {  // a step part's events
+    protocol::append_key(&args, k::kStep, '{');
+    args += std::to_string(l.step_event);
+    protocol::append_key(&args, k::kPart);
+    json_append_string(&args, l.part);
+    v->select_request = args + "}";
+    return;
+  }
+  if (l.name.empty()) return;
   protocol::append_key(&args, k::kName, '{');
   json_append_string(&args, l.name);
   protocol::append_key(&args, k::kTracks);
@@ -83,6 +100,36 @@ void select_row(AnalysisView* v, int32_t row) {
   protocol::append_key(&args, k::kProgramId);  // only this program's runs of the op
   json_append_string(&args, l.program_id);
   v->select_request = args + "}";
+}
+
+// A click on a cell that links its own events (an overview part cell): the row is selected,
+// and the timeline's selection is that cell's events (select query, part mode).
+bool select_cell(AnalysisView* v, int32_t row, int column) {
+  if (column < 0) return false;
+  const TableRow& r = v->table.rows[static_cast<size_t>(row)];
+  for (const TableCellLink& c : r.cell_links) {
+    if (c.column != static_cast<uint32_t>(column) || c.link.part.empty() || c.link.step_event < 0)
+      continue;
+    select_row(v, row);
+    v->selected_column = column;
+    namespace k = protocol::keys::analysis_link;
+    std::string args;
+    protocol::append_key(&args, k::kStep, '{');
+    args += std::to_string(c.link.step_event);
+    protocol::append_key(&args, k::kPart);
+    json_append_string(&args, c.link.part);
+    v->select_request = args + "}";
+    return true;
+  }
+  return false;
+}
+
+// The column under the mouse in the table being drawn, or -1.
+int hovered_column(size_t columns) {
+  for (size_t c = 0; c < columns; ++c)
+    if (ImGui::TableGetColumnFlags(static_cast<int>(c)) & ImGuiTableColumnFlags_IsHovered)
+      return static_cast<int>(c);
+  return -1;
 }
 
 // A row the user picked outside the table (a roofline marker): shown (its ancestors expanded),
@@ -107,6 +154,17 @@ void roofline(AnalysisView* v) {
   if (clicked >= 0) reveal_row(v, clicked);
   if (v->roofline.peaks_changed) {  // the analysis again, with the typed peaks
     v->roofline.peaks_changed = false;
+    v->table_of.clear();
+  }
+}
+
+void memory_viewer(AnalysisView* v) {
+  const int32_t clicked =
+      memory_viewer_chart_frame(&v->memview, v->table, v->selected,
+                                ImGui::GetContentRegionAvail().x, ImGui::GetContentRegionAvail().y);
+  if (clicked >= 0) reveal_row(v, clicked);
+  if (v->memview.args_changed) {  // the analysis again, for the chosen module, space, point
+    v->memview.args_changed = false;
     v->table_of.clear();
   }
 }
@@ -251,7 +309,9 @@ void draw_row(AnalysisView* v, const ShownRow& s) {
     v->scroll_to_row = -1;
   }
   if (clicked) {
-    if (s.row != v->selected) select_row(v, s.row);
+    const int column = hovered_column(std::min(v->table.columns.size(), kMaxColumns));
+    if (!select_cell(v, s.row, column) && (s.row != v->selected || v->selected_column >= 0))
+      select_row(v, s.row);
     if (ImGui::IsMouseDoubleClicked(0)) v->open_timeline = true;
   }
   ImGui::SameLine(0, 0);
@@ -429,9 +489,11 @@ void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w
   if (v->table_waiting) {
     ImGui::TextDisabled("Computing %s...", v->list[static_cast<size_t>(v->current)].title.c_str());
   } else {
+    if (v->table_of == kAdvisor) report_header_frame(&v->report, w);
     messages(*v);
     choose_step(v, step_chart_draw(&v->step_chart, w));
     if (v->table_of == kRoofline) roofline(v);
+    if (v->table_of == kMemoryViewer) memory_viewer(v);
     table(v);
   }
   ImGui::End();
@@ -448,11 +510,14 @@ bool analysis_view_result(AnalysisView* v, uint32_t id, const char* json) {
   if (id != v->table_query || !v->table_waiting) return id == v->table_query;
   read_analysis_table(json, &v->table);
   if (v->table_of == kRoofline) roofline_chart_set_table(&v->roofline, v->table, json);
+  if (v->table_of == kMemoryViewer) memory_viewer_chart_set_table(&v->memview, json);
+  if (v->table_of == kAdvisor) report_header_set_table(&v->report, json);
   v->table_waiting = false;
   v->state = TableViewState{};
   v->state.filter = v->filter;
   v->state.expanded.assign(v->table.rows.size(), 0);
   v->selected = -1;
+  v->selected_column = -1;
   v->shown_dirty = true;
   v->shown = shown_rows(v->table, v->state);
   step_chart_set(&v->step_chart, v->table);
@@ -538,7 +603,12 @@ std::string analysis_view_json(const AnalysisView& v) {
     int shown_at = -1;  // where it is among the rows shown (the rows list stops at 200)
     for (size_t i = 0; i < v.shown.size() && shown_at < 0; ++i)
       if (v.shown[i].row == v.selected) shown_at = static_cast<int>(i);
-    o += ",\"shownIndex\":" + std::to_string(shown_at) + '}';
+    o += ",\"shownIndex\":" + std::to_string(shown_at) + ",\"column\":";
+    const bool has_column =
+        v.selected_column >= 0 && static_cast<size_t>(v.selected_column) < v.table.columns.size();
+    json_append_string(&o, has_column ? v.table.columns[static_cast<size_t>(v.selected_column)].key
+                                      : std::string());
+    o += '}';
   } else {
     o += "null";
   }
@@ -587,6 +657,12 @@ std::string analysis_view_json(const AnalysisView& v) {
   o += ",\"roofline\":";
   o += v.table_of == kRoofline && !v.table_waiting ? roofline_chart_json(v.roofline, v.table)
                                                    : std::string("null");
+  o += ",\"memoryViewer\":";
+  o += v.table_of == kMemoryViewer && !v.table_waiting ? memory_viewer_chart_json(v.memview)
+                                                       : std::string("null");
+  o += ",\"report\":";
+  o += v.table_of == kAdvisor && !v.table_waiting ? report_header_json(v.report)
+                                                  : std::string("null");
   return o + '}';
 }
 

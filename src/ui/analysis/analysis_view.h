@@ -2,7 +2,8 @@
 // (greyed, with the reason, when the trace lacks what one needs), each drawn as the same
 // table: columns formatted by unit, resizable and sortable, a filter on the name column, tree
 // rows that expand, empty cells as "—" with the reason, notes and errors above it, CSV export
-// of the rows shown. A row click selects its events in the timeline (select query, name mode);
+// of the rows shown. A row click selects its events in the timeline (select query, name mode),
+// a click on a cell with its own link (an overview part cell) that cell's events (part mode);
 // a double click or "Show in timeline" goes there; "Open in graph" when the row names an HLO op.
 #pragma once
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "ui/analysis/analysis_model.h"
+#include "ui/analysis/memory_viewer_chart.h"
+#include "ui/analysis/report_header.h"
 #include "ui/analysis/roofline_chart.h"
 #include "ui/analysis/step_chart.h"
 
@@ -37,9 +40,12 @@ struct AnalysisView {
   std::vector<ShownRow> shown;
   bool shown_dirty = true;
   char filter[128] = {};
-  int32_t selected = -1;       // row of table.rows
-  int32_t scroll_to_row = -1;  // a row the table scrolls to in its next frame
-  RooflineChart roofline;      // drawn above the roofline analysis' table
+  int32_t selected = -1;         // row of table.rows
+  int32_t selected_column = -1;  // the clicked cell's column when it linked its own events
+  int32_t scroll_to_row = -1;    // a row the table scrolls to in its next frame
+  RooflineChart roofline;        // drawn above the roofline analysis' table
+  MemoryViewerChart memview;     // drawn above the memory_viewer analysis' table
+  ReportHeader report;           // drawn above the advisor analysis' table (the Report view)
   // a deep link waiting for its analysis' table: the row whose name is `pending_op`, the step
   // chart's step `pending_step`
   std::string pending_analysis, pending_op, pending_step;
@@ -77,8 +83,9 @@ std::string analysis_view_link(const AnalysisView& v);
 // {analysis, title, loading, stepChart (step_chart_json), analyses:[{name, title, available, why}],
 // columns, rows:[{row, depth,
 //  cells:[text as shown], expanded, hasChildren}], rowCount, sort:{column, key, descending},
-//  filter, selected:{row, name, link..., shownIndex}|null, notes, errors, layout:{...}, csv, link,
-//  roofline: roofline_chart_json's | null}
+//  filter, selected:{row, name, link..., shownIndex, column: the clicked part cell's key or
+//  ""}|null, notes, errors, layout:{...}, csv, link, roofline: roofline_chart_json's | null,
+//  memoryViewer: memory_viewer_chart_json's | null, report: report_header_json's | null}
 std::string analysis_view_json(const AnalysisView& v);
 
 }  // namespace strata

@@ -55,13 +55,6 @@ std::string intensity_text(double v) {
   return buf;
 }
 
-std::string colour_hex(uint32_t abgr) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", abgr & 0xFF, (abgr >> 8) & 0xFF,
-                (abgr >> 16) & 0xFF);
-  return buf;
-}
-
 std::string tooltip_of(const RooflineChart& c, const AnalysisTableModel& m,
                        const RooflinePoint& p) {
   std::string t = text_of(m, p.row, "name");
@@ -129,12 +122,10 @@ void roofs(const RooflineFrame& f, const RooflinePeaks& peaks, ImDrawList* dl) {
 }
 
 void marker(ImDrawList* dl, const RooflineDot& d, bool program) {
-  if (program) {
-    dl->AddQuadFilled(ImVec2(d.x, d.y - d.r), ImVec2(d.x + d.r, d.y), ImVec2(d.x, d.y + d.r),
-                      ImVec2(d.x - d.r, d.y), theme::kRooflineProgram);
-  } else {
-    dl->AddCircleFilled(ImVec2(d.x, d.y), d.r, theme::kRooflineOp);
-  }
+  if (program)
+    chart_draw_mark(dl, ChartMark::kDiamond, d.x, d.y, d.r, theme::kRooflineProgram);
+  else
+    chart_draw_mark(dl, ChartMark::kDot, d.x, d.y, d.r, theme::kRooflineOp);
 }
 
 // Reads a field's text into a peak: empty is 0 (the file's), a bad number keeps the last.
@@ -154,8 +145,7 @@ void peak_field(const char* label, const char* id, char* buf, size_t n, double f
   const bool enter = ImGui::InputTextWithHint(
       id, hint.c_str(), buf, n,
       ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_EnterReturnsTrue);
-  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-  *box = {a.x, a.y, b.x - a.x, b.y - a.y};
+  *box = chart_item_box();
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) apply_field(buf, typed, changed);
   ImGui::SameLine();
   ImGui::TextUnformatted(label);
@@ -180,18 +170,8 @@ void peaks_panel(RooflineChart* c) {
   if (typed_before && ImGui::SmallButton("Use the file's peaks"))
     roofline_set_typed(c, 0, 0), c->peaks_changed = true;
   ImGui::Spacing();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float r = ImGui::GetTextLineHeight() * 0.35f;
-  auto legend = [&](bool program, const char* text) {
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const float line_h = ImGui::GetTextLineHeight();
-    marker(dl, {at.x + r + 1, at.y + line_h / 2, r}, program);
-    ImGui::Dummy(ImVec2(2 * r + 6, line_h));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(text);
-  };
-  legend(true, "program");
-  legend(false, "HLO op (area: share of the time)");
+  chart_legend_entry(ChartMark::kDiamond, theme::kRooflineProgram, "program");
+  chart_legend_entry(ChartMark::kDot, theme::kRooflineOp, "HLO op (area: share of the time)");
   if (c->ops_left_out > 0)
     ImGui::TextDisabled("The %zu ops with the most time are drawn; %zu more are not.", kMaxDrawnOps,
                         c->ops_left_out);
@@ -328,11 +308,12 @@ std::string roofline_chart_json(const RooflineChart& c, const AnalysisTableModel
   } else {
     o += ",\"ridge\":null,\"roof\":null";
   }
-  o += ",\"colours\":{\"memoryRoof\":\"" + colour_hex(theme::kRooflineMemory) +
-       "\",\"computeRoof\":\"" + colour_hex(theme::kRooflineCompute) + "\",\"ridge\":\"" +
-       colour_hex(theme::kRooflineRidge) + "\",\"op\":\"" + colour_hex(theme::kRooflineOp) +
-       "\",\"program\":\"" + colour_hex(theme::kRooflineProgram) + "\",\"plot\":\"" +
-       colour_hex(theme::kChartBg) + "\"}";
+  o += ",\"colours\":{\"memoryRoof\":\"" + chart_colour_hex(theme::kRooflineMemory) +
+       "\",\"computeRoof\":\"" + chart_colour_hex(theme::kRooflineCompute) + "\",\"ridge\":\"" +
+       chart_colour_hex(theme::kRooflineRidge) + "\",\"op\":\"" +
+       chart_colour_hex(theme::kRooflineOp) + "\",\"program\":\"" +
+       chart_colour_hex(theme::kRooflineProgram) + "\",\"plot\":\"" +
+       chart_colour_hex(theme::kChartBg) + "\"}";
   o += ",\"pointCount\":" + std::to_string(c.points.size()) +
        ",\"opsLeftOut\":" + std::to_string(c.ops_left_out) + ",\"points\":[";
   // Programs first (they are drawn last, over their ops), then ops, up to the cap.

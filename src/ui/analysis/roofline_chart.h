@@ -10,13 +10,12 @@
 #include <vector>
 
 #include "ui/analysis/analysis_model.h"
+#include "ui/analysis/chart_parts.h"
 #include "ui/analysis/roofline_chart_model.h"
 
 namespace strata {
 
-struct RooflineBox {
-  float x = 0, y = 0, w = 0, h = 0;
-};
+using RooflineBox = ChartBox;
 
 struct RooflineChart {
   // The peaks the user typed, in TFLOP/s and GB/s (0: the file's); they outlive a table.

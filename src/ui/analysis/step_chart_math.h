@@ -8,6 +8,7 @@
 
 #include "protocol/analysis_keys.h"
 #include "ui/analysis/analysis_model.h"
+#include "ui/analysis/chart_box.h"
 
 namespace strata {
 
@@ -38,10 +39,6 @@ struct StepChartData {
 // The rows with a number in the "start" and "duration" columns are steps. Parts: the part
 // columns the table has; none → the duration alone. No step rows → no bars.
 StepChartData step_chart_data(const AnalysisTableModel& m);
-
-struct ChartBox {
-  float x = 0, y = 0, w = 0, h = 0;
-};
 
 // Bar i's horizontal extent: n equal slots across the plot, a gap of a quarter slot (at most
 // `max_gap` px) between bars.

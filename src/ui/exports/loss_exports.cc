@@ -18,6 +18,11 @@ EMSCRIPTEN_KEEPALIVE void ui_loss_points(uint32_t id, const char* name, const ch
   if (is_new) strata::app_file_opened(a, "training-log", false);
   strata::request_redraw();
 }
+// What the worker read the log as (the engine's detail JSON: format, keys, note), after its points.
+EMSCRIPTEN_KEEPALIVE void ui_loss_detail(uint32_t id, const char* json) {
+  strata::loss_view_detail(&strata::ui_app()->loss, id, json);
+  strata::request_redraw();
+}
 // The log's id for a name, or 0.
 EMSCRIPTEN_KEEPALIVE uint32_t ui_loss_id(const char* name) {
   strata::LossFile* f = strata::loss_view_find(&strata::ui_app()->loss, name);

@@ -15,11 +15,18 @@ extern "C" {
 
 // A profiler folder's relative paths, one per line (in the page's input order): discovery runs
 // here, the Runs tab comes forward, and the first profile is fetched (steps: ui_runs_next).
-EMSCRIPTEN_KEEPALIVE void ui_runs_folder(const char* paths) {
+// 0 when the paths hold no runs: the Runs tab, its folder and the tab shown stay as they were
+// (the page opens the files as files instead), and the steps answer {"runs": []}.
+EMSCRIPTEN_KEEPALIVE int ui_runs_folder(const char* paths) {
+  if (!strata::runs_view_folder_may_hold_runs(paths)) {
+    strata::runs_fetch_no_runs(runs());
+    return 0;
+  }
   strata::runs_view_set_folder(runs(), paths);
   strata::app_runs_folder_opened(strata::ui_app());
   strata::runs_fetch_folder(runs());
   strata::request_redraw();
+  return 1;
 }
 // Begin fetching what the selection shows (after a selector click or a grouping change).
 EMSCRIPTEN_KEEPALIVE void ui_runs_show() { strata::runs_fetch_show(runs()); }

@@ -11,6 +11,7 @@
 #include "protocol/reply_keys.h"
 #include "ui/loss/loss_chart.h"
 #include "ui/loss/loss_names.h"
+#include "ui/loss/loss_tags_dialog.h"
 #include "ui/theme.h"
 #include "ui/timeline/colors.h"
 #include "ui/widgets/table_cells.h"
@@ -77,11 +78,19 @@ void side_list(LossView* v, float x, float y, float h) {
     else
       ImGui::TextDisabled("%zu points  [%s] [%s]", f.points.size(), f.loss_tag.c_str(),
                           f.iteration_tag.c_str());
+    if (!f.note.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(theme::kErrorText));
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kSideW - 40);
+      ImGui::TextUnformatted(f.note.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::PopStyleColor();
+    }
     if (ImGui::SmallButton("Tags")) {
       v->config_id = f.id;
       v->open_config = true;
       std::snprintf(v->loss_buf, sizeof v->loss_buf, "%s", f.loss_tag.c_str());
       std::snprintf(v->iteration_buf, sizeof v->iteration_buf, "%s", f.iteration_tag.c_str());
+      v->key_filter[0] = 0;
     }
     ImGui::SameLine();
     if (ImGui::SmallButton("Export CSV"))
@@ -108,22 +117,7 @@ void popups(LossView* v) {
   if (v->open_config) ImGui::OpenPopup("Configure tags"), v->open_config = false;
   if (v->open_remove) ImGui::OpenPopup("Remove file"), v->open_remove = false;
   if (ImGui::BeginPopupModal("Configure tags", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    LossFile* f = by_id(v, v->config_id);
-    ImGui::TextUnformatted(f ? f->name.c_str() : "(removed)");
-    ImGui::TextDisabled(
-        "A line gives a point when both tags match on it: a number after the\n"
-        "Loss Tag, an integer after the Iteration Tag (spaces between allowed).");
-    ImGui::SetNextItemWidth(260);
-    ImGui::InputText("Loss Tag", v->loss_buf, sizeof v->loss_buf);
-    ImGui::SetNextItemWidth(260);
-    ImGui::InputText("Iteration Tag", v->iteration_buf, sizeof v->iteration_buf);
-    if (ImGui::Button("OK", ImVec2(90, 0)) && f) {
-      f->pending = true;
-      host_loss_set_tags(f->id, v->loss_buf, v->iteration_buf);
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(90, 0)) || !f) ImGui::CloseCurrentPopup();
+    loss_tags_dialog(v, by_id(v, v->config_id));
     ImGui::EndPopup();
   }
   if (ImGui::BeginPopupModal("Remove file", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
@@ -434,6 +428,17 @@ std::string loss_view_json(LossView* v, bool with_points) {
     json_append_string(&out, f.loss_tag);
     protocol::append_key(&out, reply::loss_info::kIterationTag);
     json_append_string(&out, f.iteration_tag);
+    protocol::append_key(&out, reply::loss_info::kFormat);
+    json_append_string(&out, f.format);
+    protocol::append_key(&out, reply::loss_info::kSeriesKeys);
+    out += '[';
+    for (size_t k = 0; k < f.series_keys.size(); ++k) {
+      if (k) out += ',';
+      json_append_string(&out, f.series_keys[k]);
+    }
+    out += ']';
+    protocol::append_key(&out, reply::loss_info::kNote);
+    json_append_string(&out, f.note);
     out += std::string(",\"checked\":") + (f.checked ? "true" : "false");
     out += ",\"bytes\":";
     json_append_number(&out, f.bytes);

@@ -19,8 +19,13 @@ struct LossFile {
   uint32_t id = 0;
   std::string name, loss_tag, iteration_tag;
   std::string label;  // the name as lists, legends and headers show it (loss_short_names)
-  LossSeries points;  // file order, as extracted
-  LossSeries sorted;  // one value per iteration, ascending (charts, tables, comparison)
+  // What the engine read it as: "text", "jsonl", "json", "csv", "tfevents"; for the structured
+  // ones the series and steps the tag dialog lists, and why points are missing.
+  std::string format = "text";
+  std::vector<std::string> series_keys, step_keys;
+  std::string note;
+  LossSeries points;             // file order, as extracted
+  LossSeries sorted;             // one value per iteration, ascending (charts, tables, comparison)
   std::vector<double> smoothed;  // EMA of sorted.loss for the current weight
   float smoothed_weight = -1;
   double bytes = 0, scan_mbps = 0;
@@ -41,6 +46,7 @@ struct LossView {
   uint32_t config_id = 0, remove_id = 0;
   bool open_config = false, open_remove = false;
   char loss_buf[256] = {}, iteration_buf[256] = {};
+  char key_filter[128] = {};  // the tag dialog's filter over a structured log's series
   // Caches: the full table and the comparison are rebuilt only when their inputs change (the
   // cursor redraws every mouse move, and a log may have millions of points).
   std::string table_key, compare_key;
@@ -56,6 +62,8 @@ void loss_view_frame(LossView* v, float x, float y, float w, float h);
 void loss_view_points(LossView* v, uint32_t id, const char* name, const char* loss_tag,
                       const char* iteration_tag, double bytes, double mbps, const double* pairs,
                       uint32_t n);
+// The engine's detail of log `id` ({format, seriesKeys, stepKeys, note}), after its points.
+void loss_view_detail(LossView* v, uint32_t id, const char* json);
 // For the script API.
 LossFile* loss_view_find(LossView* v, const std::string& name);
 bool loss_view_set_comparison(LossView* v, const std::string& a, const std::string& b,

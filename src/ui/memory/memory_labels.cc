@@ -5,9 +5,24 @@
 
 #include "core/base/json_writer.h"
 #include "protocol/reply_keys.h"
+#include "ui/labels.h"
 #include "ui/memory/memory_view.h"
 
 namespace strata {
+
+std::string memory_capacity_label(const MemoryView::Device& d) {
+  if (!(d.capacity > 0) || !std::isfinite(d.peak_share)) return "";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%% of ", 100.0 * d.peak_share);
+  return buf + byte_label(d.capacity, ByteUnits::kBinary) + " device memory";
+}
+
+std::string memory_capacity_note(const MemoryView::Device& d) {
+  if (!memory_capacity_label(d).empty()) return "";
+  std::string o = kMemoryNoCapacity;
+  if (!d.capacity_why.empty()) o += ": " + d.capacity_why;
+  return o;
+}
 
 std::string memory_time_label(double ns) {
   if (!std::isfinite(ns)) return "?";
@@ -47,6 +62,49 @@ void memory_y_ticks(double ymax, std::vector<double>* at, std::vector<std::strin
   }
 }
 
+namespace {
+
+// A run as the replies gave it (protocol memory_xla_run keys), null when there is none.
+void append_run(std::string* o, const MemoryView::XlaRun& r) {
+  namespace run = protocol::keys::memory_xla_run;
+  using protocol::append_key;
+  if (!r.valid) {
+    *o += "null";
+    return;
+  }
+  append_key(o, run::kDevice, '{');
+  json_append_string(o, r.device);
+  append_key(o, run::kModule);
+  json_append_string(o, r.module);
+  append_key(o, run::kProgramId);
+  json_append_string(o, r.program);
+  append_key(o, run::kPlane);
+  json_append_string(o, r.plane);
+  append_key(o, run::kStartRelNs);
+  json_append_number(o, r.start);
+  append_key(o, run::kEndRelNs);
+  json_append_number(o, r.end);
+  append_key(o, run::kDuring);
+  *o += r.during ? "true" : "false";
+  append_key(o, run::kGraphModule);
+  *o += std::to_string(r.graph_module);
+  append_key(o, run::kBufferAssignment);
+  *o += r.buffer_assignment ? "true" : "false";
+  append_key(o, run::kWhy);
+  json_append_string(o, r.why);
+  append_key(o, run::kOp);
+  json_append_string(o, r.op);
+  append_key(o, run::kPoint);
+  *o += std::to_string(r.point);
+  append_key(o, run::kPeakBytes);
+  json_append_number(o, r.peak_bytes);
+  append_key(o, run::kPeakRelNs);
+  json_append_number(o, r.peak_t);
+  *o += '}';
+}
+
+}  // namespace
+
 std::string memory_view_json(const MemoryView& m) {
   std::string o = "{\"ready\":";
   o += m.summary_ready ? "true" : "false";
@@ -62,6 +120,14 @@ std::string memory_view_json(const MemoryView& m) {
   }
   o += "],\"peakLabel\":";
   json_append_string(&o, m.peak_label);
+  o += ",\"capacityLabel\":";
+  json_append_string(
+      &o, m.devices.empty() ? std::string() : memory_capacity_label(m.devices[m.device]));
+  o += ",\"capacityNote\":";
+  json_append_string(&o,
+                     m.devices.empty() ? std::string() : memory_capacity_note(m.devices[m.device]));
+  o += ",\"capacityShown\":";
+  json_append_string(&o, m.capacity_shown);
   o += ",\"hoverText\":";
   json_append_string(&o, m.hover_text);
   o += ",\"liveT\":";
@@ -101,7 +167,25 @@ std::string memory_view_json(const MemoryView& m) {
   };
   box("plot", m.plot_x, m.plot_y, m.plot_w, m.plot_h);
   box("hoverBox", m.hover_x, m.hover_y, m.hover_w, m.hover_h);
-  return o + "}";
+  // The XLA run at the live instant and its button; the Memory Viewer's module shown.
+  o += ",\"xlaRun\":";
+  append_run(&o, m.live_run);
+  box("viewerButton", m.viewer_button[0], m.viewer_button[1], m.viewer_button[2],
+      m.viewer_button[3]);
+  o += ",\"focus\":{\"module\":";
+  json_append_string(&o, m.focus_module);
+  protocol::append_key(&o, protocol::keys::memory_module::kProgramId);
+  json_append_string(&o, m.focus_program);
+  o += ",\"runs\":" + std::to_string(m.focus_runs) + ",\"why\":";
+  json_append_string(&o, m.focus_why);
+  o += ",\"run\":";
+  append_run(&o, m.focus_run);
+  o += std::string(",\"pending\":") + (m.focus_pending || m.focus_answered ? "true" : "false");
+  o += "},\"view\":[";
+  json_append_number(&o, m.shown_t0);
+  o += ',';
+  json_append_number(&o, m.shown_t1);
+  return o + "]}";
 }
 
 }  // namespace strata

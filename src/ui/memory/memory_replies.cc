@@ -27,6 +27,41 @@ void read_alloc(MemoryView::Alloc* a, const std::string& key, const JsonLine& l)
     a->release_t = json_number(l);
 }
 
+void read_run(MemoryView::XlaRun* r, const std::string& key, const JsonLine& l) {
+  namespace run = reply::memory_xla_run;
+  r->valid = true;
+  if (key == run::kDevice)
+    r->device = l.value;
+  else if (key == run::kModule)
+    r->module = l.value;
+  else if (key == run::kProgramId)
+    r->program = l.value;
+  else if (key == run::kPlane)
+    r->plane = l.value;
+  else if (key == run::kWhy)
+    r->why = l.value;
+  else if (key == run::kOp)
+    r->op = l.value;
+  else if (key == run::kStartRelNs)
+    r->start = json_number(l);
+  else if (key == run::kEndRelNs)
+    r->end = json_number(l);
+  else if (key == run::kWindowStartRelNs)
+    r->window_start = json_number(l);
+  else if (key == run::kGraphModule)
+    r->graph_module = static_cast<int>(json_number(l));
+  else if (key == run::kBufferAssignment)
+    r->buffer_assignment = l.value == "true";
+  else if (key == run::kDuring)
+    r->during = l.value == "true";
+  else if (key == run::kPoint)
+    r->point = static_cast<int64_t>(json_number(l));
+  else if (key == run::kPeakBytes)
+    r->peak_bytes = json_number(l);
+  else if (key == run::kPeakRelNs)
+    r->peak_t = json_number(l);
+}
+
 void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->devices.clear();
   m->sources.clear();
@@ -56,6 +91,14 @@ void memory_read_summary(MemoryView* m, const std::vector<JsonLine>& lines) {
         d.peak_t = json_number(l);
       else if (k[2] == dev::kPeakIsReserved)
         d.peak_reserved = l.value == "true";
+      else if (k[2] == dev::kCapacityBytes)
+        d.capacity = json_number(l);
+      else if (k[2] == dev::kPeakShare)
+        d.peak_share = json_number(l);
+      else if (k[2] == dev::kCapacitySource)
+        d.capacity_source = l.value;
+      else if (k[2] == dev::kCapacityWhy)
+        d.capacity_why = l.value;
       else if (k[2] == dev::kNoAddr)
         d.no_addr = l.value == "true";
       else if (k[2] == dev::kSamples)
@@ -114,7 +157,9 @@ void memory_read_live(MemoryView* m, const std::vector<JsonLine>& lines) {
   namespace group = reply::memory_group;
   m->live_top.clear();
   m->live_groups.clear();
+  m->live_run = MemoryView::XlaRun{};
   json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    if (k[0] == live::kModule && l.depth == 1) read_run(&m->live_run, k[1], l);
     if (l.depth == 0 && k[0] == live::kBytes) m->live_bytes = json_number(l);
     if (l.depth == 0 && k[0] == live::kCount) m->live_count = static_cast<int>(json_number(l));
     if (k[0] == live::kTop) {
@@ -152,11 +197,25 @@ void memory_read_allocs(MemoryView* m, const std::vector<JsonLine>& lines) {
   m->order_dirty = true;
 }
 
+// The memory_module reply: the run with the most memory is the one shown.
+void memory_read_module(MemoryView* m, const std::vector<JsonLine>& lines) {
+  namespace mod = reply::memory_module;
+  m->focus_run = MemoryView::XlaRun{};
+  m->focus_runs = 0;
+  m->focus_why.clear();
+  json_walk(lines, [&](const std::vector<std::string>& k, const JsonLine& l) {
+    if (l.depth == 0 && k[0] == mod::kRuns) m->focus_runs = static_cast<int>(json_number(l));
+    if (l.depth == 0 && k[0] == mod::kWhy) m->focus_why = l.value;
+    if (l.depth == 1 && k[0] == mod::kPeak) read_run(&m->focus_run, k[1], l);
+  });
+  m->focus_answered = true;
+}
+
 }  // namespace
 
 bool memory_view_result(MemoryView* m, uint32_t id, const char* json) {
   if (id != m->summary_query && id != m->range_query && id != m->live_query &&
-      id != m->allocs_query)
+      id != m->allocs_query && id != m->focus_query)
     return false;
   std::vector<JsonLine> lines;
   std::string err;
@@ -172,6 +231,8 @@ bool memory_view_result(MemoryView* m, uint32_t id, const char* json) {
     memory_read_range(m, lines);
   } else if (id == m->live_query) {
     memory_read_live(m, lines);
+  } else if (id == m->focus_query) {
+    memory_read_module(m, lines);
   } else {
     memory_read_allocs(m, lines);
   }

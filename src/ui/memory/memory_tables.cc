@@ -54,11 +54,39 @@ std::string allocations_note(const MemoryView& m) {
          "allocated and freed.";
 }
 
+// The XLA program run the instant falls in, and the button to its buffer assignment in the
+// Memory Viewer (greyed, with the reason, when the profile has none for it).
+void xla_run_line(MemoryView* m) {
+  const MemoryView::XlaRun& r = m->live_run;
+  m->viewer_button[2] = 0;
+  if (!r.valid) return;
+  const std::string program = r.program.empty() ? "" : " (program " + r.program + ")";
+  const std::string span = memory_time_label(r.start) + " to " + memory_time_label(r.end);
+  if (r.during)
+    ImGui::Text("In XLA module %s%s on %s, run %s%s%s", r.module.c_str(), program.c_str(),
+                r.plane.c_str(), span.c_str(), r.op.empty() ? "" : ", at op ", r.op.c_str());
+  else
+    ImGui::Text("Before XLA module %s%s on %s (run %s: its buffers are allocated before it starts)",
+                r.module.c_str(), program.c_str(), r.plane.c_str(), span.c_str());
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!r.buffer_assignment);
+  if (ImGui::SmallButton("Open in Memory Viewer")) m->open_viewer_request = true;
+  ImGui::EndDisabled();
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  m->viewer_button[0] = a.x, m->viewer_button[1] = a.y;
+  m->viewer_button[2] = b.x - a.x, m->viewer_button[3] = b.y - a.y;
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", !r.buffer_assignment ? r.why.c_str()
+                            : r.point >= 0 ? "Its buffer assignment, at the op's program point"
+                                           : "Its buffer assignment, at the program's peak");
+}
+
 void live_tab(MemoryView* m, MemorySendQuery send) {
   if (std::isnan(m->live_t)) {
     ImGui::TextDisabled("Click the chart to see what was live at that instant.");
     return;
   }
+  xla_run_line(m);
   if (!m->allocs_note.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("%s", m->allocs_note.c_str());
@@ -267,6 +295,9 @@ void memory_tables_draw(MemoryView* m, float x, float y, float w, float h, Memor
   ImGui::Begin(
       "##memtables", nullptr,
       ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  if (!m->focus_why.empty())  // the Memory Viewer's module asked for is not run here
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s: %s",
+                       m->focus_module.c_str(), m->focus_why.c_str());
   if (m->devices.empty()) {
     ImGui::End();
     return;

@@ -19,6 +19,7 @@ constexpr float kAxisW = 84;  // y-axis labels left of the plot
 constexpr float kRulerH = 20;
 constexpr float kReadoutPad = 3;
 constexpr double kMicrosecondNs = 1000;  // around the hover readout's text
+constexpr double kFocusPad = 0.05;       // a shown XLA run's margin, a share of its span
 
 // W/S/A/D (held or pressed) and the wheel, as on the timeline, on the shared view.
 void navigate(Timeline* t, const ViewLimits& lim, NavKeys* keys, bool hovered, double anchor,
@@ -94,10 +95,21 @@ void header(MemoryView* m, float x, float y, float w) {
   if (!m->devices.empty()) {
     const MemoryView::Device& d = m->devices[m->device];
     ImGui::SameLine();
-    ImGui::TextDisabled("|  peak %s%s at %s  |  %d samples  |  %d allocations (%d unreleased)",
-                        byte_label(d.peak, ByteUnits::kBinary).c_str(),
-                        d.peak_reserved ? " reserved" : "", memory_time_label(d.peak_t).c_str(),
-                        d.samples, d.allocations, d.unreleased);
+    const std::string share = memory_capacity_label(d);
+    ImGui::TextDisabled(
+        "|  peak %s%s%s%s%s at %s  |  %d samples  |  %d allocations (%d unreleased)",
+        byte_label(d.peak, ByteUnits::kBinary).c_str(), d.peak_reserved ? " reserved" : "",
+        share.empty() ? "" : " (", share.c_str(), share.empty() ? "" : ")",
+        memory_time_label(d.peak_t).c_str(), d.samples, d.allocations, d.unreleased);
+    if (!share.empty() && ImGui::IsItemHovered())
+      ImGui::SetTooltip("Device memory: %s", d.capacity_source.c_str());
+    m->capacity_shown = share;
+    if (share.empty()) {  // said, not left out: no share without the device's memory
+      m->capacity_shown = kMemoryNoCapacity;
+      ImGui::SameLine();
+      ImGui::TextDisabled("|  %s", kMemoryNoCapacity);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", memory_capacity_note(d).c_str());
+    }
   }
   ImGui::SameLine();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kMemoryAllocated), "  allocated");
@@ -144,9 +156,47 @@ void plot(MemoryView* m, const Timeline& t, ImDrawList* dl, float px0, float py0
   }
 }
 
+// The Memory Viewer's module asked for: its runs once the devices are known, then its run
+// with the most memory shown (the run and the gap before it, where its buffers are allocated)
+// with what was live at that peak.
+void focus_module(MemoryView* m, Timeline* t, const ViewLimits& lim, MemorySendQuery send) {
+  if (m->focus_pending && m->summary_ready) {
+    m->focus_pending = false;
+    namespace arg = protocol::memory_args;
+    std::string args;
+    protocol::append_key(&args, arg::kModule, '{');
+    json_append_string(&args, m->focus_module);
+    protocol::append_key(&args, arg::kProgramId);
+    json_append_string(&args, m->focus_program);
+    m->focus_query = send(protocol::memory_query::kModule.data(), args + '}');
+  }
+  if (!m->focus_answered) return;
+  m->focus_answered = false;
+  const MemoryView::XlaRun& r = m->focus_run;
+  if (!r.valid) return;
+  for (int i = 0; i < static_cast<int>(m->devices.size()); ++i)
+    if (m->devices[i].name == r.device) m->device = i;
+  const double from = std::min(r.start, r.peak_t), span = std::max(1.0, r.end - from);
+  const double pad = span * kFocusPad;
+  t->view = clamp_view(TimeView{t->view.origin, from - pad, r.end + pad}, lim);
+  m->fit_checked = true;
+  m->live_asked_for_peak = true;
+  memory_request_live(m, r.peak_t, send);
+}
+
 }  // namespace
 
 void memory_view_reset(MemoryView* m) { *m = MemoryView{}; }
+
+void memory_view_show_module(MemoryView* m, const std::string& module, const std::string& program) {
+  m->focus_module = module;
+  m->focus_program = program;
+  m->focus_pending = true;
+  m->focus_answered = false;
+  m->focus_run = MemoryView::XlaRun{};
+  m->focus_runs = 0;
+  m->focus_why.clear();
+}
 
 void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* keys, float x,
                        float y, float w, float h, double now_ms, MemorySendQuery send) {
@@ -175,6 +225,7 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
       t->view = clamp_view(TimeView{t->view.origin, dev.start - pad, dev.end + pad}, lim);
     }
   }
+  focus_module(m, t, lim, send);
   const float chart_h = std::max(160.0f, (h - kHeaderH) * 0.55f);
   ImGui::SetNextWindowPos(ImVec2(x, y + kHeaderH));
   ImGui::SetNextWindowSize(ImVec2(w, chart_h));
@@ -204,6 +255,7 @@ void memory_view_frame(MemoryView* m, Timeline* t, const TraceData& d, NavKeys* 
     memory_request_live(m, px_to_time(t->view, mx - px0, pw), send);  // a click: what was live then
   }
   m->hover_t = hovered ? px_to_time(t->view, mx - px0, pw) : NAN;
+  m->shown_t0 = t->view.start, m->shown_t1 = t->view.end;
   m->hover_text.clear();
 
   if (!m->summary_ready) {

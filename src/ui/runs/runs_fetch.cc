@@ -1,13 +1,16 @@
 #include "ui/runs/runs_fetch.h"
 
+#include <cstdlib>
 #include <set>
 
 #include "core/base/json_writer.h"
 #include "core/formats/json/json_flat.h"
 #include "core/runs/json_members.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_links.h"
 #include "protocol/reply_keys_runs.h"
 #include "protocol/reply_keys_runs_steps.h"
+#include "protocol/reply_keys_sqlite.h"
 #include "ui/runs/runs_view.h"
 
 namespace strata {
@@ -294,6 +297,8 @@ std::string stats_answer(const RunsView& v) {
   s += distributed;
   next_key(&s, stats::kErrors);
   s += errors;
+  next_key(&s, stats::kNote);
+  json_append_string(&s, profile_at(v, v.run, v.profile).note);
   if (!v.fetch.diff.empty()) {
     std::vector<JsonMember> m;
     json_object_members(v.fetch.diff, &m);
@@ -339,6 +344,8 @@ std::string answer(const RunsView& v) {
       return stats_answer(v);
     case RunsGoal::kDiff:
       return v.fetch.names_nothing ? empty_diff("runsDiff: no such profile") : v.fetch.diff;
+    case RunsGoal::kNoRuns:
+      return "{\"runs\":[]}";
     case RunsGoal::kIdle:
       break;
   }
@@ -410,8 +417,10 @@ bool read_side(const std::vector<JsonLine>& lines, std::string_view name, RunsPr
 
 }  // namespace
 
-void runs_fetch_folder(RunsView* v) {
-  Planner plan(v);
+namespace {
+
+// The folder's first view, once the runs are found.
+void plan_folder(RunsView* v, Planner& plan) {
   if (v->discovery.runs.empty()) {
     plan.status(
         "No profiler runs in this folder (no *_ascend_pt/ASCEND_PROFILER_OUTPUT or "
@@ -423,8 +432,29 @@ void runs_fetch_folder(RunsView* v) {
       runs_view_select(v, s.run, s.profile, s.view);
     plan.show();
   }
+}
+
+}  // namespace
+
+void runs_fetch_folder(RunsView* v) {
+  Planner plan(v);
+  const std::vector<uint32_t> heads = run_head_candidates(v->paths);
+  v->head_ranks.assign(v->paths.size(), -1);
+  if (heads.empty()) {
+    plan_folder(v, plan);
+  } else {
+    plan.status("Reading the traces' first bytes...");
+    for (const uint32_t i : heads) {
+      plan.request(message(*v, stats_kind::kHead), {{"head", static_cast<int32_t>(i)}}, false,
+                   false);
+      plan.steps.back().head_of = static_cast<int32_t>(i);
+    }
+    plan.add(RunsStep::Kind::kHeads);
+  }
   begin(v, RunsGoal::kFolder, std::move(plan.steps));
 }
+
+void runs_fetch_no_runs(RunsView* v) { begin(v, RunsGoal::kNoRuns, {}); }
 
 void runs_fetch_show(RunsView* v) {
   Planner plan(v);
@@ -515,8 +545,16 @@ RunsNextStep runs_fetch_next(RunsView* v, std::string_view reply) {
   RunsFetch& f = v->fetch;
   RunsNextStep out;
   if (f.next > 0 && f.next <= f.steps.size() &&
-      f.steps[f.next - 1].kind == RunsStep::Kind::kRequest)
-    absorb(&f, f.steps[f.next - 1], reply);
+      f.steps[f.next - 1].kind == RunsStep::Kind::kRequest) {
+    const RunsStep& done = f.steps[f.next - 1];
+    if (done.head_of >= 0 && static_cast<size_t>(done.head_of) < v->head_ranks.size()) {
+      std::vector<JsonMember> m;
+      json_object_members(reply, &m);
+      const std::string rank(json_member(m, stats::kRank, "-1"));
+      v->head_ranks[static_cast<size_t>(done.head_of)] = std::atoll(rank.c_str());
+    }
+    absorb(&f, done, reply);
+  }
   while (f.next < f.steps.size()) {
     const RunsStep& s = f.steps[f.next++];
     switch (s.kind) {
@@ -567,6 +605,16 @@ RunsNextStep runs_fetch_next(RunsView* v, std::string_view reply) {
       case RunsStep::Kind::kShowProfile:
         out.show_profile_tab = true;
         break;
+      case RunsStep::Kind::kHeads: {
+        // The runs again, now knowing the ranks; the folder's first view follows.
+        v->discovery = discover_runs(v->paths, v->head_ranks);
+        v->status.clear();
+        Planner plan(v);
+        plan_folder(v, plan);
+        f.steps.resize(f.next);
+        f.steps.insert(f.steps.end(), plan.steps.begin(), plan.steps.end());
+        break;
+      }
     }
   }
   out.json = step_json(RunsStepKind::kDone);

@@ -30,9 +30,11 @@ struct RunsStep {
     kCommit,       // the replies since the last commit become `cache_keys`' (or the Diff's)
     kDeliver,      // the UI's table `text` (a runs_stats key) is read from `cache_keys[0]`
     kShowProfile,  // the app shows the Timeline or Memory tab for the selection
+    kHeads,        // the traces' heads are read: discover again with their ranks, then plan
   };
   Kind kind = Kind::kFrames;
   int32_t entry = -1;
+  int32_t head_of = -1;  // kRequest: the reply is this input's head (its rank)
   std::string text;
   std::string message;                                 // a runsStats message, files left out
   std::vector<std::pair<std::string, int32_t>> files;  // session key → input index
@@ -43,7 +45,8 @@ struct RunsStep {
   RunsProfileRef a, b;
 };
 
-enum class RunsGoal : uint8_t { kIdle, kFolder, kShow, kSelect, kStats, kDiff };
+// kNoRuns: a folder with no runs, which left the tab as it was; its answer is {"runs": []}.
+enum class RunsGoal : uint8_t { kIdle, kFolder, kShow, kSelect, kStats, kDiff, kNoRuns };
 
 struct RunsFetch {
   RunsGoal goal = RunsGoal::kIdle;
@@ -57,8 +60,11 @@ struct RunsFetch {
 };
 
 // Begin a goal (any goal not finished is dropped). The selection and grouping change at once.
-void runs_fetch_folder(RunsView* v);  // after runs_view_set_folder
-void runs_fetch_show(RunsView* v);    // what the selected view shows
+// A folder's JSON traces first have their heads read (their distributedInfo.rank names the
+// ranks their file names may not), then the runs are found again with those ranks.
+void runs_fetch_folder(RunsView* v);   // after runs_view_set_folder
+void runs_fetch_no_runs(RunsView* v);  // instead, for a folder that holds no runs
+void runs_fetch_show(RunsView* v);     // what the selected view shows
 // A script's {run, worker, span, view, groupByShape} (JSON; names, view in any case): selected
 // when it names a profile, then shown; the answer is null when it names none.
 void runs_fetch_select(RunsView* v, std::string_view query_json);

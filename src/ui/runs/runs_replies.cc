@@ -153,13 +153,26 @@ void read_diff_row(RunsView::DiffRow* r, const std::string& f, const JsonLine& l
 
 }  // namespace
 
-std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl) {
-  *v = RunsView();
+namespace {
+std::vector<std::string> folder_paths(const std::string& paths_nl) {
+  std::vector<std::string> paths;
   std::istringstream in(paths_nl);
   for (std::string line; std::getline(in, line);)
-    if (!line.empty()) v->paths.push_back(runs_normal_path(line));
+    if (!line.empty()) paths.push_back(runs_normal_path(line));
+  return paths;
+}
+}  // namespace
+
+std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl) {
+  *v = RunsView();
+  v->paths = folder_paths(paths_nl);
   v->discovery = discover_runs(v->paths);
   return run_discovery_json(v->discovery);
+}
+
+bool runs_view_folder_may_hold_runs(const std::string& paths_nl) {
+  const std::vector<std::string> paths = folder_paths(paths_nl);
+  return paths_hold_runs(paths) || !run_head_candidates(paths).empty();
 }
 
 void runs_view_select(RunsView* v, int run, int profile, int view) {

@@ -125,6 +125,7 @@ void selectors(RunsView* v, float x, float y, float h) {
     const size_t slash = p.find_last_of('/');
     ImGui::BulletText("%s", slash == std::string::npos ? p.c_str() : p.c_str() + slash + 1);
   }
+  if (!prof.note.empty()) ImGui::TextWrapped("%s", prof.note.c_str());
   ImGui::End();
 }
 

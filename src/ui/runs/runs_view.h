@@ -20,6 +20,7 @@ namespace strata {
 struct RunsView {
   std::vector<std::string> paths;
   RunDiscovery discovery;
+  std::vector<int64_t> head_ranks;     // per path: its head's distributedInfo.rank, -1 unknown
   int run = 0, profile = 0, view = 0;  // the selection (view: RunView)
   std::string status;                  // "Loading ...", an error, or a disabled view's note
   bool group_by_shape = false;
@@ -89,6 +90,9 @@ struct RunsView {
 
 // New folder: the relative paths (one per line); returns run_discovery_json.
 std::string runs_view_set_folder(RunsView* v, const std::string& paths_nl);
+// Whether the paths (one per line) may hold profiler runs: runs by their names, or JSON traces
+// whose heads may name ranks. A folder that cannot leaves the Runs tab as it was.
+bool runs_view_folder_may_hold_runs(const std::string& paths_nl);
 // The selection (the UI owns it: selector clicks change it at once; the page is told what to
 // fetch). Out-of-range indices leave it as it is; the same selection again changes nothing.
 void runs_view_select(RunsView* v, int run, int profile, int view);

@@ -50,6 +50,16 @@ std::string timeline_headers_json(const Timeline& t, const TraceData& d) {
     json_append_string(&o, h.shown);
     add_key(&o, "elided");
     o += h.shown != h.text ? "true" : "false";
+    if (!h.process && h.index < d.tracks.size() && d.tracks[h.index].series_count > 0) {
+      add_key(&o, "seriesMax");  // a counter track's series' largest values
+      o += '[';
+      const UiTrack& tr = d.tracks[h.index];
+      for (uint32_t k = 0; k < tr.series_count && tr.first_series + k < d.series.size(); ++k) {
+        if (k) o += ',';
+        json_append_number(&o, d.series[tr.first_series + k].max);
+      }
+      o += ']';
+    }
     o += '}';
   }
   o += ']';

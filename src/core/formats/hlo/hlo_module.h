@@ -138,6 +138,15 @@ struct HloModule {
   // module names no ENTRY: what the viewer should say about it; empty otherwise.
   std::string note;
 
+  // HloProto.buffer_assignment (a BufferAssignmentProto) as read, unparsed: the Memory Viewer
+  // parses it on demand (buffer_assignment_parser.h). Empty for text modules and protos
+  // without one.
+  std::vector<uint8_t> buffer_assignment;
+  std::string buffer_assignment_note;  // why a proto's buffer assignment could not be kept
+  // HloInstructionProto.id → instruction index (proto modules only): how a buffer assignment
+  // names the instruction that defines a buffer.
+  std::unordered_map<int64_t, uint32_t> by_proto_id;
+
   // instruction name → index (names are unique within an XLA module).
   std::unordered_map<std::string_view, uint32_t> by_name;
   std::unordered_map<std::string_view, uint32_t> comp_by_name;

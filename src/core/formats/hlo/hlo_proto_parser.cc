@@ -16,23 +16,6 @@ using wire::Field;
 using wire::Reader;
 using wire::Status;
 
-// Repeated int64 fields, packed (kLen) or not (one kVarint each), as protobuf accepts both.
-bool read_ints(const Field& f, std::vector<int64_t>* out) {
-  if (f.type == wire::kVarint) {
-    out->push_back(static_cast<int64_t>(f.value));
-    return true;
-  }
-  if (f.type != wire::kLen) return false;
-  const uint8_t* p = f.data;
-  const uint8_t* end = f.data + f.size;
-  while (p < end) {
-    uint64_t v;
-    if (!wire::read_varint(p, end, &v)) return false;
-    out->push_back(static_cast<int64_t>(v));
-  }
-  return true;
-}
-
 void append_int_list(std::string* out, const std::vector<int64_t>& v) {
   for (size_t i = 0; i < v.size(); ++i) {
     if (i) *out += ',';
@@ -203,7 +186,7 @@ class ProtoParser {
           if (var) tuple_index = static_cast<int64_t>(f.value);
           break;
         case 14:
-          if (!read_ints(f, &dims_)) return fail_at(r.field_start, "bad dimensions list");
+          if (!wire::read_ints(f, &dims_)) return fail_at(r.field_start, "bad dimensions list");
           break;
         case 28:
           if (len) target = f.text();
@@ -212,10 +195,11 @@ class ProtoParser {
           if (var) id = static_cast<int64_t>(f.value);
           break;
         case 36:
-          if (!read_ints(f, &pending_operands_)) return fail_at(r.field_start, "bad operand_ids");
+          if (!wire::read_ints(f, &pending_operands_))
+            return fail_at(r.field_start, "bad operand_ids");
           break;
         case 38:
-          if (!read_ints(f, &pending_called_))
+          if (!wire::read_ints(f, &pending_called_))
             return fail_at(r.field_start, "bad called_computation_ids");
           break;
         case 43:
@@ -302,13 +286,13 @@ class ProtoParser {
     while ((st = r.next(&f)) == Status::kOk) {
       if (f.number == 2 && f.type == wire::kVarint)
         type = f.value;
-      else if (f.number == 3 && !read_ints(f, &dims))
+      else if (f.number == 3 && !wire::read_ints(f, &dims))
         return false;
       else if (f.number == 4 && f.type == wire::kLen)
         tuple.emplace_back(f.data, f.size);
       else if (f.number == 5 && f.type == wire::kLen)
         layout = f.data, layout_len = f.size;
-      else if (f.number == 6 && !read_ints(f, &dynamic))
+      else if (f.number == 6 && !wire::read_ints(f, &dynamic))
         return false;
     }
     if (st != Status::kEnd) return false;
@@ -357,14 +341,14 @@ class ProtoParser {
     int64_t element_bits = 0;
     while ((st = r.next(&f)) == Status::kOk) {
       if (f.number == 1) {
-        if (!read_ints(f, &m2m)) return false;
+        if (!wire::read_ints(f, &m2m)) return false;
       } else if (f.number == 6 && f.type == wire::kLen) {
         tiles.emplace_back();
         Reader t(f.data, f.size);
         Field tf;
         Status ts;
         while ((ts = t.next(&tf)) == Status::kOk)
-          if (tf.number == 1 && !read_ints(tf, &tiles.back())) return false;
+          if (tf.number == 1 && !wire::read_ints(tf, &tiles.back())) return false;
         if (ts != Status::kEnd) return false;
       } else if (f.number == 7 && f.type == wire::kVarint) {
         element_bits = static_cast<int64_t>(f.value);
@@ -440,6 +424,7 @@ class ProtoParser {
       *error_ = why;
       return false;
     }
+    m.by_proto_id = std::move(instr_by_id_);
     return true;
   }
 
@@ -460,9 +445,11 @@ class ProtoParser {
   std::string text_, layout_;
 };
 
-// True when every top-level field of [p, p+n) parses and uses only `allowed` numbers.
+// True when every top-level field of [p, p+n) parses and uses only `allowed` numbers; the
+// first field 1 and the last field 3 are returned. Bytes cut short after a whole field 1 still
+// count (*cut set): a truncated buffer assignment leaves the module readable.
 bool only_fields(const uint8_t* p, size_t n, std::initializer_list<uint32_t> allowed,
-                 const uint8_t** field1, size_t* field1_len) {
+                 const uint8_t** field1, size_t* field1_len, Field* field3, bool* cut) {
   Reader r(p, n);
   Field f;
   Status st;
@@ -475,8 +462,10 @@ bool only_fields(const uint8_t* p, size_t n, std::initializer_list<uint32_t> all
       *field1 = f.data, *field1_len = f.size;
       has1 = true;
     }
+    if (f.number == 3) *field3 = f;
   }
-  return st == Status::kEnd && has1;
+  *cut = st != Status::kEnd && has1;
+  return (st == Status::kEnd || *cut) && has1;
 }
 
 }  // namespace
@@ -491,11 +480,21 @@ bool parse_hlo_proto(const uint8_t* data, size_t size, HloModule* out, std::stri
   // HloModuleProto's name (1) is a string, and it nearly always has other fields too.
   const uint8_t* inner = nullptr;
   size_t inner_len = 0;
-  if (only_fields(data, size, {1, 3}, &inner, &inner_len)) {
+  Field assignment;
+  bool cut = false;
+  if (only_fields(data, size, {1, 3}, &inner, &inner_len, &assignment, &cut)) {
     HloModule m;
     std::string why;
     ProtoParser p(data, &m, &why);
     if (p.module(inner, inner_len) && m.computation_count() > 0) {
+      if (assignment.data)
+        m.buffer_assignment.assign(assignment.data, assignment.data + assignment.size);
+      if (cut) {
+        m.buffer_assignment.clear();
+        m.buffer_assignment_note =
+            "the HloProto is cut short after its module, in its buffer "
+            "assignment";
+      }
       *out = std::move(m);
       return true;
     }

@@ -2,13 +2,14 @@
 // XSpace with it instead of generated classes: the big repeated fields (lines, events, stats)
 // go straight into the event store without a message object per event, and the reader knows
 // every field's byte offset, which error messages and the details pane (re-reading one XEvent
-// from the file) need. Every read is bounds-checked; nothing here allocates.
+// from the file) need. Every read is bounds-checked; nothing here allocates but read_ints.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace strata::wire {
 
@@ -141,6 +142,24 @@ inline void append_varint(std::string* out, uint64_t v) {
 }
 
 inline int64_t as_int64(uint64_t v) { return static_cast<int64_t>(v); }
+
+// Appends a repeated int64 field to `out`: one varint, or a packed run of them. False for
+// another wire type or a packed run cut inside a varint.
+inline bool read_ints(const Field& f, std::vector<int64_t>* out) {
+  if (f.type == kVarint) {
+    out->push_back(as_int64(f.value));
+    return true;
+  }
+  if (f.type != kLen) return false;
+  const uint8_t* p = f.data;
+  const uint8_t* end = f.data + f.size;
+  while (p < end) {
+    uint64_t v;
+    if (!read_varint(p, end, &v)) return false;
+    out->push_back(as_int64(v));
+  }
+  return true;
+}
 
 inline double as_double(uint64_t v) {
   double d;

@@ -54,13 +54,7 @@ std::string_view derive_op_type(std::string_view full) {
   return op;
 }
 
-// XProf's ParseTfOpFullname, for what the rows need: the op's name (scopes/op) and the text its
-// Framework Ops event shows (the op type for TensorFlow and JAX ops).
-struct TfOp {
-  bool scoped = false;  // TensorFlow or JAX op: its name scopes go on the Name Scope row
-  std::string_view name;
-  std::string shown;
-};
+}  // namespace
 
 TfOp parse_tf_op(std::string_view full) {
   TfOp op;
@@ -95,6 +89,8 @@ TfOp parse_tf_op(std::string_view full) {
   op.shown = std::string(full);
   return op;
 }
+
+namespace {
 
 // Splits `s` on `sep` (XProf's absl::StrSplit: empty parts kept).
 void split(std::string_view s, std::string_view sep, std::vector<std::string_view>* out) {

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -27,6 +28,15 @@ constexpr int64_t kDerivedLineMax = kDerivedLineMin + 40;  // host offload rows 
 inline bool is_derived_line_id(int64_t id) {
   return id >= kDerivedLineMin && id <= kDerivedLineMax;
 }
+
+// XProf's ParseTfOpFullname, for what the rows need: the op's name (scopes/op) and the text its
+// Framework Ops event shows (the op type for TensorFlow and JAX ops).
+struct TfOp {
+  bool scoped = false;  // TensorFlow or JAX op: its name scopes go on the Name Scope row
+  std::string_view name;
+  std::string shown;
+};
+TfOp parse_tf_op(std::string_view full);
 
 // One source event: a GPU kernel of the busiest stream, or a TPU event with framework stats.
 struct DeriveInput {

@@ -28,8 +28,9 @@ bool add_hlo_symbols(const uint8_t* data, size_t size, int64_t program_id, Strin
     if (m.comp_is_fusion[m.computation[i]]) continue;  // inside a fusion: no kernel of its own
     HloSymbol s;
     if (m.op_name[i]) s.tf_op = strings->intern(m.str(m.op_name[i]));
+    std::string src;
     if (m.source_file[i]) {
-      std::string src(m.str(m.source_file[i]));
+      src = m.str(m.source_file[i]);
       if (m.source_line[i] > 0) src += ":" + std::to_string(m.source_line[i]);
       s.source = strings->intern(src);
     }
@@ -37,7 +38,8 @@ bool add_hlo_symbols(const uint8_t* data, size_t size, int64_t program_id, Strin
     if (texts)
       texts->by_program[program_id][std::string(m.str(m.name[i]))] =
           HloOpText{hlo_instruction_expression(m, i), hlo_instruction_category(m, i),
-                    hlo_fused_instructions(m, i)};
+                    hlo_fused_instructions(m, i),     std::string(m.str(m.op_name[i])),
+                    std::string(m.str(m.op_type[i])), std::move(src)};
   }
   if (!m.module_name.empty()) out->program_of_module[strings->intern(m.module_name)] = program_id;
   if (texts && !m.module_name.empty()) texts->program_of_module[m.module_name] = program_id;

@@ -329,6 +329,9 @@ class XPlaneImporter final : public Importer {
   // derived: both in the store's final order.
   void index_tables() {
     const TraceStore& s = *store_;
+    // Planes are read in file order, so the locators come sorted unless a file repeats one.
+    auto& full = tables_->full_names;
+    if (!std::is_sorted(full.begin(), full.end())) std::sort(full.begin(), full.end());
     tables_->plane_of_process.assign(s.processes.size(), kNone);
     for (size_t p = 0; p < s.processes.size(); ++p) {
       auto it = ctx_.process_plane.find(s.processes[p].key);

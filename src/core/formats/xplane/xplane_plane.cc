@@ -43,6 +43,7 @@ struct Span {
 // What the hot loop needs of an XEventMetadata.
 struct MetaHot {
   StrId name = 0;  // display_name, else name
+  StrId full = 0;  // on host planes, name when display_name stands for it (else 0)
   StrId tf_op = 0, source = 0;
   bool is_async = false;
 };
@@ -310,6 +311,7 @@ class PlaneImporter {
       em.name = b_.strings().intern(name);
       em.display = display.empty() ? 0 : b_.strings().intern(display);
       mh.name = em.display ? em.display : em.name;
+      if (kind_ == PlaneKind::kHost && em.display && em.display != em.name) mh.full = em.name;
       if (hlo) {
         ctx_->tables->hlo_protos.push_back(HloProtoSpan{
             program_id, std::string(b_.strings().get(em.name)), ctx_->src_base + at(hlo), hlo_len});
@@ -591,6 +593,7 @@ class PlaneImporter {
     const uint32_t len = n <= UINT32_MAX ? static_cast<uint32_t>(n) : 0;
     b_.add_complete(track, start, end - start, name, 0, src, len);
     b_.count_phase('X');
+    if (m && m->full && name == m->name) ctx_->tables->full_names.emplace_back(src, m->full);
     if (!es.kernel_details.empty()) add_kernel_launch(es.kernel_details, src);
     add_flows(es, track, start);
     if (stream_kinds_ >= 0)

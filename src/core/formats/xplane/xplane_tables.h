@@ -87,6 +87,9 @@ struct HloOpText {
   std::string expression;         // "" when it cannot be written
   std::string category;           // "" when unknown
   std::vector<HloFusedOp> fused;  // a fusion's instructions, in the computation's order
+  // Its metadata: the framework op it was lowered from ("jit(f)/jit(main)/dot_general", "" when
+  // none), that op's type, and "file:line" (the device ops' provenance on GPU, as XProf's).
+  std::string op_name, op_type, source;
 };
 struct HloOpTexts {
   // program id → instruction name → text.
@@ -121,10 +124,21 @@ struct XSpaceTables {
   // Filled after TraceBuilder::finish(), in the store's final order:
   std::vector<uint32_t> plane_of_process;  // process → index in planes (kNone: none)
   std::vector<uint8_t> derived_track;      // track → 1 when Strata derived it (XLA Ops, ...)
+  // Per event of a host plane that the store names by its metadata's display_name (TensorFlow
+  // ops are shown by their type): that metadata's own name (the op's full "scope/name:Type",
+  // which tells apart two ops of one type), by the event's record locator
+  // (EventColumns::src_offset), sorted. Every other event's full name is its store name.
+  std::vector<std::pair<uint64_t, StrId>> full_names;
   // What the engine's analyses computed from this store once and reuse for later queries (the
   // op metrics); opaque here, it lives and dies with the store.
   mutable std::shared_ptr<void> analysis_cache;
 
+  // The full name of the event with this record locator, 0 when it is its store name.
+  StrId full_name(uint64_t src_offset) const {
+    auto it = std::lower_bound(full_names.begin(), full_names.end(), src_offset,
+                               [](const auto& a, uint64_t v) { return a.first < v; });
+    return it != full_names.end() && it->first == src_offset ? it->second : 0;
+  }
   bool has_hlo(int64_t program_id) const {
     for (const HloProtoSpan& h : hlo_protos)
       if (h.program_id == program_id) return true;

@@ -1,0 +1,118 @@
+// What the benchmark tools share: the process's CPU time and peak memory, and digests of a
+// loaded store and its pyramid (so an optimisation can be checked to build exactly the same).
+// Each tool is one translation unit that includes this once (EM_JS defines a function).
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/pyramid/pyramid.h"
+#include "core/store/trace_store.h"
+
+#ifdef __EMSCRIPTEN__
+#include <emscripten/emscripten.h>
+#else
+#include <sys/resource.h>
+#endif
+
+#ifdef __EMSCRIPTEN__
+// The node process's CPU time (all its threads, so V8's background compilers count too).
+EM_JS(double, node_cpu_seconds, (), {
+  if (!globalThis.process || !process.cpuUsage) return 0;
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+});
+#endif
+
+namespace strata_bench {
+
+// Peak memory of the process so far, in bytes.
+inline uint64_t peak_bytes() {
+#ifdef __EMSCRIPTEN__
+  return static_cast<uint64_t>(__builtin_wasm_memory_size(0)) * 65536;
+#else
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
+#endif
+}
+
+// User + system CPU seconds of the process.
+inline double cpu_seconds() {
+#ifdef __EMSCRIPTEN__
+  return node_cpu_seconds();
+#else
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto s = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return s(ru.ru_utime) + s(ru.ru_stime);
+#endif
+}
+
+// FNV-1a over everything the store holds, in order.
+struct Digest {
+  uint64_t h = 0xcbf29ce484222325ull;
+  void bytes(const void* p, size_t n) {
+    auto* b = static_cast<const unsigned char*>(p);
+    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  }
+  template <class T>
+  void pod(const T& v) {
+    bytes(&v, sizeof(v));
+  }
+  template <class T>
+  void vec(const std::vector<T>& v) {
+    pod(v.size());
+    if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
+  }
+  void str(std::string_view s) {
+    pod(s.size());
+    bytes(s.data(), s.size());
+  }
+};
+
+inline uint64_t store_digest(const strata::TraceStore& s) {
+  Digest d;
+  for (size_t i = 0; i < s.strings.size(); ++i) d.str(s.strings.get(static_cast<strata::StrId>(i)));
+  for (const strata::Process& p : s.processes) {
+    d.str(p.key);
+    d.pod(p.pid), d.pod(p.name), d.pod(p.sort_index), d.pod(p.has_sort_index), d.pod(p.global);
+    d.vec(p.labels), d.vec(p.tracks);
+  }
+  for (const strata::Track& t : s.tracks) {
+    d.pod(t.process), d.pod(t.kind), d.str(t.key), d.pod(t.tid), d.pod(t.name);
+    d.pod(t.sort_index), d.pod(t.has_sort_index), d.pod(t.first_event), d.pod(t.event_count);
+    d.pod(t.max_depth), d.vec(t.rows), d.pod(t.first_series), d.pod(t.series_count);
+  }
+  const strata::EventColumns& ev = s.events;
+  d.vec(ev.start), d.vec(ev.dur), d.vec(ev.name), d.vec(ev.cat), d.vec(ev.track), d.vec(ev.depth);
+  d.vec(ev.phase), d.vec(ev.src_offset), d.vec(ev.src_len);
+  for (const strata::CounterSeries& c : s.series)
+    d.pod(c.track), d.pod(c.name), d.pod(c.first_sample), d.pod(c.sample_count);
+  d.vec(s.samples.ts), d.vec(s.samples.value);
+  d.vec(s.flows.from), d.vec(s.flows.to), d.vec(s.flows.kind), d.vec(s.flows.by_to);
+  for (const auto& k : s.flows.kinds) d.pod(k.name), d.pod(k.cat);
+  d.vec(s.frames.key), d.vec(s.frames.name), d.vec(s.frames.parent);
+  for (const strata::ClockSync& c : s.clock_syncs)
+    d.pod(c.ts), d.pod(c.issue_ts), d.pod(c.has_issue_ts), d.pod(c.sync_id);
+  d.vec(s.memory_dumps), d.pod(s.device_count), d.str(s.display_time_unit);
+  d.pod(s.phase_counts), d.pod(s.start_ns), d.pod(s.end_ns), d.pod(s.has_time);
+  for (const std::string& m : s.errors) d.str(m);
+  for (const std::string& m : s.warnings) d.str(m);
+  return d.h;
+}
+
+// FNV-1a over the pyramid (levels, bins, long events, counter min/max).
+inline uint64_t pyramid_digest(const strata::Pyramid& p) {
+  Digest d;
+  d.pod(p.origin);
+  for (const strata::PyramidRow& r : p.rows) d.pod(r.track), d.pod(r.depth);
+  for (const strata::PyramidLevel& L : p.levels) {
+    d.pod(L.bin_ns), d.vec(L.row_bins), d.vec(L.bin), d.vec(L.count), d.vec(L.busy);
+    d.vec(L.longest), d.vec(L.row_long), d.vec(L.long_events);
+  }
+  for (const auto& L : p.counters.levels) d.vec(L.min), d.vec(L.max);
+  return d.h;
+}
+
+}  // namespace strata_bench

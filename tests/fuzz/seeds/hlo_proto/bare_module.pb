@@ -1,0 +1,5 @@
+
+bareA
+e
+cconstant˜"
+cccustom-callâfoo˜¢(00
