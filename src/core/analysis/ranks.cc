@@ -6,15 +6,11 @@
 #include <map>
 #include <tuple>
 
+#include "core/base/text.h"
+
 namespace strata {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string o(s);
-  for (char& c : o) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return o;
-}
 
 bool has(std::string_view s, std::string_view part) {
   return s.find(part) != std::string_view::npos;
@@ -41,7 +37,7 @@ std::string rank_name(const TraceStore& s, uint32_t file) {
 }
 
 double dtype_bytes(std::string_view dtype) {
-  std::string d = lower(dtype);
+  std::string d = ascii_lower(dtype);
   if (d.rfind("c10::", 0) == 0) d = d.substr(5);
   if (d.rfind("torch.", 0) == 0) d = d.substr(6);
   if (d == "double" || d == "float64" || d == "long" || d == "int64" || d == "complexfloat")
@@ -56,7 +52,7 @@ double dtype_bytes(std::string_view dtype) {
 
 double busbw_factor(std::string_view collective, int64_t n) {
   if (n <= 0) return 0;
-  const std::string c = lower(collective);
+  const std::string c = ascii_lower(collective);
   const double k = static_cast<double>(n);
   if (has(c, "allreduce") || has(c, "all_reduce")) return 2 * (k - 1) / k;
   if (has(c, "allgather") || has(c, "all_gather") || has(c, "reducescatter") ||

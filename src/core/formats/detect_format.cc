@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/base/text.h"
 #include "core/formats/ascend_csv/ascend_csv_kind.h"
 #include "core/formats/hlo/hlo_text_parser.h"
 #include "core/formats/loss_log/log_scan.h"
@@ -14,13 +15,6 @@
 namespace strata {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 bool ends_with(std::string_view s, std::string_view tail) {
   return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
@@ -75,7 +69,7 @@ FileKind trace_kind(const uint8_t* p, size_t n) {
 DetectedFormat detect_format(std::string_view name, const uint8_t* head, size_t n) {
   DetectedFormat f;
   f.compression = sniff_compression(head, n);
-  const std::string lname = lower(name);
+  const std::string lname = ascii_lower(name);
   const bool maybe_graph = !xplane_name(lname);
   if (maybe_graph && hlo_proto_name(lname)) {
     f.kind = FileKind::kHloProto;
@@ -192,7 +186,7 @@ std::string describe_unread_files(const std::vector<UnreadFile>& files, size_t s
 
 std::string describe_unknown(std::string_view name, const uint8_t* head, size_t n,
                              Compression inflated_from) {
-  const std::string lname = lower(name);
+  const std::string lname = ascii_lower(name);
   const Compression c =
       inflated_from != Compression::kNone ? inflated_from : sniff_compression(head, n);
   std::string what;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 
+#include "core/base/text.h"
 #include "core/formats/json/json_flat.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_links.h"
@@ -42,11 +43,6 @@ bool error_reply(const std::vector<JsonLine>& lines, std::string* error) {
       return true;
     }
   return false;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string with_thousands(double v, int decimals) {
@@ -122,7 +118,7 @@ std::string number_text(double v, CellUnit unit, int digits) {
 }
 
 bool contains_ci(const std::string& text, const std::string& lowered_needle) {
-  return lowered_needle.empty() || lower(text).find(lowered_needle) != std::string::npos;
+  return lowered_needle.empty() || ascii_lower(text).find(lowered_needle) != std::string::npos;
 }
 
 std::string csv_field(const std::string& s) {
@@ -255,7 +251,7 @@ bool read_analysis_table(const char* json, AnalysisTableModel* m) {
 bool first_sort_descending(const TableColumn& c) { return unit_is_number(c.unit); }
 
 std::vector<ShownRow> shown_rows(const AnalysisTableModel& m, const TableViewState& v) {
-  const std::string needle = lower(v.filter);
+  const std::string needle = ascii_lower(v.filter);
   const size_t n = m.rows.size();
   // With a filter: a row shows when it or a row beneath it matches.
   std::vector<uint8_t> match(n, needle.empty() ? 1 : 0);
@@ -281,7 +277,7 @@ std::vector<ShownRow> shown_rows(const AnalysisTableModel& m, const TableViewSta
     if (x.kind == TableCell::Kind::kNumber && y.kind == TableCell::Kind::kNumber)
       cmp = x.number < y.number ? -1 : x.number > y.number ? 1 : 0;
     else
-      cmp = lower(x.text).compare(lower(y.text));
+      cmp = ascii_lower(x.text).compare(ascii_lower(y.text));
     return v.descending ? cmp > 0 : cmp < 0;
   };
   std::vector<ShownRow> out;

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cstdint>
 
+#include "core/base/text.h"
+
 namespace strata::hlo {
 namespace {
 
@@ -52,12 +54,6 @@ bool parse_int(std::string_view s, int64_t* out) {
   if (s.empty()) return false;
   auto r = std::from_chars(s.data(), s.data() + s.size(), *out);
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 }  // namespace

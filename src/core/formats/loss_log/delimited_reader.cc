@@ -4,17 +4,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/base/text.h"
+
 namespace strata {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // A whole field as a number (blanks around it allowed; nan / inf in any case too).
 bool field_number(std::string_view s, double* v) {

@@ -2,16 +2,11 @@
 
 #include <algorithm>
 
+#include "core/base/text.h"
+
 namespace strata {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 // The last part of a flattened key ("train/global_step" → "global_step").
 std::string_view last_part(std::string_view key) {
@@ -24,7 +19,7 @@ std::string_view last_part(std::string_view key) {
 bool is_step_name(std::string_view key, int* rank) {
   static const char* const kNames[] = {"step",  "global_step",         "iteration", "iter",
                                        "_step", "trainer/global_step", "epoch"};
-  const std::string k = lower(key);
+  const std::string k = ascii_lower(key);
   for (int i = 0; i < static_cast<int>(std::size(kNames)); ++i) {
     if (k == kNames[i]) {
       if (rank) *rank = i;
@@ -32,7 +27,7 @@ bool is_step_name(std::string_view key, int* rank) {
     }
   }
   // "train/step", "Step" under a prefix: after the exact names.
-  const std::string tail = lower(last_part(key));
+  const std::string tail = ascii_lower(last_part(key));
   for (int i = 0; i < static_cast<int>(std::size(kNames)); ++i) {
     if (tail == kNames[i]) {
       if (rank) *rank = static_cast<int>(std::size(kNames)) + i;
@@ -43,7 +38,7 @@ bool is_step_name(std::string_view key, int* rank) {
 }
 
 bool is_time_name(std::string_view key) {
-  const std::string k = lower(last_part(key));
+  const std::string k = ascii_lower(last_part(key));
   return k == "wall time" || k == "wall_time" || k == "walltime" || k == "timestamp" ||
          k == "_timestamp" || k == "_runtime" || k == "time" || k == "runtime";
 }
@@ -62,7 +57,7 @@ MetricsSelection guess_metrics_selection(const MetricsResult& found,
   size_t best_len = 0;
   for (const std::string& k : found.series_keys) {
     if (k == s.step || is_step_name(k) || is_time_name(k)) continue;
-    const std::string l = lower(k);
+    const std::string l = ascii_lower(k);
     int r = 3;
     if (l == "loss")
       r = 0;

@@ -1,14 +1,10 @@
 #include "core/formats/xplane/xla_op_name.h"
 
+#include "core/base/text.h"
+
 namespace strata {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 // An HLO instruction name: no spaces, no '=', not empty.
 bool is_name(std::string_view s) {
