@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/formats/importer.h"
 #include "import_test_util.h"
 #include "runs_test_util.h"
 #include "tools/bench_common.h"
@@ -246,6 +247,36 @@ TEST(SlicedImport, GeneratedTracesGiveTheOnePassStoreForOneToFourSlices) {
                         " slices, object form " + std::to_string(object_form));
       }
     }
+  }
+}
+
+// What a worker does: its slice arrives in chunks (any size, records split between them), and
+// the engine absorbs the slices in file order.
+TEST(SlicedImport, SlicesFedInSmallChunksMergeExactly) {
+  const std::string t = generated_trace(11, 4000, true);
+  const Loaded ref = one_pass(t);
+  const std::vector<uint64_t> cuts = chrome_json_cut_points(t, 3);
+  ASSERT_EQ(cuts.size(), 2u);
+  const std::vector<uint64_t> bounds = {0, cuts[0], cuts[1], t.size()};
+  auto* bytes = reinterpret_cast<const uint8_t*>(t.data());
+  for (size_t chunk : {size_t{1} << 12, size_t{997}}) {
+    TraceStore store;
+    add_file(&store, t.size());
+    std::vector<std::unique_ptr<ChromeJsonSlice>> parts;
+    for (size_t i = 0; i < 3; ++i) {
+      parts.push_back(i == 0 ? ChromeJsonSlice::first(&store)
+                             : ChromeJsonSlice::later(bounds[i], chrome_json_object_form(t)));
+      for (uint64_t at = bounds[i]; at < bounds[i + 1]; at += chunk)
+        parts[i]->feed(bytes + at, std::min<uint64_t>(chunk, bounds[i + 1] - at));
+    }
+    for (size_t i = 1; i < 3; ++i) {
+      ASSERT_TRUE(parts[0]->ends_at_event_boundary());
+      parts[0]->absorb(*parts[i]);
+    }
+    Importer& imp = parts[0]->importer();
+    imp.finish();
+    expect_same(ref, summarize(store, imp.failed(), imp.failure(), imp.records()),
+                "chunks of " + std::to_string(chunk));
   }
 }
 
