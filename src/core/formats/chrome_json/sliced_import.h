@@ -8,6 +8,7 @@
 // there between two events (ChromeJsonSlice::ends_at_event_boundary). When it does not, the
 // later slice's result is dropped and its bytes are fed to the slice before it: the merge stays
 // exact, only that slice's parallelism is lost.
+// One file per load: the later files of a multi-file load (next_file) are read in one pass.
 #pragma once
 #include <cstdint>
 #include <functional>
