@@ -128,7 +128,7 @@ uint32_t TraceBuilder::make_track(uint32_t process, TrackKind kind, char tag,
   return id;
 }
 
-uint32_t TraceBuilder::global_track() {
+uint32_t TraceBuilder::global_process() {
   if (global_process_ == kNone) {
     // Not in process_index_: no pid text of the file can name (or collide with) it.
     global_process_ = static_cast<uint32_t>(store_->processes.size());
@@ -137,7 +137,11 @@ uint32_t TraceBuilder::global_track() {
     p.name = store_->strings.intern("Global");
     store_->processes.push_back(std::move(p));
   }
-  return make_track(global_process_, TrackKind::kInstant, 'g', "");
+  return global_process_;
+}
+
+uint32_t TraceBuilder::global_track() {
+  return make_track(global_process(), TrackKind::kInstant, 'g', "");
 }
 
 uint32_t TraceBuilder::process_instant_track(uint32_t process) {
@@ -269,7 +273,7 @@ void TraceBuilder::set_sample_frame(uint32_t event, StrId frame_key) {
   sample_frames_.emplace_back(event, frame_key);
 }
 
-void TraceBuilder::add_counter(uint32_t counter_track, StrId series_name, TimeNs ts, double value) {
+uint32_t TraceBuilder::series_of(uint32_t counter_track, StrId series_name) {
   uint64_t key = (uint64_t{counter_track} << 32) | series_name;
   auto it = series_index_.find(key);
   uint32_t series;
@@ -288,6 +292,11 @@ void TraceBuilder::add_counter(uint32_t counter_track, StrId series_name, TimeNs
     store_->series.push_back(cs);
     series_index_.emplace(key, series);
   }
+  return series;
+}
+
+void TraceBuilder::add_counter(uint32_t counter_track, StrId series_name, TimeNs ts, double value) {
+  const uint32_t series = series_of(counter_track, series_name);
   value *= store_->series[series].scale;
   if (sample_series_.size() == sample_series_.capacity()) {
     size_t cap = next_capacity(sample_series_.size());
@@ -301,24 +310,29 @@ void TraceBuilder::add_counter(uint32_t counter_track, StrId series_name, TimeNs
 }
 
 void TraceBuilder::set_process_name(uint32_t process, StrId name) {
+  meta_ops_.push_back(MetaOp{MetaOp::kProcessName, process, static_cast<int64_t>(name)});
   store_->processes[process].name = name;
 }
 
 void TraceBuilder::set_process_sort_index(uint32_t process, int64_t index) {
+  meta_ops_.push_back(MetaOp{MetaOp::kProcessSort, process, static_cast<int64_t>(index)});
   store_->processes[process].sort_index = index;
   store_->processes[process].has_sort_index = true;
 }
 
 void TraceBuilder::add_process_label(uint32_t process, StrId label) {
+  meta_ops_.push_back(MetaOp{MetaOp::kProcessLabel, process, static_cast<int64_t>(label)});
   auto& labels = store_->processes[process].labels;
   if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
 }
 
 void TraceBuilder::set_thread_name(uint32_t track, StrId name) {
+  meta_ops_.push_back(MetaOp{MetaOp::kThreadName, track, static_cast<int64_t>(name)});
   store_->tracks[track].name = name;
 }
 
 void TraceBuilder::set_thread_sort_index(uint32_t track, int64_t index) {
+  meta_ops_.push_back(MetaOp{MetaOp::kThreadSort, track, static_cast<int64_t>(index)});
   store_->tracks[track].sort_index = index;
   store_->tracks[track].has_sort_index = true;
 }

@@ -72,6 +72,8 @@ class TraceBuilder {
   // ---- async slices and objects (paired and laid out at finish(), see async_layout.cc) ------
   // A group is what pairs begins with ends: (cat, id[, scope]) for async, (pid, id, name) for
   // objects. `key` is the importer's composite key; `object` groups draw on the Objects track.
+  // A key that absorb() may see starts with the 4-byte index of the process it is scoped to (or
+  // kNone for a global scope), which absorb() remaps.
   uint32_t async_group(std::string_view key, bool object);
   // ph: begin 'b' / 'S' / 'N', end 'e' / 'F' / 'D', instant 'n' / 'T' / 'p' / 'O'. `process`
   // is the record's; a slice tree is drawn in its root's process.
@@ -118,6 +120,15 @@ class TraceBuilder {
   // Slices + instants + B/E marks + counter samples added so far.
   uint64_t items() const;
 
+  // Appends what `part` staged (it read the next bytes of the same file: a slice of a big trace
+  // parsed on its own, see formats/chrome_json/sliced_import.h) as if this builder had been
+  // given those adds itself: part's strings, processes, tracks, async groups, flow kinds and
+  // counter series are looked up or created here in part's order, so every id comes out as a
+  // one-pass load would have made it, and its staged events, marks, flows, frames, samples and
+  // metadata are appended in file order with the ids remapped. Call before finish(), with `part`
+  // not finished; part is left empty of staged items.
+  void absorb(TraceBuilder& part);
+
   // Builds the final layout. Call once, after the last add.
   void finish();
 
@@ -163,6 +174,14 @@ class TraceBuilder {
   struct FrameEntry {
     StrId key, name, parent_key;
   };
+  // One metadata setter call, replayed by absorb(): last-wins names and sort indices, and
+  // labels in order, must apply in file order across parts.
+  struct MetaOp {
+    enum Kind : uint8_t { kProcessName, kProcessSort, kProcessLabel, kThreadName, kThreadSort };
+    Kind kind;
+    uint32_t index;  // process or track
+    int64_t value;   // StrId or sort index
+  };
 
   // Capacity for a full staging vector of n items (see the file comment).
   size_t next_capacity(size_t n) const;
@@ -185,6 +204,8 @@ class TraceBuilder {
   void layout_counters(const std::vector<uint32_t>& new_track);
   void report_repairs();
   uint32_t make_track(uint32_t process, TrackKind kind, char tag, std::string_view key);
+  uint32_t global_process();
+  uint32_t series_of(uint32_t counter_track, StrId series_name);
 
   TraceStore* store_;
   KeyMap process_index_;
@@ -202,6 +223,7 @@ class TraceBuilder {
   std::vector<FlowMark> flow_marks_;
   std::vector<FrameEntry> frames_;
   std::vector<std::pair<uint32_t, StrId>> sample_frames_;  // (event, frame key)
+  std::vector<MetaOp> meta_ops_;                           // for absorb(); metadata is rare
   // Depths chosen by build_async for async/object events: (event index, depth), by event.
   std::vector<std::pair<uint32_t, uint32_t>> given_depth_;
   uint32_t global_process_ = kNone;

@@ -40,6 +40,19 @@ class ChromeJsonImporter final : public Importer {
   // pids, tids, flow ids and frame ids of each file stay apart (chrome_json_files.cc).
   bool next_file() override;
 
+  // ---- sliced loads (sliced_import.cc): one file's bytes cut at event boundaries ----------
+  // Makes this importer read a slice that starts at byte `base` of the file, at an element of
+  // its traceEvents array (`object_form`: the file is {"traceEvents": [...]}, else [...]).
+  void begin_slice(uint64_t base, bool object_form);
+  // True when the bytes fed so far end between two elements of the traceEvents array (after
+  // the ','): where a slice that begin_slice() started may take over.
+  bool at_event_boundary() const;
+  // Takes over `later`, which read the bytes right after this one's: its staging is appended
+  // (TraceBuilder::absorb), its counts and first problem positions merged, and its framing state
+  // becomes this one's, so finish() (or further feeding) goes on as after one pass.
+  void absorb(ChromeJsonImporter& later);
+  TraceStore* store() const { return store_; }
+
  private:
   enum class State : uint8_t {
     kHead,           // collecting the first 4 bytes to recognise BOMs and other encodings
