@@ -229,7 +229,9 @@ TEST(EventLayout, ColumnsAreSizedFromTheInputSize) {
   for (uint64_t per_event : {100u, 300u}) {
     TraceStore store;
     const size_t n = 200000;
-    store.files.push_back(SourceFile{"t.json", n * per_event, "chrome-json", "none"});
+    SourceFile file;
+    file.name = "t.json", file.bytes = n * per_event, file.format = "chrome-json";
+    store.files.push_back(file);
     TraceBuilder b(&store);
     uint32_t t = b.thread_track(b.process("1", 1), "1", 1);
     for (size_t i = 0; i < n; ++i) {
