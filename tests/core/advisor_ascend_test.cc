@@ -67,27 +67,27 @@ double figure(const Engine& e, const std::string& name) {
 // Memcpy of `bytes` over SDMA taking `copy_us`, beside a notify that moves nothing.
 std::string rank_trace(double aicpu_us, int64_t bytes, double copy_us) {
   std::ostringstream o;
-  o << R"([{"ph":"M","pid":7,"name":"process_name","args":{"name":"Ascend Hardware"}},)"
-    << R"({"ph":"M","pid":9,"name":"process_name","args":{"name":"HCCL"}},)"
-    << R"({"ph":"X","pid":7,"tid":2,"ts":"100.5","dur":)" << aicpu_us
-    << R"(,"name":"IndexPut","args":{"Model Id":1,"Task Type":"AI_CPU","Task Id":3}},)"
-    << R"({"ph":"X","pid":7,"tid":2,"ts":"200","dur":50,"name":"MatMul","args":{"Task Type":"AI_CORE"}},)"
-    << R"({"ph":"X","pid":9,"tid":1,"ts":"300","dur":)" << copy_us
-    << R"(,"name":"Memcpy","args":{"task type":"Memcpy","src rank":0,"dst rank":1,"transport type":"SDMA","size(Byte)":)"
-    << bytes << R"(,"link type":"HCCS","bandwidth(GB/s)":1.5
-}
-},)"
-    << R"({"ph":"X","pid":9,"tid":1,"ts":"400","dur":1,"name":"Notify_Wait","args":{"task type":"Notify_Wait","transport type":"LOCAL","size(Byte)":0
-}
-}])";
+  // The j delimiter: the args' keys hold )" ("size(Byte)").
+  o << R"j([{"ph":"M","pid":7,"name":"process_name","args":{"name":"Ascend Hardware"}},)j"
+    << R"j({"ph":"M","pid":9,"name":"process_name","args":{"name":"HCCL"}},)j"
+    << R"j({"ph":"X","pid":7,"tid":2,"ts":"100.5","dur":)j" << aicpu_us
+    << R"j(,"name":"IndexPut","args":{"Model Id":1,"Task Type":"AI_CPU","Task Id":3}},)j"
+    << R"j({"ph":"X","pid":7,"tid":2,"ts":"200","dur":50,"name":"MatMul",)j"
+    << R"j("args":{"Task Type":"AI_CORE"}},)j"
+    << R"j({"ph":"X","pid":9,"tid":1,"ts":"300","dur":)j" << copy_us
+    << R"j(,"name":"Memcpy","args":{"task type":"Memcpy","src rank":0,"dst rank":1,)j"
+    << R"j("transport type":"SDMA","size(Byte)":)j" << bytes
+    << R"j(,"link type":"HCCS","bandwidth(GB/s)":1.5}},)j"
+    << R"j({"ph":"X","pid":9,"tid":1,"ts":"400","dur":1,"name":"Notify_Wait",)j"
+    << R"j("args":{"task type":"Notify_Wait","transport type":"LOCAL","size(Byte)":0}}])j";
   return o.str();
 }
 
 TEST(AdvisorAscend, SlowAicpuSmallUnalignedPacketsAndASlowRankTrigger) {
   Engine e;
   // Rank 1 moves its 1000 bytes in twice rank 0's time: half the bandwidth.
-  ASSERT_TRUE(load_files(&e, {{"rank0/trace_view.json", rank_trace(30, 1000, 0.1)},
-                              {"rank1/trace_view.json", rank_trace(30, 1000, 0.2)}}))
+  ASSERT_TRUE(load_files(&e, {{"rank0/trace_view.json", rank_trace(30, 1000, 1)},
+                              {"rank1/trace_view.json", rank_trace(30, 1000, 2)}}))
       << e.last_error();
   const AdvisorReport r = report_of(e);
   const AdvisorFinding* aicpu = finding(r, "aicpu_tasks");
@@ -96,10 +96,10 @@ TEST(AdvisorAscend, SlowAicpuSmallUnalignedPacketsAndASlowRankTrigger) {
   EXPECT_DOUBLE_EQ(aicpu->stake_ns, 60'000);
   ASSERT_FALSE(aicpu->evidence.empty());
   EXPECT_EQ(aicpu->evidence[0].link.name, "IndexPut");
-  // (10 - 5) / 7.5 GB/s.
+  // (1 - 0.5) / 0.75 GB/s.
   const AdvisorFinding* link = finding(r, "slow_link");
   ASSERT_TRUE(link);
-  EXPECT_NEAR(figure(e, "ascend.comm_link_spread_pct"), 5.0 / 7.5 * 100, 1e-6);
+  EXPECT_NEAR(figure(e, "ascend.comm_link_spread_pct"), 0.5 / 0.75 * 100, 1e-6);
   EXPECT_EQ(link->evidence.size(), 2u);
   const AdvisorFinding* small = finding(r, "small_packets");
   ASSERT_TRUE(small);
@@ -128,7 +128,7 @@ TEST(AdvisorAscend, FastAicpuBigAlignedPacketsAndEvenRanksPass) {
 
 TEST(AdvisorAscend, OneRankOrNoTaskArgsIsNotChecked) {
   Engine one;
-  ASSERT_TRUE(load_files(&one, {{"trace_view.json", rank_trace(30, 1000, 0.1)}}));
+  ASSERT_TRUE(load_files(&one, {{"trace_view.json", rank_trace(30, 1000, 1)}}));
   const AdvisorReport r = report_of(one);
   EXPECT_TRUE(finding(r, "aicpu_tasks"));
   EXPECT_TRUE(finding(r, "unaligned_packets"));
@@ -195,9 +195,10 @@ std::vector<std::string> csv_fields(const std::string& line) {
   return out;
 }
 
-// kernel_details.csv's AI CPU rows (its "Accelerator Core" or older "Task Type" column) and
-// those over 20 µs.
-void csv_aicpu(const std::string& csv, int* all, int* slow) {
+// kernel_details.csv's AI CPU rows (its "Accelerator Core" or older "Task Type" column), those
+// over 20 µs, and its AI core rows (AI_CORE and AI_VECTOR_CORE: trace_view.json calls both
+// AI_CORE).
+void csv_aicpu(const std::string& csv, int* all, int* slow, int* aicore) {
   std::istringstream in(csv);
   std::string line;
   std::getline(in, line);
@@ -209,10 +210,12 @@ void csv_aicpu(const std::string& csv, int* all, int* slow) {
   }
   ASSERT_GE(type, 0);
   ASSERT_GE(dur, 0);
-  *all = *slow = 0;
+  *all = *slow = *aicore = 0;
   while (std::getline(in, line)) {
     const std::vector<std::string> f = csv_fields(line);
-    if (f.size() <= static_cast<size_t>(std::max(type, dur)) || f[type] != "AI_CPU") continue;
+    if (f.size() <= static_cast<size_t>(std::max(type, dur))) continue;
+    *aicore += f[type] == "AI_CORE" || f[type] == "AI_VECTOR_CORE";
+    if (f[type] != "AI_CPU") continue;
     ++*all;
     *slow += std::stod(f[dur]) > 20;
   }
@@ -261,8 +264,8 @@ TEST(AdvisorAscendRealFiles, TextExportFiguresEqualTheFilesOwnCounts) {
   if (!testing::read_shared(t0, &r0) || !testing::read_shared(t1, &r1) ||
       !testing::read_shared(text_path(0, "kernel_details.csv"), &csv))
     GTEST_SKIP() << t0;
-  int all = 0, slow = 0;
-  csv_aicpu(csv, &all, &slow);
+  int all = 0, slow = 0, aicore = 0;
+  csv_aicpu(csv, &all, &slow, &aicore);
 
   Engine e;
   ASSERT_TRUE(load_files(&e, {{t0, r0}, {t1, r1}})) << e.last_error();
@@ -270,6 +273,12 @@ TEST(AdvisorAscendRealFiles, TextExportFiguresEqualTheFilesOwnCounts) {
   ASSERT_TRUE(load_files(&one, {{t0, r0}})) << one.last_error();
   EXPECT_EQ(figure(one, "ascend.aicpu_count"), all);
   EXPECT_EQ(figure(one, "ascend.aicpu_slow_count"), slow);
+  // The device tasks' types were read: as many AI core tasks as the CSV has.
+  ASSERT_GT(aicore, 0);
+  int typed_aicore = 0;
+  for (const AscendTaskArgs& a : one.store()->ascend_tasks.rows)
+    typed_aicore += a.task_type == "AI_CORE";
+  EXPECT_EQ(typed_aicore, aicore);
 
   const Moves m0 = json_moves(r0), m1 = json_moves(r1);
   ASSERT_GT(m0.bytes, 0);
@@ -290,7 +299,9 @@ TEST(AdvisorAscendRealFiles, TextExportFiguresEqualTheFilesOwnCounts) {
   ASSERT_TRUE(finding(r, "unaligned_packets"));
   for (const AdvisorFinding& x : r.findings)
     for (const AdvisorEvidence& ev : x.evidence)
-      if (!ev.link.name.empty()) EXPECT_GT(selected(e, ev.link), 0u) << x.id << ": " << ev.label;
+      if (!ev.link.name.empty()) {
+        EXPECT_GT(selected(e, ev.link), 0u) << x.id << ": " << ev.label;
+      }
 }
 
 // One number from SQLite's own query of the file (not Strata's reading of it).

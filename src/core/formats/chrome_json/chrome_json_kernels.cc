@@ -126,7 +126,9 @@ void ChromeJsonImporter::note_collective(const EventRecord& r, uint64_t offset) 
 // with the transport, link and size of what they moved. Its records have no category, which
 // keeps the text search off Kineto's records.
 void ChromeJsonImporter::note_ascend_task(const EventRecord& r, uint64_t offset) {
-  if (!r.cat.empty() || r.args.size() < 12 || r.args.find("ask type\"") == std::string_view::npos)
+  if (!r.cat.empty() || r.args.size() < 12 ||
+      (r.args.find("ask Type\"") == std::string_view::npos &&
+       r.args.find("ask type\"") == std::string_view::npos))
     return;
   AscendTaskArgs a;
   a.src_offset = offset;
