@@ -329,13 +329,21 @@ describe('the advisor report on an Ascend folder', { skip: !hasData(ASCEND) && '
     if (env) await env.close();
   });
 
-  test('the Ascend rules are listed as not checked, saying what they need; the event rules are checked', async () => {
+  test("the Ascend rules read rank0's trace_view.json; slow link needs several ranks; evidence selects events", async () => {
     const r = await s.call(() => window.strata.report(), undefined, 120_000);
     assert.deepEqual(r.ruleErrors, []);
-    for (const id of ASCEND_RULES) assert.equal(placed(r, id), 'notChecked', id);
-    const why = (id) => r.notChecked.find((u) => u.id === id).why;
-    assert.match(why('aicpu_tasks'), /kernel_details\.csv/);
-    assert.match(why('slow_link'), /communication_matrix\.json/);
+    // rank0 runs no AI CPU task (kernel_details.csv has none); its HCCL tasks move small and
+    // unaligned packets (a 4-byte all-reduce among them).
+    assert.equal(placed(r, 'aicpu_tasks'), 'passed');
+    assert.equal(placed(r, 'small_packets'), 'finding');
+    assert.equal(placed(r, 'unaligned_packets'), 'finding');
+    assert.equal(placed(r, 'slow_link'), 'notChecked');
+    assert.match(r.notChecked.find((u) => u.id === 'slow_link').why, /several ranks/);
+    for (const f of r.findings.filter((x) => ASCEND_RULES.includes(x.id)))
+      for (const e of f.evidence) {
+        const n = await s.call(([a, t]) => window.strata.eventsNamed(a, t), [e.link.name, e.link.tracks]);
+        assert.ok(n.count > 0, `${f.id}: ${e.label} selects events`);
+      }
     for (const id of INPUT_RULES) assert.ok(listed(r, id), `${id}: ${placed(r, id)}`);
     assert.equal(r.support[0].title, 'Step breakdown');
     s.assertNoErrors();

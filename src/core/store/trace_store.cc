@@ -25,7 +25,7 @@ size_t TraceStore::memory_bytes() const {
        bytes_of(flows.kinds);
   n += bytes_of(frames.key) + bytes_of(frames.name) + bytes_of(frames.parent);
   n += bytes_of(clock_syncs) + bytes_of(memory_dumps) + bytes_of(kernel_launches.rows) +
-       bytes_of(collectives.rows);
+       bytes_of(collectives.rows) + bytes_of(ascend_tasks.rows);
   n += bytes_of(processes) + bytes_of(tracks) + bytes_of(files);
   for (const Process& p : processes)
     n += p.key.capacity() + bytes_of(p.labels) + bytes_of(p.tracks);

@@ -22,6 +22,7 @@
 
 #include "core/base/string_table.h"
 #include "core/base/types.h"
+#include "core/store/ascend_task_args.h"
 #include "core/store/collective_args.h"
 #include "core/store/kernel_launches.h"
 
@@ -193,6 +194,7 @@ struct TraceStore {
   uint32_t device_count = 0;         // entries of Kineto's top-level deviceProperties
   KernelLaunches kernel_launches;    // Kineto kernels' launch parameters (from their args)
   CollectiveArgsTable collectives;   // Kineto NCCL kernels' communication metadata (their args)
+  AscendTaskArgsTable ascend_tasks;  // Ascend device tasks' types and communication sizes
 
   // xplane inputs (empty / null otherwise): the file's planes and lines, and the per-plane
   // metadata the details pane decodes an XEvent with (formats/xplane/xplane_details.h).

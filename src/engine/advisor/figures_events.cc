@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/advisor/figures_ascend.h"
 #include "engine/engine.h"
 
 namespace strata {
@@ -42,6 +43,13 @@ bool is_dataloader_fetch(std::string_view name) {
 // torch_npu's gc_detect_threshold writes "GC" events; Python's own tracing "gc" categories.
 bool is_gc(std::string_view name, std::string_view cat) {
   return equals_lower(name, "gc") || equals_lower(cat, "gc") || equals_lower(name, "gc.collect");
+}
+
+// `name` is `process` or ends in " " + `process` (a file group's prefix).
+bool is_named(std::string_view name, std::string_view process) {
+  if (name.size() == process.size()) return name == process;
+  return name.size() > process.size() && name.substr(name.size() - process.size()) == process &&
+         name[name.size() - process.size() - 1] == ' ';
 }
 
 struct Spans {
@@ -106,21 +114,15 @@ void event_figures(const Engine& engine, AdvisorFigureSet* f) {
   else
     publish(s, gc, "gc", kSlowGcNs, "garbage collections", f);
 
-  // An Ascend profile: the torch_npu export's device process, or its database.
+  // An Ascend profile: the torch_npu export's device process, or its database. Several ranks'
+  // exports opened together name each process after its file ("rank0 Ascend Hardware").
   bool ascend = !s.files.empty() && s.files[0].format == "ascend-db";
   for (const Process& p : s.processes)
-    ascend |=
-        p.name && (s.strings.get(p.name) == "Ascend Hardware" || s.strings.get(p.name) == "CANN");
+    ascend |= p.name && (is_named(s.strings.get(p.name), "Ascend Hardware") ||
+                         is_named(s.strings.get(p.name), "CANN"));
   f->add("ascend.profile", ascend ? 1 : 0, AnalysisUnit::kCount, "timeline",
          "an Ascend profile (an Ascend Hardware or CANN process)");
-  // What msprof-analyze reads from an Ascend profile's CSVs and communication files, which the
-  // Runs tab reads beside the trace but the report does not get.
-  f->set_missing("ascend.aicpu",
-                 "the task types of kernel_details.csv or op_summary (AI_CPU tasks), which the "
-                 "report does not read yet");
-  f->set_missing("ascend.comm",
-                 "communication_matrix.json and communication.json (bandwidth and packet size "
-                 "per link type), which the report does not read yet");
+  if (ascend) ascend_figures(engine, f);
 }
 
 }  // namespace strata

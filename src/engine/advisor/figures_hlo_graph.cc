@@ -112,9 +112,28 @@ std::string_view minor_to_major(std::string_view layout) {
   return layout.substr(0, layout.find(':'));
 }
 
-bool same_dims(const hlo::HloModule& m, uint32_t a, uint32_t b) {
-  const auto x = m.dims_of(a), y = m.dims_of(b);
-  return std::equal(x.begin(), x.end(), y.begin(), y.end());
+int64_t elements(const hlo::HloModule& m, uint32_t i) {
+  int64_t n = 1;
+  for (int64_t d : m.dims_of(i)) n *= d;
+  return n;
+}
+
+// XProf's layout detector follows a copy's operand back through the ops that only re-view or
+// move data (bitcast, copy, transpose), up to 5 hops, to the layout the data had at its source.
+constexpr int kLayoutHops = 5;
+constexpr std::string_view kLayoutChain[] = {"bitcast", "copy", "transpose"};
+
+// The copy's source: its operand, or that operand's own source while it is a chain op; *hops
+// is how many instructions back it is.
+uint32_t layout_source(const hlo::HloModule& m, uint32_t copy, int* hops) {
+  uint32_t a = m.operands_of(copy)[0];
+  *hops = 1;
+  while (*hops < kLayoutHops && one_of(m.str(m.opcode[a]), kLayoutChain) &&
+         m.operands_of(a).size() == 1) {
+    a = m.operands_of(a)[0];
+    ++*hops;
+  }
+  return a;
 }
 
 }  // namespace
@@ -149,13 +168,17 @@ void hlo_graph_figures(const Engine& engine, const AnalysisTable* hlo_ops, Advis
                       ops);
       }
       if (op == "copy" && operands.size() == 1) {
-        const uint32_t a = operands[0];
+        int hops = 0;
+        const uint32_t a = layout_source(m, i, &hops);
         const std::string_view from = m.str(m.layout[a]), to = m.str(m.layout[i]);
-        if (m.dtype[a] == m.dtype[i] && same_dims(m, a, i) && !from.empty() && !to.empty() &&
-            minor_to_major(from) != minor_to_major(to))
+        if (m.dtype[a] == m.dtype[i] && elements(m, a) == elements(m, i) && !from.empty() &&
+            !to.empty() && minor_to_major(from) != minor_to_major(to))
           layout.add(m, i, memview::unpadded_shape_bytes(shape),
                      "{" + std::string(minor_to_major(from)) + "} to {" +
-                         std::string(minor_to_major(to)) + "}, " + std::string(shape),
+                         std::string(minor_to_major(to)) + "}, " + std::string(shape) +
+                         (hops > 1 ? ", from " + std::string(m.str(m.name[a])) + " " +
+                                         std::to_string(hops) + " ops back"
+                                   : std::string()),
                      ops);
       }
       if (op == "convert" && operands.size() == 1 && m.dtype[i] == hlo::kF32 &&
@@ -172,7 +195,8 @@ void hlo_graph_figures(const Engine& engine, const AnalysisTable* hlo_ops, Advis
                   "unfused reshape / transpose / copy / broadcast / slice / pad / convert of "
                   "10 MiB or more feeding a dot, convolution, fusion or reduce");
   layout.publish(f, "hlo_graph.layout_copies",
-                 "copies that only change the layout (same type and dimensions)");
+                 "copies that change the layout of their source (same type and size; "
+                 "through up to 5 bitcast / copy / transpose ops)");
   upcast.publish(f, "hlo_graph.upcast_reduces",
                  "unfused bf16 / f16 to f32 converts whose only users are reduces");
 }

@@ -121,6 +121,7 @@ void ChromeJsonImporter::handle_record(const char* b, const char* e, uint64_t of
                             offset, len);
       note_kernel_launch(r, offset);
       note_collective(r, offset);
+      note_ascend_task(r, offset);
       break;
     }
     case 'B':

@@ -130,6 +130,7 @@ class ChromeJsonImporter final : public Importer {
   // chrome_json_kernels.cc
   void note_kernel_launch(const EventRecord& r, uint64_t offset);
   void note_collective(const EventRecord& r, uint64_t offset);
+  void note_ascend_task(const EventRecord& r, uint64_t offset);
 
   TraceStore* store_;
   TraceBuilder builder_;

@@ -1,6 +1,8 @@
 // Chrome JSON importer: the launch parameters of Kineto's GPU kernels (core/store/
 // kernel_launches.h), read from the args of records in the "kernel" category only, so the
-// cost on the load path is one category comparison per complete event.
+// cost on the load path is one category comparison per complete event; and the task types and
+// communication sizes of an Ascend export's device tasks (core/store/ascend_task_args.h), from
+// records without a category whose args name a task type.
 #include <algorithm>
 #include <cstring>
 
@@ -118,6 +120,38 @@ void ChromeJsonImporter::note_collective(const EventRecord& r, uint64_t offset) 
                          [](const CollectiveArgs& a, uint64_t o) { return a.src_offset < o; });
     if (at == rows.end() || at->src_offset != offset) rows.insert(at, std::move(c));
   }
+}
+
+// torch_npu's trace_view.json: Ascend Hardware slices carry "Task Type", HCCL's tasks "task type"
+// with the transport, link and size of what they moved. Its records have no category, which
+// keeps the text search off Kineto's records.
+void ChromeJsonImporter::note_ascend_task(const EventRecord& r, uint64_t offset) {
+  if (!r.cat.empty() || r.args.size() < 12 ||
+      (r.args.find("ask Type\"") == std::string_view::npos &&
+       r.args.find("ask type\"") == std::string_view::npos))
+    return;
+  AscendTaskArgs a;
+  a.src_offset = offset;
+  args_.reset(r.args);
+  while (args_.next()) {
+    const std::string_view key = args_.key(), v = args_.value();
+    if (args_.kind() == ObjectReader::Kind::kOther) continue;
+    const bool number = args_.kind() == ObjectReader::Kind::kNumber;
+    int64_t n = 0;
+    double d = 0;
+    if (key == "Task Type" || key == "task type") {
+      a.task_type.assign(v);
+    } else if (key == "transport type") {
+      a.transport.assign(v);
+    } else if (key == "link type") {
+      a.link.assign(v);
+    } else if (key == "size(Byte)" && number && json::parse_int64(v, &n) && n >= 0) {
+      a.size_bytes = n;
+    } else if (key == "bandwidth(GB/s)" && number && json::parse_double(v, &d) && d >= 0) {
+      a.bandwidth_gbps = d;
+    }
+  }
+  if (!a.task_type.empty()) store_->ascend_tasks.add(std::move(a));
 }
 
 }  // namespace strata::chrome_json

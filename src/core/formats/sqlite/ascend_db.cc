@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -32,6 +33,7 @@ class AscendImport {
     b_->add_process_label(hardware_, b_->strings().intern("NPU"));
     b_->add_process_label(hccl_, b_->strings().intern("NPU"));
     read_task_names();
+    read_comm_tasks();
     read_pytorch_connections();
     pytorch();
     cann();
@@ -90,6 +92,26 @@ class AscendImport {
     while (c.step()) task_names_[c.i64(0)] = str(c.i64(1));
     SqliteStatement m = db_->select("COMMUNICATION_TASK_INFO", {"globalTaskId", "name"});
     while (m.step()) task_names_.emplace(m.i64(0), str(m.i64(1)));
+  }
+  // What each communication task moved and over what (core/store/ascend_task_args.h): its
+  // task type, transport and link by the enum tables' names, its size in bytes.
+  void read_comm_tasks() {
+    std::unordered_map<int64_t, std::string> transports, links;
+    SqliteStatement t = db_->select("ENUM_HCCL_TRANSPORT_TYPE", {"id", "name"});
+    while (t.step()) transports[t.i64(0)] = std::string(t.text(1));
+    SqliteStatement l = db_->select("ENUM_HCCL_LINK_TYPE", {"id", "name"});
+    while (l.step()) links[l.i64(0)] = std::string(l.text(1));
+    SqliteStatement m =
+        db_->select("COMMUNICATION_TASK_INFO",
+                    {"globalTaskId", "taskType", "transportType", "linkType", "size"});
+    while (m.step()) {
+      AscendTaskArgs a;
+      a.task_type = b_->strings().get(str(m.i64(1)));
+      if (auto it = transports.find(m.i64(2)); it != transports.end()) a.transport = it->second;
+      if (auto it = links.find(m.i64(3)); it != links.end()) a.link = it->second;
+      if (!m.null(4) && m.i64(4) >= 0) a.size_bytes = m.i64(4);
+      comm_tasks_.emplace(m.i64(0), std::move(a));
+    }
   }
   // A PyTorch op's connectionId names a row group of CONNECTION_IDS: the CANN connections
   // (and so the tasks) it caused.
@@ -160,6 +182,11 @@ class AscendImport {
       const StrId name = n != task_names_.end() ? n->second : str(s.i64(5));
       b_->add_complete(t, start, end - start, name, 0, ++locator_, 0);
       ++events_;
+      auto comm = comm_tasks_.find(s.i64(4));
+      AscendTaskArgs a = comm != comm_tasks_.end() ? comm->second : AscendTaskArgs{};
+      if (comm == comm_tasks_.end()) a.task_type = b_->strings().get(str(s.i64(5)));
+      a.src_offset = locator_;
+      b_->store().ascend_tasks.add(std::move(a));
       if (s.null(3)) continue;
       const int64_t c = s.i64(3);
       if (cann_connections_.count(c))
@@ -230,6 +257,7 @@ class AscendImport {
   std::vector<std::pair<int64_t, int64_t>> op_connections_;  // (PyTorch op, CANN connection)
   std::unordered_map<int64_t, int> task_connections_, cann_connections_;
   std::unordered_map<int64_t, int64_t> groups_;
+  std::unordered_map<int64_t, AscendTaskArgs> comm_tasks_;  // by globalTaskId
   std::unordered_map<uint64_t, uint32_t> threads_;
   static constexpr uint32_t kNoTrack = ~uint32_t{0};
   uint64_t last_thread_key_ = 0;
