@@ -355,6 +355,38 @@
     return request({ type: MSG.open, name, source }, transfer);
   }
 
+  // ---- compare ----------------------------------------------------------------------------------
+  // B of a comparison (strata.compare, the Compare tab's picker and drop): one source.
+  function compareWith(source) {
+    let name = 'B',
+      transfer = [];
+    if (typeof source === 'string') {
+      const url = new URL(source, document.baseURI);
+      name = decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
+      source = url.href;
+    } else if (source instanceof Blob) {
+      name = source.name || 'blob';
+    } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+      source = ArrayBuffer.isView(source)
+        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength)
+        : source;
+      name = 'buffer';
+      transfer = [source];
+    } else {
+      return Promise.reject(new Error(`compare(): unsupported source ${Object.prototype.toString.call(source)}`));
+    }
+    return request({ type: MSG.compareOpen, name, source }, transfer).then((r) => {
+      showCompare(r[REPLY.compareOpen.result], r[REPLY.compareOpen.ok] ? '' : r[REPLY.compareOpen.error]);
+      return r;
+    });
+  }
+  // Hands a compare result to the UI's Compare tab (with the error of the last B, if it failed).
+  function showCompare(result, error) {
+    if (ui && ui._ui_compare_set_result)
+      withString(JSON.stringify(result), (p) => withString(error || '', (pe) => ui._ui_compare_set_result(p, pe)));
+    return result;
+  }
+
   // Several files at once: see openFiles().
   fileInput.addEventListener('change', () => {
     openFiles(fileInput.files);
@@ -558,6 +590,18 @@
         kind: QUERY.analysis,
         args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }),
       }),
+    // Compare two runs: `b` (a URL, File/Blob or ArrayBuffer) loads into the worker's second
+    // store as the variant; `a` the same, or null for the trace loaded now (the baseline). The
+    // answer is {ok, error, name, result: compareResult()'s}; a B that fails leaves A and the
+    // previous B. The Compare tab shows the result.
+    async compare(a, b) {
+      if (a != null) await open(a);
+      return compareWith(b);
+    },
+    // The diff of the current trace against B: {a, b, tables: {operator, kernel, xla_op,
+    // category: {key, changed, added, removed, unchanged}}, steps, errors}
+    // (src/protocol/reply_keys_compare.h).
+    compareResult: () => request({ type: MSG.compareResult }).then(showCompare),
     // The advisor's report (src/engine/advisor): the `advisor` analysis' extra value {status,
     // summary, findings: [{id, title, priority, stakeNs, text, fix, row, figures, evidence:
     // [{label, row, link}]}], notChecked: [{id, title, needs, why}], passed, notApplicable,
