@@ -7,6 +7,9 @@
   const { summary: SUMMARY, summaryFile: FILE, event: EVENT, lossInfo: LOSS } = REPLY;
   const canvas = document.getElementById('canvas');
   const fileInput = document.getElementById('file-input');
+  // The Compare tab's picker: made here, as the page has one input per purpose.
+  const compareInput = Object.assign(document.createElement('input'), { type: 'file', hidden: true });
+  document.body.appendChild(compareInput);
   const folderInput = document.getElementById('folder-input');
   const worker = new Worker(new URL('worker/engine-worker.js', document.baseURI));
   // embed=1 (README "Embedding and hosting"): the host page opens files; no picker, no drop.
@@ -47,6 +50,10 @@
     },
     openFilePicker() {
       if (!embedded) fileInput.click();
+    },
+    // The Compare tab's "Compare with...": the picked file loads as B.
+    compareFilePicker() {
+      if (!embedded) compareInput.click();
     },
     // Runs tab (web/runs.js): the folder picker, a selector, the operator grouping, a diff pair.
     openFolderPicker() {
@@ -402,9 +409,18 @@
       if (folderInput.files.length) open(Array.from(folderInput.files));
       folderInput.value = '';
     });
+  compareInput.addEventListener('change', () => {
+    if (compareInput.files.length) compareWith(compareInput.files[0]);
+    compareInput.value = '';
+  });
   document.addEventListener('drop', (e) => {
     e.preventDefault();
     if (embedded) return;
+    // On the Compare tab, a dropped file is the B to compare with.
+    if (ui && ui.UTF8ToString(ui._ui_tab()) === 'compare' && e.dataTransfer.files.length) {
+      compareWith(e.dataTransfer.files[0]);
+      return;
+    }
     // A dropped directory opens as a profiler folder; its entries must be taken during the event.
     const files = Array.from(e.dataTransfer.files);
     strataDroppedFolder(e.dataTransfer.items).then((entries) => (entries ? open(entries) : openFiles(files)));
@@ -602,6 +618,15 @@
     // category: {key, changed, added, removed, unchanged}}, steps, errors}
     // (src/protocol/reply_keys_compare.h).
     compareResult: () => request({ type: MSG.compareResult }).then(showCompare),
+    // What the Compare tab shows: {hasB, a, b, key, error, note, align, changed, added, removed
+    // (row names as shown), steps (matched), selected, selectedB (its count in B), csv}.
+    compareView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_compare_view_json())) : null),
+    // A row click on the Compare tab: selects its events in A's timeline (false: no such row).
+    compareSelect: (key, name) =>
+      !!ui && withString(String(key), (pk) => withString(String(name), (pn) => ui._ui_compare_select(pk, pn))) === 1,
+    // The CSV of one Compare table (key, or 'steps'), as its button exports it (download: save it too).
+    compareCsv: (key, download) =>
+      ui ? withString(String(key), (p) => ui.UTF8ToString(ui._ui_compare_csv(p, download ? 1 : 0))) : '',
     // The advisor's report (src/engine/advisor): the `advisor` analysis' extra value {status,
     // summary, findings: [{id, title, priority, stakeNs, text, fix, row, figures, evidence:
     // [{label, row, link}]}], notChecked: [{id, title, needs, why}], passed, notApplicable,
