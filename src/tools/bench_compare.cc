@@ -123,7 +123,8 @@ int main(int argc, char** argv) {
   const double kernel_ms = key_ms(strata::OpDiffKey::kKernel);
   const double category_ms = key_ms(strata::OpDiffKey::kCategory);
   size_t steps = 0;
-  const double steps_ms = best_ms(repeats, [&] { steps = strata::compare_steps(a, c.b()).pairs.size(); });
+  const double steps_ms =
+      best_ms(repeats, [&] { steps = strata::compare_steps(a, c.b()).pairs.size(); });
   size_t bytes = 0;
   const double all_ms = best_ms(repeats, [&] { bytes = c.result_json(a).size(); });
   std::printf(

@@ -13,11 +13,10 @@ struct TabName {
   ViewTab tab;
   const char* name;
 };
-constexpr TabName kTabNames[] = {
-    {ViewTab::kTimeline, "timeline"}, {ViewTab::kMemory, "memory"},
-    {ViewTab::kLoss, "loss"},         {ViewTab::kRuns, "runs"},
-    {ViewTab::kGraph, "graph"},       {ViewTab::kAnalysis, "analysis"},
-    {ViewTab::kCompare, "compare"}};
+constexpr TabName kTabNames[] = {{ViewTab::kTimeline, "timeline"}, {ViewTab::kMemory, "memory"},
+                                 {ViewTab::kLoss, "loss"},         {ViewTab::kRuns, "runs"},
+                                 {ViewTab::kGraph, "graph"},       {ViewTab::kAnalysis, "analysis"},
+                                 {ViewTab::kCompare, "compare"}};
 }  // namespace
 
 const char* view_tab_name(ViewTab tab) {

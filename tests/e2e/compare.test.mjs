@@ -173,7 +173,8 @@ describe('compare two runs', { skip: skipUnlessData(RANK0, RANK1) }, () => {
       },
       { b64: bytes.toString('base64') },
     );
-    for (const type of ['dragenter', 'dragover', 'drop']) await s.page.dispatchEvent('#canvas', type, { dataTransfer: dt });
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      await s.page.dispatchEvent('#canvas', type, { dataTransfer: dt });
     const v = await poll(
       async () => {
         const x = await s.call(() => window.strata.compareView());
@@ -191,10 +192,10 @@ describe('compare two runs', { skip: skipUnlessData(RANK0, RANK1) }, () => {
 
   test('"Compare with..." picks B; strata.compare(a, b) opens A first', async () => {
     await s.page.setInputFiles('#compare-input', dataPath(RANK1));
-    await poll(
-      async () => (await s.call(() => window.strata.compareView())).b === 'sampled_rank-1.json.gz',
-      { timeout: 60_000, message: 'the picked file as B' },
-    );
+    await poll(async () => (await s.call(() => window.strata.compareView())).b === 'sampled_rank-1.json.gz', {
+      timeout: 60_000,
+      message: 'the picked file as B',
+    });
     const r = await compare(dataUrl(RANK1), dataUrl(RANK0), 'strata.compare(rank 1, rank 0)');
     assert.equal(r.ok, true, r.error);
     assert.equal(r.result.a.name, 'sampled_rank-1.json.gz');

@@ -8,7 +8,11 @@
   const canvas = document.getElementById('canvas');
   const fileInput = document.getElementById('file-input');
   // The Compare tab's picker: made here, as the page has one input per purpose.
-  const compareInput = Object.assign(document.createElement('input'), { type: 'file', hidden: true, id: 'compare-input' });
+  const compareInput = Object.assign(document.createElement('input'), {
+    type: 'file',
+    hidden: true,
+    id: 'compare-input',
+  });
   document.body.appendChild(compareInput);
   const folderInput = document.getElementById('folder-input');
   const worker = new Worker(new URL('worker/engine-worker.js', document.baseURI));

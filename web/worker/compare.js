@@ -30,7 +30,9 @@ function createCompare(M, sources) {
     const kind = withString(M, name, (pn) => withBytes(M, h, (p, n) => M._engine_detect_format(pn, p, n))) & 0xff;
     if (STREAMED.has(kind)) return '';
     if (kind === FILE_KIND.unknown)
-      return withString(M, name, (pn) => withBytes(M, h, (p, n) => M.UTF8ToString(M._engine_unknown_file_what(pn, p, n))));
+      return withString(M, name, (pn) =>
+        withBytes(M, h, (p, n) => M.UTF8ToString(M._engine_unknown_file_what(pn, p, n))),
+      );
     return `a ${M.UTF8ToString(M._engine_file_kind_name(kind))}`;
   }
 

@@ -69,7 +69,8 @@ StepCompare compare_steps(const Engine& a, const Engine& b) {
     c.align = StepAlign::kOrder;
     for (size_t i = 0; i < std::min(c.a.size(), c.b.size()); ++i)
       c.pairs.push_back({static_cast<int>(i), static_cast<int>(i)});
-    c.note = "no common step numbers: " + std::to_string(c.pairs.size()) + " steps matched by order";
+    c.note =
+        "no common step numbers: " + std::to_string(c.pairs.size()) + " steps matched by order";
   } else {
     c.align = StepAlign::kStart;
     c.note = "no common steps: aligned on starts";

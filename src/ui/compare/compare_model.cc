@@ -101,8 +101,8 @@ bool compare_model_parse(const char* json, CompareModel* m, std::string* error) 
       namespace k = rk::compare_table;
       if (path.size() == 3 && path[2] == k::kUnchanged) t->unchanged = json_number(l);
       if (path.size() != 5) return;
-      std::vector<CompareRow>* rows = path[2] == k::kChanged ? &t->changed
-                                      : path[2] == k::kAdded ? &t->added
+      std::vector<CompareRow>* rows = path[2] == k::kChanged   ? &t->changed
+                                      : path[2] == k::kAdded   ? &t->added
                                       : path[2] == k::kRemoved ? &t->removed
                                                                : nullptr;
       const long i = index_of(path[3]);

@@ -21,13 +21,13 @@ constexpr float kNumberColumnW = 96;
 constexpr float kTableRowsShown = 14;  // the changed table's height, in rows
 constexpr float kSideTableRows = 6;    // the added / removed tables'
 constexpr size_t kStepsShown = 4;      // steps with columns of their own
-constexpr ImGuiTableFlags kTableFlags =
-    ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-    ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
+constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                        ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                        ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
 
-constexpr const char* kColumnLabels[] = {"Name",       "A count", "A total (µs)",
-                                         "B count",    "B total (µs)", "Δ (µs)",
-                                         "Δ %",        "A self (µs)",  "B self (µs)"};
+constexpr const char* kColumnLabels[] = {"Name",    "A count",      "A total (µs)",
+                                         "B count", "B total (µs)", "Δ (µs)",
+                                         "Δ %",     "A self (µs)",  "B self (µs)"};
 constexpr int kColumns = sizeof(kColumnLabels) / sizeof(kColumnLabels[0]);
 
 CompareTable& table(CompareView* v) { return v->model.tables[static_cast<size_t>(v->key)]; }
@@ -59,14 +59,15 @@ void row_cells(CompareView* v, const CompareRow& r) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::PushID(&r);
-  if (ImGui::Selectable("##row", r.name == v->selected, ImGuiSelectableFlags_SpanAllColumns |
-                                                            ImGuiSelectableFlags_AllowItemOverlap))
+  if (ImGui::Selectable(
+          "##row", r.name == v->selected,
+          ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
     select_row(v, r);
   ImGui::PopID();
   ImGui::SameLine();
   cell_text(r.name);
-  const double cells[] = {r.a_count, r.a_total, r.b_count, r.b_total, r.delta,
-                          r.delta_pct, r.a_self, r.b_self};
+  const double cells[] = {r.a_count, r.a_total,   r.b_count, r.b_total,
+                          r.delta,   r.delta_pct, r.a_self,  r.b_self};
   for (int c = 1; c < kColumns; ++c) {
     ImGui::TableSetColumnIndex(c);
     const double x = cells[c - 1];
@@ -89,10 +90,10 @@ void rows_table(CompareView* v, const char* id, const std::vector<CompareRow>& r
   if (!ImGui::BeginTable(id, kColumns, flags, ImVec2(0, h))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (int c = 0; c < kColumns; ++c)
-    ImGui::TableSetupColumn(kColumnLabels[c],
-                            ImGuiTableColumnFlags_WidthFixed |
-                                (c ? ImGuiTableColumnFlags_PreferSortDescending : 0),
-                            c ? kNumberColumnW : kNameColumnW);
+    ImGui::TableSetupColumn(
+        kColumnLabels[c],
+        ImGuiTableColumnFlags_WidthFixed | (c ? ImGuiTableColumnFlags_PreferSortDescending : 0),
+        c ? kNumberColumnW : kNameColumnW);
   ImGui::TableHeadersRow();
   if (ImGuiTableSortSpecs* s = sortable ? ImGui::TableGetSortSpecs() : nullptr;
       s && s->SpecsDirty) {
@@ -160,11 +161,13 @@ void steps_section(CompareView* v) {
     ImGui::TableSetColumnIndex(c);
     cell_us(mb / 1e3);
   };
-  line("Step (µs)", [](const CompareStepRow& s) { return s.a_dur; },
-       [](const CompareStepRow& s) { return s.b_dur; });
+  line(
+      "Step (µs)", [](const CompareStepRow& s) { return s.a_dur; },
+      [](const CompareStepRow& s) { return s.b_dur; });
   for (size_t p = 0; p < kCompareParts; ++p)
-    line(protocol::keys::step_parts::kKeys[p], [p](const CompareStepRow& s) { return s.a_parts[p]; },
-         [p](const CompareStepRow& s) { return s.b_parts[p]; });
+    line(
+        protocol::keys::step_parts::kKeys[p], [p](const CompareStepRow& s) { return s.a_parts[p]; },
+        [p](const CompareStepRow& s) { return s.b_parts[p]; });
   ImGui::EndTable();
 }
 
@@ -220,9 +223,9 @@ bool compare_view_select(CompareView* v, const std::string& key, const std::stri
 void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
-  ImGui::Begin("##compare", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoSavedSettings);
+  ImGui::Begin(
+      "##compare", nullptr,
+      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
   const CompareModel& m = v->model;
   if (ImGui::Button("Compare with...")) host_compare_file_picker();
   ImGui::SameLine();

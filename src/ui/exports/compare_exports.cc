@@ -40,7 +40,8 @@ EMSCRIPTEN_KEEPALIVE const char* ui_compare_csv(const char* key, int download) {
   strata::CompareView& v = strata::ui_app()->compare;
   out = strata::compare_view_csv(&v, key ? key : "");
   v.last_csv = out;
-  if (download) strata::host_download(("compare-" + std::string(key) + ".csv").c_str(), out.c_str());
+  if (download)
+    strata::host_download(("compare-" + std::string(key) + ".csv").c_str(), out.c_str());
   return out.c_str();
 }
 
