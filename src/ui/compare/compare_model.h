@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "protocol/analysis_keys.h"
@@ -42,6 +43,9 @@ struct CompareModel {
   std::vector<CompareStepRow> steps;
   std::vector<std::string> errors;
 };
+
+// What the steps' CSV is named by (compare_view_csv, strata.compareCsv), beside the keys.
+inline constexpr std::string_view kCompareStepsTable = "steps";
 
 // "operator", "kernel", "xla_op", "category" and how the tab labels them.
 extern const char* const kCompareKeyNames[kCompareKeys];

@@ -124,7 +124,7 @@ void steps_section(CompareView* v) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "(%s)", m.note.c_str());
   if (m.steps.empty()) return;
   ImGui::SameLine();
-  if (ImGui::SmallButton("CSV##steps")) export_csv(v, "steps");
+  if (ImGui::SmallButton("CSV##steps")) export_csv(v, std::string(kCompareStepsTable));
   // Parts as rows: A and B of the first matched steps, and the mean over all of them.
   const size_t shown = std::min(m.steps.size(), kStepsShown);
   const int cols = 1 + 2 * static_cast<int>(shown) + 2;
@@ -198,7 +198,7 @@ void compare_view_set_result(CompareView* v, const char* json, const char* error
 }
 
 std::string compare_view_csv(CompareView* v, const std::string& key) {
-  if (key == "steps") return compare_steps_csv(v->model);
+  if (key == kCompareStepsTable) return compare_steps_csv(v->model);
   for (size_t i = 0; i < kCompareKeys; ++i)
     if (key == kCompareKeyNames[i]) return compare_table_csv(v->model.tables[i]);
   return "";
