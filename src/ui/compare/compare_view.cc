@@ -25,9 +25,10 @@ constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_Borders | ImGuiTableFlag
                                         ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                         ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit;
 
-constexpr const char* kColumnLabels[] = {"Name",    "A count",      "A total (µs)",
-                                         "B count", "B total (µs)", "Δ (µs)",
-                                         "Δ %",     "A self (µs)",  "B self (µs)"};
+// The UI font has no Greek letters: the change is spelt out.
+constexpr const char* kColumnLabels[] = {"Name",     "A count",      "A total (µs)",
+                                         "B count",  "B total (µs)", "B - A (µs)",
+                                         "change %", "A self (µs)",  "B self (µs)"};
 constexpr int kColumns = sizeof(kColumnLabels) / sizeof(kColumnLabels[0]);
 
 CompareTable& table(CompareView* v) { return v->model.tables[static_cast<size_t>(v->key)]; }
