@@ -24,6 +24,7 @@ const workerShared = {
   createLoss: 'readonly', // worker/loss.js
   createRuns: 'readonly', // worker/runs.js
   createGraph: 'readonly', // worker/graph.js
+  createCompare: 'readonly', // worker/compare.js
   createOpener: 'readonly', // worker/open.js
   createDb: 'readonly', // worker/db.js
 };

@@ -86,6 +86,16 @@ target_link_options(strata_bench_analysis_node PRIVATE -sALLOW_MEMORY_GROWTH=1 -
   -sMALLOC=emmalloc -fwasm-exceptions ${STRATA_ENGINE_MEMORY_LINK} -sNODERAWFS=1 -sENVIRONMENT=node)
 set_target_properties(strata_bench_analysis_node PROPERTIES SUFFIX ".cjs")
 
+# ---- compare benchmark under node (not built by default) -------------------------------------
+# src/tools/bench_compare.cc as a node program: the worker's compare session, as wasm.
+#   cmake --build build/wasm --target strata_bench_compare_node
+#   node --no-experimental-fetch build/wasm/strata_bench_compare_node.cjs [events] [repeats]
+add_executable(strata_bench_compare_node EXCLUDE_FROM_ALL ${CMAKE_SOURCE_DIR}/src/tools/bench_compare.cc)
+target_link_libraries(strata_bench_compare_node PRIVATE strata_core)
+target_link_options(strata_bench_compare_node PRIVATE -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB
+  -sMALLOC=emmalloc -fwasm-exceptions ${STRATA_ENGINE_MEMORY_LINK} -sNODERAWFS=1 -sENVIRONMENT=node)
+set_target_properties(strata_bench_compare_node PROPERTIES SUFFIX ".cjs")
+
 # ---- SQLite open benchmark under node (not built by default) ---------------------------------
 # src/tools/bench_sqlite.cc as a node program: the worker's engine code, the file read by node.
 #   cmake --build build/wasm --target strata_bench_sqlite_node

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "protocol/reply_keys_compare.h"
 #include "protocol/reply_keys_graph.h"
 #include "protocol/reply_keys_memory.h"
 #include "protocol/reply_keys_runs.h"
@@ -362,5 +363,13 @@ inline constexpr std::string_view kRunsStatsKeys[] = {
     keys::runs_stats::kKernelCoreTypes, keys::runs_stats::kDistributed,
     keys::runs_stats::kOperatorDiff,    keys::runs_stats::kStepDiff,
     keys::runs_stats::kErrors};
+
+// The compare session's reply and compareOpen's answer (reply_keys_compare.h).
+inline constexpr std::string_view kCompareKeys[] = {keys::compare::kA, keys::compare::kB,
+                                                    keys::compare::kTables, keys::compare::kSteps,
+                                                    keys::compare::kErrors};
+inline constexpr std::string_view kCompareOpenKeys[] = {
+    keys::compare_open::kOk, keys::compare_open::kError, keys::compare_open::kName,
+    keys::compare_open::kResult};
 
 }  // namespace strata::protocol

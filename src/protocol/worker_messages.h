@@ -57,6 +57,12 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     {"graphFind", Direction::kToWorker, "id; module; name: instruction name"},
     {"graphBench", Direction::kToWorker,
      "id; nodes: generated graph size | module + expandAll: bool (scripts/bench-graph)"},
+    {"compareOpen", Direction::kToWorker,
+     "id; name: string; source: URL string | Blob | ArrayBuffer: the variant trace B, loaded "
+     "into the compare session's own store beside the current trace A; answered by reply with "
+     "REPLY_KEYS.compareOpen (result: REPLY_KEYS.compare)"},
+    {"compareResult", Direction::kToWorker,
+     "id; answered by reply with the diff of the current trace against B (REPLY_KEYS.compare)"},
 
     // ---- engine worker → page ------------------------------------------------------------------
     {"ready", Direction::kToPage, "(the engine module has started)"},

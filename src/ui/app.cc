@@ -79,6 +79,7 @@ void top_bar(App* app, float w) {
   tab_button("Runs", ViewTab::kRuns);
   tab_button("Graph", ViewTab::kGraph);
   tab_button("Analysis", ViewTab::kAnalysis);
+  tab_button("Compare", ViewTab::kCompare);
   const LoadProgress& p = app->progress;
   const std::string title = app_tab_title(*app);
   const float right = w - app->top_bar_reserved - ImGui::GetStyle().ItemSpacing.x;
@@ -421,6 +422,14 @@ void app_frame(App* app, float w, float h, double now_ms) {
   } else if (app->tab == ViewTab::kLoss) {
     app->keys.commands.clear();
     loss_view_frame(&app->loss, 0, top, w, below);
+  } else if (app->tab == ViewTab::kCompare) {
+    app->keys.commands.clear();
+    CompareView& c = app->compare;
+    compare_view_frame(&c, 0, top, w, below);
+    if (!c.select_request.empty()) {  // a row's events become A's timeline selection
+      app->selection_query = send_query("select", c.select_request);
+      c.select_request.clear();
+    }
   } else if (app->tab == ViewTab::kAnalysis) {
     app->keys.commands.clear();
     AnalysisView& a = app->analysis;

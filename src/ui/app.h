@@ -8,6 +8,7 @@
 
 #include "platform/gl/rect_renderer.h"
 #include "ui/analysis/analysis_view.h"
+#include "ui/compare/compare_view.h"
 #include "ui/details/details_pane.h"
 #include "ui/graph/graph_view.h"
 #include "ui/loss/loss_view.h"
@@ -35,8 +36,9 @@ struct FrameStats {
 };
 
 // The top-level views, chosen by the tab buttons in the top bar (or strata.setTab).
-enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph, kAnalysis };
-// The tabs' names in the script API ("timeline", "memory", "loss", "runs", "graph", "analysis").
+enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph, kAnalysis, kCompare };
+// The tabs' names in the script API ("timeline", "memory", "loss", "runs", "graph", "analysis",
+// "compare").
 const char* view_tab_name(ViewTab tab);
 bool view_tab_from_name(const char* name, ViewTab* tab);  // false for an unknown name
 
@@ -58,6 +60,7 @@ struct App {
   LossView loss;
   GraphView graph;
   AnalysisView analysis;
+  CompareView compare;
   MemoryView memory;
   RunsView runs;
   TraceData data;

@@ -13,10 +13,10 @@ struct TabName {
   ViewTab tab;
   const char* name;
 };
-constexpr TabName kTabNames[] = {
-    {ViewTab::kTimeline, "timeline"}, {ViewTab::kMemory, "memory"},
-    {ViewTab::kLoss, "loss"},         {ViewTab::kRuns, "runs"},
-    {ViewTab::kGraph, "graph"},       {ViewTab::kAnalysis, "analysis"}};
+constexpr TabName kTabNames[] = {{ViewTab::kTimeline, "timeline"}, {ViewTab::kMemory, "memory"},
+                                 {ViewTab::kLoss, "loss"},         {ViewTab::kRuns, "runs"},
+                                 {ViewTab::kGraph, "graph"},       {ViewTab::kAnalysis, "analysis"},
+                                 {ViewTab::kCompare, "compare"}};
 }  // namespace
 
 const char* view_tab_name(ViewTab tab) {
@@ -78,6 +78,10 @@ std::string app_tab_title(const App& app) {
       return app.file_label.empty() ? "" : "Memory of " + app.file_label;
     case ViewTab::kAnalysis:
       return app.file_label.empty() ? "" : "Analysis of " + app.file_label;
+    case ViewTab::kCompare: {
+      const CompareModel& m = app.compare.model;
+      return m.has_b ? "Compare " + m.a_name + " (A) with " + m.b_name + " (B)" : "";
+    }
     case ViewTab::kTimeline:
       break;
   }

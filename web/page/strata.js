@@ -7,6 +7,13 @@
   const { summary: SUMMARY, summaryFile: FILE, event: EVENT, lossInfo: LOSS } = REPLY;
   const canvas = document.getElementById('canvas');
   const fileInput = document.getElementById('file-input');
+  // The Compare tab's picker: made here, as the page has one input per purpose.
+  const compareInput = Object.assign(document.createElement('input'), {
+    type: 'file',
+    hidden: true,
+    id: 'compare-input',
+  });
+  document.body.appendChild(compareInput);
   const folderInput = document.getElementById('folder-input');
   const worker = new Worker(new URL('worker/engine-worker.js', document.baseURI));
   // embed=1 (README "Embedding and hosting"): the host page opens files; no picker, no drop.
@@ -47,6 +54,10 @@
     },
     openFilePicker() {
       if (!embedded) fileInput.click();
+    },
+    // The Compare tab's "Compare with...": the picked file loads as B.
+    compareFilePicker() {
+      if (!embedded) compareInput.click();
     },
     // Runs tab (web/runs.js): the folder picker, a selector, the operator grouping, a diff pair.
     openFolderPicker() {
@@ -355,6 +366,38 @@
     return request({ type: MSG.open, name, source }, transfer);
   }
 
+  // ---- compare ----------------------------------------------------------------------------------
+  // B of a comparison (strata.compare, the Compare tab's picker and drop): one source.
+  function compareWith(source) {
+    let name = 'B',
+      transfer = [];
+    if (typeof source === 'string') {
+      const url = new URL(source, document.baseURI);
+      name = decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
+      source = url.href;
+    } else if (source instanceof Blob) {
+      name = source.name || 'blob';
+    } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+      source = ArrayBuffer.isView(source)
+        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength)
+        : source;
+      name = 'buffer';
+      transfer = [source];
+    } else {
+      return Promise.reject(new Error(`compare(): unsupported source ${Object.prototype.toString.call(source)}`));
+    }
+    return request({ type: MSG.compareOpen, name, source }, transfer).then((r) => {
+      showCompare(r[REPLY.compareOpen.result], r[REPLY.compareOpen.ok] ? '' : r[REPLY.compareOpen.error]);
+      return r;
+    });
+  }
+  // Hands a compare result to the UI's Compare tab (with the error of the last B, if it failed).
+  function showCompare(result, error) {
+    if (ui && ui._ui_compare_set_result)
+      withString(JSON.stringify(result), (p) => withString(error || '', (pe) => ui._ui_compare_set_result(p, pe)));
+    return result;
+  }
+
   // Several files at once: see openFiles().
   fileInput.addEventListener('change', () => {
     openFiles(fileInput.files);
@@ -370,9 +413,18 @@
       if (folderInput.files.length) open(Array.from(folderInput.files));
       folderInput.value = '';
     });
+  compareInput.addEventListener('change', () => {
+    if (compareInput.files.length) compareWith(compareInput.files[0]);
+    compareInput.value = '';
+  });
   document.addEventListener('drop', (e) => {
     e.preventDefault();
     if (embedded) return;
+    // On the Compare tab, a dropped file is the B to compare with.
+    if (ui && ui.UTF8ToString(ui._ui_tab()) === 'compare' && e.dataTransfer.files.length) {
+      compareWith(e.dataTransfer.files[0]);
+      return;
+    }
     // A dropped directory opens as a profiler folder; its entries must be taken during the event.
     const files = Array.from(e.dataTransfer.files);
     strataDroppedFolder(e.dataTransfer.items).then((entries) => (entries ? open(entries) : openFiles(files)));
@@ -558,6 +610,27 @@
         kind: QUERY.analysis,
         args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }),
       }),
+    // Compare two runs: `b` (a URL, File/Blob or ArrayBuffer) loads into the worker's second
+    // store as the variant; `a` the same, or null for the trace loaded now (the baseline). The
+    // answer is {ok, error, name, result: compareResult()'s}; a B that fails leaves A and the
+    // previous B. The Compare tab shows the result.
+    async compare(a, b) {
+      if (a != null) await open(a);
+      return compareWith(b);
+    },
+    // The diff of the current trace against B: {a, b, tables: {operator, kernel, xla_op,
+    // category: {key, changed, added, removed, unchanged}}, steps, errors}
+    // (src/protocol/reply_keys_compare.h).
+    compareResult: () => request({ type: MSG.compareResult }).then(showCompare),
+    // What the Compare tab shows: {hasB, a, b, key, error, note, align, changed, added, removed
+    // (row names as shown), steps (matched), selected, selectedB (its count in B), csv}.
+    compareView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_compare_view_json())) : null),
+    // A row click on the Compare tab: selects its events in A's timeline (false: no such row).
+    compareSelect: (key, name) =>
+      !!ui && withString(String(key), (pk) => withString(String(name), (pn) => ui._ui_compare_select(pk, pn))) === 1,
+    // The CSV of one Compare table (key, or 'steps'), as its button exports it (download: save it too).
+    compareCsv: (key, download) =>
+      ui ? withString(String(key), (p) => ui.UTF8ToString(ui._ui_compare_csv(p, download ? 1 : 0))) : '',
     // The advisor's report (src/engine/advisor): the `advisor` analysis' extra value {status,
     // summary, findings: [{id, title, priority, stakeNs, text, fix, row, figures, evidence:
     // [{label, row, link}]}], notChecked: [{id, title, needs, why}], passed, notApplicable,

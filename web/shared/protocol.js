@@ -25,6 +25,8 @@ const StrataProtocol = (() => {
     'graphSearch',
     'graphFind',
     'graphBench',
+    'compareOpen',
+    'compareResult',
   ];
   const TO_PAGE = [
     'ready',
@@ -139,6 +141,8 @@ const StrataProtocol = (() => {
     runsStep: ['step', 'entry', 'message', 'files', 'answer'],
     graphBench: ['ms', 'nodes', 'edges', 'crossings'],
     advisor: ['extra'],
+    compare: ['a', 'b', 'tables', 'steps', 'errors'],
+    compareOpen: ['ok', 'error', 'name', 'result'],
   });
 
   // REPLY.<reply>.<key> === '<key>': how a script reads a reply's field (m[REPLY.summary.heapBytes]).

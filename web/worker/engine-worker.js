@@ -13,6 +13,7 @@ importScripts(
   'loss.js',
   'runs.js',
   'graph.js',
+  'compare.js',
   'db.js',
   'open.js',
 );
@@ -28,7 +29,7 @@ function job(run) {
   return done;
 }
 
-let parts = null; // {M, sources, trace, loss, runs, graph, opener}
+let parts = null; // {M, sources, trace, loss, runs, graph, compare, opener}
 const ready = createStrataEngine().then((M) => {
   const sources = createSources();
   const trace = createTrace(M, sources, post);
@@ -36,8 +37,9 @@ const ready = createStrataEngine().then((M) => {
   const runs = createRuns(M, sources);
   const graph = createGraph(M, sources, trace);
   const db = createDb(M, sources, trace);
+  const compare = createCompare(M, sources);
   const opener = createOpener(M, { sources, trace, loss, graph, db });
-  parts = { M, sources, trace, loss, runs, graph, opener };
+  parts = { M, sources, trace, loss, runs, graph, compare, opener };
   // The reader worker starts with the engine, not with the first picked file: starting a worker
   // takes tens of ms, which a small file's whole load would otherwise wait for.
   sources.startReadWorker();
@@ -112,6 +114,9 @@ const handlers = {
   [MSG.graphSearch]: (msg) => reply(msg, parts.graph.search(msg)),
   [MSG.graphFind]: (msg) => reply(msg, parts.graph.findInstr(msg)),
   [MSG.graphBench]: (msg) => reply(msg, parts.graph.bench(msg)), // scripts/bench-graph
+  // After any load in flight: A is the trace that load leaves.
+  [MSG.compareOpen]: (msg) => job(() => parts.compare.open(msg)).then((value) => reply(msg, value)),
+  [MSG.compareResult]: (msg) => job(() => parts.compare.result()).then((value) => reply(msg, value)),
 };
 
 onmessage = (e) => {

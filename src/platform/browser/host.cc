@@ -13,6 +13,7 @@ EM_JS(void, strata_js_request_details, (uint32_t ev),
 EM_JS(void, strata_js_request_hover_details, (uint32_t ev),
       { Module.strataHost.requestHoverDetails(ev >>> 0); });
 EM_JS(void, strata_js_open_picker, (), { Module.strataHost.openFilePicker(); });
+EM_JS(void, strata_js_compare_picker, (), { Module.strataHost.compareFilePicker(); });
 EM_JS(void, strata_js_query, (uint32_t id, const char* kind, const char* args),
       { Module.strataHost.query(id >>> 0, UTF8ToString(kind), UTF8ToString(args)); });
 EM_JS(void, strata_js_selection_changed, (double ev), { Module.strataHost.selectionChanged(ev); });
@@ -28,6 +29,7 @@ void host_post_to_engine(const void* bytes, size_t n) { strata_js_post_to_engine
 void host_request_details(uint32_t event) { strata_js_request_details(event); }
 void host_request_hover_details(uint32_t event) { strata_js_request_hover_details(event); }
 void host_open_file_picker() { strata_js_open_picker(); }
+void host_compare_file_picker() { strata_js_compare_picker(); }
 void host_query(uint32_t id, const char* kind, const char* args_json) {
   strata_js_query(id, kind, args_json);
 }

@@ -10,6 +10,8 @@ void host_post_to_engine(const void* bytes, size_t n);  // a protocol message fo
 void host_request_details(uint32_t event);              // engine resolves, then ui_set_details
 void host_request_hover_details(uint32_t event);  // the same for a tooltip: ui_set_hover_details
 void host_open_file_picker();
+// The Compare tab's "Compare with...": a picked trace loads as B (answer: ui_compare_set_result).
+void host_compare_file_picker();
 // A panel query (engine_queries.cc); the answer arrives as ui_query_result(id, json).
 void host_query(uint32_t id, const char* kind, const char* args_json);
 void host_selection_changed(int64_t event);

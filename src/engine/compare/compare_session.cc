@@ -1,0 +1,201 @@
+#include "engine/compare/compare_session.h"
+
+#include <iterator>
+#include <limits>
+#include <memory>
+
+#include "core/base/json_writer.h"
+#include "protocol/analysis_keys.h"
+#include "protocol/reply_keys.h"
+
+namespace strata {
+
+namespace {
+
+constexpr OpDiffKey kKeys[] = {OpDiffKey::kOperator, OpDiffKey::kKernel, OpDiffKey::kXlaOp,
+                               OpDiffKey::kCategory};
+
+void append_row(std::string* o, const OpDiffRow& r) {
+  namespace k = protocol::keys::compare_row;
+  protocol::append_key(o, k::kName, '{');
+  json_append_string(o, r.name);
+  protocol::append_key(o, k::kACount);
+  json_append_int(o, static_cast<int64_t>(r.a.count));
+  protocol::append_key(o, k::kATotalNs);
+  json_append_int(o, r.a.total);
+  protocol::append_key(o, k::kASelfNs);
+  json_append_int(o, r.a.self);
+  protocol::append_key(o, k::kBCount);
+  json_append_int(o, static_cast<int64_t>(r.b.count));
+  protocol::append_key(o, k::kBTotalNs);
+  json_append_int(o, r.b.total);
+  protocol::append_key(o, k::kBSelfNs);
+  json_append_int(o, r.b.self);
+  protocol::append_key(o, k::kDeltaNs);
+  json_append_int(o, r.delta());
+  protocol::append_key(o, k::kDeltaPct);
+  json_append_number(o, r.delta_pct());
+  *o += '}';
+}
+
+void append_rows(std::string* o, std::string_view key, const std::vector<OpDiffRow>& rows) {
+  protocol::append_key(o, key);
+  *o += '[';
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i) *o += ',';
+    append_row(o, rows[i]);
+  }
+  *o += ']';
+}
+
+void append_table(std::string* o, const OpDiff& d) {
+  namespace k = protocol::keys::compare_table;
+  protocol::append_key(o, k::kKey, '{');
+  json_append_string(o, op_diff_key_name(d.key));
+  append_rows(o, k::kChanged, d.changed);
+  append_rows(o, k::kAdded, d.added);
+  append_rows(o, k::kRemoved, d.removed);
+  protocol::append_key(o, k::kUnchanged);
+  json_append_int(o, static_cast<int64_t>(d.unchanged));
+  *o += '}';
+}
+
+void append_side(std::string* o, std::string_view key, const Engine& e, std::string_view name,
+                 char before = ',') {
+  namespace k = protocol::keys::compare_side;
+  protocol::append_key(o, key, before);
+  protocol::append_key(o, k::kName, '{');
+  json_append_string(o, name);
+  protocol::append_key(o, k::kEvents);
+  json_append_int(o, static_cast<int64_t>(e.store()->events.size()));
+  *o += '}';
+}
+
+void append_parts(std::string* o, std::string_view key, const StepSide* s) {
+  protocol::append_key(o, key);
+  *o += '{';
+  for (size_t p = 0; p < protocol::keys::step_parts::kCount; ++p) {
+    if (p) *o += ',';
+    json_append_string(o, protocol::keys::step_parts::kKeys[p]);
+    *o += ':';
+    json_append_int(o, s ? s->parts[p] : 0);
+  }
+  *o += '}';
+}
+
+void append_steps(std::string* o, const StepCompare& c) {
+  namespace k = protocol::keys::compare_steps;
+  protocol::append_key(o, protocol::keys::compare::kSteps);
+  protocol::append_key(o, k::kAlign, '{');
+  json_append_string(o, step_align_name(c.align));
+  protocol::append_key(o, k::kNote);
+  json_append_string(o, c.note);
+  protocol::append_key(o, k::kAAlignNs);
+  json_append_int(o, c.a_align);
+  protocol::append_key(o, k::kBAlignNs);
+  json_append_int(o, c.b_align);
+  protocol::append_key(o, k::kRows);
+  *o += '[';
+  for (size_t i = 0; i < c.pairs.size(); ++i) {
+    const StepSide* a = c.pairs[i].a >= 0 ? &c.a[c.pairs[i].a] : nullptr;
+    const StepSide* b = c.pairs[i].b >= 0 ? &c.b[c.pairs[i].b] : nullptr;
+    if (i) *o += ',';
+    protocol::append_key(o, k::kAStep, '{');
+    json_append_int(o, a ? a->number : -1);
+    protocol::append_key(o, k::kBStep);
+    json_append_int(o, b ? b->number : -1);
+    protocol::append_key(o, k::kADurNs);
+    json_append_int(o, a ? a->dur : 0);
+    protocol::append_key(o, k::kBDurNs);
+    json_append_int(o, b ? b->dur : 0);
+    append_parts(o, k::kAParts, a);
+    append_parts(o, k::kBParts, b);
+    *o += '}';
+  }
+  *o += "]}";
+}
+
+std::string trace_name(const Engine& e) {
+  const TraceStore& s = *e.store();
+  return s.files.empty() ? std::string() : s.files.front().name;
+}
+
+}  // namespace
+
+CompareSession::CompareSession() { clear(); }
+
+void CompareSession::clear() {
+  b_ = std::make_unique<Engine>();
+  // B is never shown while it loads: no first-part preview to swap in and out.
+  b_->set_preview(std::numeric_limits<uint64_t>::max(), 0);
+  has_b_ = false;
+  b_name_.clear();
+}
+
+void CompareSession::load_begin(std::string_view name, uint64_t total_bytes) {
+  loading_name_ = name;
+  b_->load_begin(name, total_bytes);
+}
+
+bool CompareSession::load_end() {
+  if (!b_->load_end()) {
+    last_error_ = b_->last_error();
+    return false;
+  }
+  if (b_->last_load_merged()) {  // a memory CSV joined the previous B: not a trace to compare
+    last_error_ = loading_name_ + ": a memory CSV is not a trace to compare";
+    return false;
+  }
+  has_b_ = true;
+  b_name_ = loading_name_;
+  last_error_.clear();
+  return true;
+}
+
+void CompareSession::load_fail(std::string_view message) {
+  b_->load_fail(message);
+  last_error_ = b_->last_error();
+}
+
+OpDiff CompareSession::diff(const Engine& a, OpDiffKey key) const {
+  if (!has_b_) {
+    OpDiff d;
+    d.key = key;
+    return d;
+  }
+  return diff_ops(*a.store(), *b_->store(), key);
+}
+
+std::string CompareSession::result_json(const Engine& a) const {
+  namespace k = protocol::keys::compare;
+  std::string o;
+  append_side(&o, k::kA, a, trace_name(a), '{');
+  if (has_b_) {
+    append_side(&o, k::kB, *b_, b_name_);
+  } else {
+    protocol::append_key(&o, k::kB);
+    o += "null";
+  }
+  protocol::append_key(&o, k::kTables);
+  o += '{';
+  for (size_t i = 0; i < std::size(kKeys); ++i) {
+    if (i) o += ',';
+    json_append_string(&o, op_diff_key_name(kKeys[i]));
+    o += ':';
+    append_table(&o, diff(a, kKeys[i]));
+  }
+  o += '}';
+  if (has_b_) {
+    append_steps(&o, compare_steps(a, *b_));
+  } else {
+    protocol::append_key(&o, k::kSteps);
+    o += "null";
+  }
+  protocol::append_key(&o, k::kErrors);
+  o += '[';
+  if (!last_error_.empty()) json_append_string(&o, last_error_);
+  o += "]}";
+  return o;
+}
+
+}  // namespace strata

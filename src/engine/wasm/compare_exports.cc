@@ -1,0 +1,44 @@
+// C exports of the compare session for web/worker/compare.js: each forwards to the one
+// CompareSession (engine/compare/compare_session.h), whose A is the engine's current trace.
+#include <emscripten/emscripten.h>
+
+#include <string>
+
+#include "engine/compare/compare_session.h"
+
+const strata::Engine& engine_current();
+
+namespace {
+strata::CompareSession* g_compare = nullptr;
+std::string g_json;
+
+strata::CompareSession& compare() {
+  if (!g_compare) g_compare = new strata::CompareSession();
+  return *g_compare;
+}
+}  // namespace
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE void compare_load_begin(const char* name, double total_bytes) {
+  compare().load_begin(name ? name : "", static_cast<uint64_t>(total_bytes));
+}
+EMSCRIPTEN_KEEPALIVE uint8_t* compare_load_buffer(uint32_t n) { return compare().load_buffer(n); }
+EMSCRIPTEN_KEEPALIVE void compare_load_commit(uint32_t n) { compare().load_commit(n); }
+EMSCRIPTEN_KEEPALIVE int compare_load_next_file(const char* name, double bytes) {
+  return compare().load_next_file(name ? name : "", static_cast<uint64_t>(bytes)) ? 1 : 0;
+}
+// 1: B replaced the previous B; 0: the previous B stays, compare_last_error() says why.
+EMSCRIPTEN_KEEPALIVE int compare_load_end() { return compare().load_end() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE void compare_load_fail(const char* message) {
+  compare().load_fail(message ? message : "");
+}
+EMSCRIPTEN_KEEPALIVE const char* compare_last_error() { return compare().last_error().c_str(); }
+// The diff of the current trace against B (protocol/reply_keys_compare.h).
+EMSCRIPTEN_KEEPALIVE const char* compare_result() {
+  g_json = compare().result_json(engine_current());
+  return g_json.c_str();
+}
+EMSCRIPTEN_KEEPALIVE void compare_clear() { compare().clear(); }
+
+}  // extern "C"

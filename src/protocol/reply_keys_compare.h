@@ -1,0 +1,70 @@
+// The compare session's reply (engine/compare/compare_session.h, strata.compareResult()): the
+// two traces, the diff tables per key and the step-time breakdowns of A and B side by side.
+//   {a: side, b: side | null, tables: {operator|kernel|xla_op|category: table}, steps, errors}
+//   side  {name, events}
+//   table {key, changed: [row], added: [row], removed: [row], unchanged: count}
+//   row   {name, aCount, aTotalNs, aSelfNs, bCount, bTotalNs, bSelfNs, deltaNs, deltaPct}
+//   steps {align: "number" | "order" | "start", note, aAlignNs, bAlignNs (absolute ns of the
+//          points the two timelines line up on), rows: [{aStep, bStep (step numbers, -1: none),
+//          aDurNs, bDurNs, aParts, bParts: {<step part key>: ns}}]}
+#pragma once
+#include <string_view>
+
+namespace strata::protocol::keys {
+
+namespace compare {
+inline constexpr std::string_view kA = "a";
+inline constexpr std::string_view kB = "b";
+inline constexpr std::string_view kTables = "tables";
+inline constexpr std::string_view kSteps = "steps";
+inline constexpr std::string_view kErrors = "errors";
+}  // namespace compare
+
+namespace compare_side {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kEvents = "events";
+}  // namespace compare_side
+
+namespace compare_table {
+inline constexpr std::string_view kKey = "key";
+inline constexpr std::string_view kChanged = "changed";
+inline constexpr std::string_view kAdded = "added";
+inline constexpr std::string_view kRemoved = "removed";
+inline constexpr std::string_view kUnchanged = "unchanged";
+}  // namespace compare_table
+
+namespace compare_row {
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kACount = "aCount";
+inline constexpr std::string_view kATotalNs = "aTotalNs";
+inline constexpr std::string_view kASelfNs = "aSelfNs";
+inline constexpr std::string_view kBCount = "bCount";
+inline constexpr std::string_view kBTotalNs = "bTotalNs";
+inline constexpr std::string_view kBSelfNs = "bSelfNs";
+inline constexpr std::string_view kDeltaNs = "deltaNs";
+inline constexpr std::string_view kDeltaPct = "deltaPct";
+}  // namespace compare_row
+
+namespace compare_steps {
+inline constexpr std::string_view kAlign = "align";
+inline constexpr std::string_view kNote = "note";
+inline constexpr std::string_view kAAlignNs = "aAlignNs";
+inline constexpr std::string_view kBAlignNs = "bAlignNs";
+inline constexpr std::string_view kRows = "rows";
+inline constexpr std::string_view kAStep = "aStep";
+inline constexpr std::string_view kBStep = "bStep";
+inline constexpr std::string_view kADurNs = "aDurNs";
+inline constexpr std::string_view kBDurNs = "bDurNs";
+inline constexpr std::string_view kAParts = "aParts";
+inline constexpr std::string_view kBParts = "bParts";
+}  // namespace compare_steps
+
+// compareOpen's answer: {ok, error, name (B's), result: the reply above when ok}.
+namespace compare_open {
+inline constexpr std::string_view kOk = "ok";
+inline constexpr std::string_view kError = "error";
+inline constexpr std::string_view kName = "name";
+inline constexpr std::string_view kResult = "result";
+}  // namespace compare_open
+
+}  // namespace strata::protocol::keys

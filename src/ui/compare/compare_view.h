@@ -1,0 +1,41 @@
+// The Compare tab: the trace loaded now (A) against a variant B loaded beside it in the engine
+// worker ("Compare with...", or a trace dropped on this tab; strata.compare). A key selector
+// (operator, kernel, XLA op, category), the changed rows in a sortable table (largest |Δ|
+// first), the rows only in B (added) and only in A (removed) listed apart, the step-time
+// breakdowns of A and B side by side, and CSV export of each table. A row click selects its
+// events in A's timeline (select query, name mode) and says how many B has.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "ui/compare/compare_model.h"
+
+namespace strata {
+
+struct CompareView {
+  CompareModel model;
+  std::string error;  // the last B's failure, or a reply that did not parse
+  int key = 0;        // index into kCompareKeyNames
+  CompareColumn sort = CompareColumn::kAbsDelta;
+  bool descending = true;
+  bool sorted = false;    // model rows in the current order
+  std::string selected;   // the clicked row's name
+  double selected_b = 0;  // its count in B
+  // asks of the App, taken after the frame: a select query's args for A's timeline
+  std::string select_request;
+  std::string last_csv;  // the last CSV exported, for the script API
+};
+
+// A compare reply from the engine (with the error of the last B, "" when it loaded).
+void compare_view_set_result(CompareView* v, const char* json, const char* error);
+void compare_view_frame(CompareView* v, float x, float y, float w, float h);
+// Selects the key by name and the row by name (the script API's compareSelect); false when the
+// row is not in the table of that key.
+bool compare_view_select(CompareView* v, const std::string& key, const std::string& name);
+// What the tab shows, for strata.compareView(): {hasB, a, b, key, error, note, align, changed,
+// added, removed (names in the order shown), steps, selected, selectedB, csv}.
+std::string compare_view_json(const CompareView& v);
+// The CSV of the key's table ("steps" for the steps), as exported.
+std::string compare_view_csv(CompareView* v, const std::string& key);
+
+}  // namespace strata

@@ -1,0 +1,48 @@
+// Exports for the Compare tab (src/ui/compare/): the page hands it the engine's compare replies
+// and reads back what it shows.
+#include <emscripten/emscripten.h>
+
+#include <string>
+
+#include "platform/browser/host.h"
+#include "platform/browser/redraw.h"
+#include "ui/exports/ui_app.h"
+
+extern "C" {
+
+// A compare reply (strata.compare, "Compare with...", a drop on the tab, compareResult) and the
+// error of the last B ("" when it loaded).
+EMSCRIPTEN_KEEPALIVE void ui_compare_set_result(const char* json, const char* error) {
+  strata::compare_view_set_result(&strata::ui_app()->compare, json, error);
+  strata::request_redraw();
+}
+
+// What the Compare tab shows: compare_view_json's; valid until the next call.
+EMSCRIPTEN_KEEPALIVE const char* ui_compare_view_json() {
+  static std::string out;
+  out = strata::compare_view_json(strata::ui_app()->compare);
+  return out.c_str();
+}
+
+// Selects a row as a click does (key: "operator" | "kernel" | "xla_op" | "category"): its
+// events become A's timeline selection. 0 when the key's table has no row of that name.
+EMSCRIPTEN_KEEPALIVE int ui_compare_select(const char* key, const char* name) {
+  strata::ui_app()->tab = strata::ViewTab::kCompare;  // the tab takes the selection to A
+  strata::CompareView& v = strata::ui_app()->compare;
+  const bool ok = strata::compare_view_select(&v, key ? key : "", name ? name : "");
+  strata::request_redraw();
+  return ok ? 1 : 0;
+}
+
+// The CSV the tab's button exports for `key` (a key, or "steps"), also downloaded.
+EMSCRIPTEN_KEEPALIVE const char* ui_compare_csv(const char* key, int download) {
+  static std::string out;
+  strata::CompareView& v = strata::ui_app()->compare;
+  out = strata::compare_view_csv(&v, key ? key : "");
+  v.last_csv = out;
+  if (download)
+    strata::host_download(("compare-" + std::string(key) + ".csv").c_str(), out.c_str());
+  return out.c_str();
+}
+
+}  // extern "C"

@@ -1,0 +1,80 @@
+// The engine worker's compare session: loads a variant trace B into the engine's second store
+// (engine/compare/compare_session.h) beside the current trace A, which stays as it is, and
+// answers the diff of A against B. B goes through the same format detector as any open and
+// streams through the same importers (any trace format the engine streams); a B that fails
+// leaves A and the previous B, and the answer says why.
+'use strict';
+/* exported createCompare */
+
+// M: the engine module; sources: createSources().
+function createCompare(M, sources) {
+  const { withString, withBytes, feedChunks } = StrataWasm;
+  const { FILE_KIND, REPLY } = StrataProtocol;
+  const DETECT_BYTES = 1 << 20;
+  const STREAMED = new Set([FILE_KIND.chromeJson, FILE_KIND.xspace, FILE_KIND.perfetto]);
+  const K = REPLY.compareOpen;
+
+  const result = () => JSON.parse(M.UTF8ToString(M._compare_result()));
+  const lastError = () => M.UTF8ToString(M._compare_last_error());
+  function answer(ok, name) {
+    return { [K.ok]: ok, [K.error]: ok ? '' : lastError(), [K.name]: name, [K.result]: result() };
+  }
+  // A B that failed before its bytes reached the engine: recorded as the engine's failure.
+  function fail(name, message) {
+    withString(M, name, (p) => M._compare_load_begin(p, 0));
+    withString(M, message, (p) => M._compare_load_fail(p));
+    return answer(false, name);
+  }
+  function detect(name, head) {
+    const h = head.subarray(0, DETECT_BYTES);
+    const kind = withString(M, name, (pn) => withBytes(M, h, (p, n) => M._engine_detect_format(pn, p, n))) & 0xff;
+    if (STREAMED.has(kind)) return '';
+    if (kind === FILE_KIND.unknown)
+      return withString(M, name, (pn) =>
+        withBytes(M, h, (p, n) => M.UTF8ToString(M._engine_unknown_file_what(pn, p, n))),
+      );
+    return `a ${M.UTF8ToString(M._engine_file_kind_name(kind))}`;
+  }
+
+  // msg: {name, source: a URL string | Blob | ArrayBuffer}. Answers REPLY_KEYS.compareOpen.
+  async function open(msg) {
+    let name = msg.name || 'B';
+    let file;
+    try {
+      file = await sources.open(msg.source, name);
+    } catch (e) {
+      return fail(name, `${e.message || e}`);
+    }
+    name = msg.name || file.name || name;
+    let head;
+    try {
+      const r = await file.chunks.next();
+      head = r.done ? new Uint8Array(0) : r.value;
+    } catch (e) {
+      return fail(name, `reading the file failed: ${e.message || e}`);
+    }
+    const what = detect(name, head);
+    if (what) return fail(name, `${what} is not a trace to compare (Chrome / Kineto JSON, XSpace or Perfetto)`);
+    withString(M, name, (p) => M._compare_load_begin(p, file.total));
+    const chunks = (async function* () {
+      if (head.length) yield head;
+      yield* file.chunks;
+    })();
+    try {
+      await feedChunks(
+        M,
+        chunks,
+        (n) => M._compare_load_buffer(n),
+        (n) => {
+          M._compare_load_commit(n);
+          return 0;
+        },
+      );
+    } catch (e) {
+      withString(M, `reading the file failed: ${e.message || e}`, (p) => M._compare_load_fail(p));
+    }
+    return answer(M._compare_load_end() === 1, name);
+  }
+
+  return { open, result };
+}
