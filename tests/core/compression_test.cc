@@ -19,7 +19,9 @@ using testing::read_shared;
 
 testing::ImportResult import_any(std::string_view data, size_t chunk) {
   testing::ImportResult r;
-  r.store->files.push_back({"f", data.size(), "chrome-json"});
+  SourceFile file;
+  file.name = "f", file.bytes = data.size(), file.format = "chrome-json";
+  r.store->files.push_back(file);
   auto imp = make_decompressing_importer(r.store.get(), make_chrome_json_importer(r.store.get()));
   auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (chunk == 0) chunk = data.size() ? data.size() : 1;

@@ -198,6 +198,7 @@ void TraceBuilder::absorb(TraceBuilder& part) {
   dst.device_count += src.device_count;
   append_by_offset(&dst.kernel_launches.rows, &src.kernel_launches.rows);
   append_by_offset(&dst.collectives.rows, &src.collectives.rows);
+  append_by_offset(&dst.ascend_tasks.rows, &src.ascend_tasks.rows);
   for (size_t i = 0; i < dst.phase_counts.size(); ++i) dst.phase_counts[i] += src.phase_counts[i];
   if (!src.display_time_unit.empty()) dst.display_time_unit = src.display_time_unit;
   append(&dst.errors, src.errors);
