@@ -572,6 +572,9 @@
         kind: QUERY.select,
         args: JSON.stringify({ name: String(name), tracks: tracks || [], programId: String(programId || '') }),
       }),
+    // The events behind an analysis row's link (the link object as the analysis reply gives
+    // it: name mode, or an xplane framework op row's own events), as eventsNamed answers.
+    eventsOfLink: (link) => request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify(link) }),
     // What the Analysis tab showed last frame: {analysis, title, loading, analyses, columns,
     // rows:[{row, depth, cells (as shown), values, hasChildren, expanded, linkName}], rowCount,
     // sort:{column, key, descending}, filter, selected, notes, errors, layout (CSS px), csv}.
