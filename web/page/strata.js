@@ -141,7 +141,8 @@
     const f = s[SUMMARY.files][0];
     const size = StrataPage.sizeLabel(f[FILE.bytes]);
     const events = s[SUMMARY.events].toLocaleString('en-US');
-    return `${f[FILE.name]}  |  ${size}  |  ${events} events  |  ${s[SUMMARY.tracks]} tracks`;
+    const notes = (s[SUMMARY.notes] || []).map((n) => `  |  ${n}`).join('');
+    return `${f[FILE.name]}  |  ${size}  |  ${events} events  |  ${s[SUMMARY.tracks]} tracks${notes}`;
   }
   const GRAPH_MESSAGES = new Set([MSG.graph, MSG.graphNode, MSG.graphModules, MSG.graphLoaded]);
   const LOSS_MESSAGES = new Set([MSG.lossLoaded, MSG.lossPoints]);
@@ -352,7 +353,9 @@
       return Promise.resolve(lastSummary);
     }
     if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
-    return request({ type: MSG.open, name, source }, transfer);
+    // opts.notes: what the trace's summary().notes should say (a folder's choice of files).
+    const notes = opts && Array.isArray(opts.notes) ? opts.notes.map(String) : [];
+    return request({ type: MSG.open, name, source, notes }, transfer);
   }
 
   // Several files at once: see openFiles().

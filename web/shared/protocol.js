@@ -87,6 +87,7 @@ const StrataProtocol = (() => {
       'heapBytes',
       'errors',
       'warnings',
+      'notes',
     ],
     summaryFile: ['name', 'bytes', 'format'],
     event: [
@@ -136,7 +137,7 @@ const StrataProtocol = (() => {
     graphDownload: ['name'],
     graphFind: ['instr', 'computation'],
     runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
-    runsStep: ['step', 'entry', 'message', 'files', 'answer'],
+    runsStep: ['step', 'entry', 'note', 'message', 'files', 'answer'],
     graphBench: ['ms', 'nodes', 'edges', 'crossings'],
     advisor: ['extra'],
   });
@@ -162,7 +163,7 @@ const StrataProtocol = (() => {
   }
   // A summary before any load: every key of REPLY_KEYS.summary, empty.
   function emptySummary() {
-    const lists = new Set(['files', 'errors', 'warnings']);
+    const lists = new Set(['files', 'errors', 'warnings', 'notes']);
     return Object.fromEntries(REPLY_KEYS.summary.map((k) => [k, lists.has(k) ? [] : k === 'phases' ? {} : 0]));
   }
 
