@@ -48,8 +48,20 @@ GraphSession& Engine::graph_session() const {
   return *graph_;
 }
 
+void Engine::set_next_load_notes(std::string_view lines) {
+  next_load_notes_.clear();
+  for (size_t at = 0; at < lines.size();) {
+    size_t end = lines.find('\n', at);
+    if (end == std::string_view::npos) end = lines.size();
+    if (end > at) next_load_notes_.emplace_back(lines.substr(at, end - at));
+    at = end + 1;
+  }
+}
+
 void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   loading_ = std::make_unique<TraceStore>();
+  loading_->notes = std::move(next_load_notes_);
+  next_load_notes_.clear();
   loading_->files.push_back(make_source_file(name, total_bytes, "chrome-json"));
   // Every file enters through the decompressing importer: gzip/zstd are recognised by their
   // magic bytes, anything else passes straight through to the format's importer.
@@ -307,6 +319,11 @@ std::string Engine::summary_json() const {
   first = true;
   add_all(s.warnings);
   o += "]";
+  protocol::append_key(&o, sum::kNotes);
+  o += '[';
+  first = true;
+  add_all(s.notes);
+  o += ']';
   if (!s.planes.empty()) {  // xplane inputs: the file's planes and lines, XEvents per line
     o += ",\"planes\":[";
     for (size_t i = 0; i < s.planes.size(); ++i) {

@@ -43,6 +43,9 @@ class Engine {
   void load_note(std::string_view message) {
     if (loading_) loading_->errors.emplace_back(message);
   }
+  // Notes for the trace the next load_begin starts (summary().notes of that trace once it is
+  // installed; dropped with it when the load fails), one a line: what the page chose for it.
+  void set_next_load_notes(std::string_view lines);
   uint64_t load_bytes() const { return loaded_bytes_; }
   // Ends the load. True: the new trace replaced the old one. False: the old one is kept and
   // last_error() says why (also listed in summary errors).
@@ -160,7 +163,8 @@ class Engine {
   uint64_t loading_total_ = 0, loaded_bytes_ = 0;
   uint64_t file_start_ = 0;  // loaded_bytes_ when the current file of the load began
   std::vector<uint8_t> scratch_;
-  std::vector<std::string> session_errors_;  // failed opens, kept for summary().errors
+  std::vector<std::string> session_errors_;   // failed opens, kept for summary().errors
+  std::vector<std::string> next_load_notes_;  // set_next_load_notes()
   std::string last_error_;
   uint32_t generation_ = 0;
   std::vector<uint8_t> strings_sent_;  // per string id: already sent to the UI

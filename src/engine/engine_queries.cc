@@ -10,6 +10,8 @@
 #include "core/query/find.h"
 #include "core/query/selection.h"
 #include "engine/analysis/analysis_registry.h"
+#include "engine/analysis/framework_op_xplane.h"
+#include "engine/analysis/op_cells.h"
 #include "engine/analysis/overview.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
@@ -111,7 +113,23 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     std::vector<uint32_t> events;
     uint64_t count = 0;
     const size_t limit = static_cast<size_t>(std::clamp(args.number("limit", 100000), 1.0, 1e6));
-    if (args.get("name")) {
+    if (args.get(protocol::keys::analysis_link::kFrameworkOp) && s.xspace) {
+      // framework op mode: one xplane framework op row's own events (not its type's).
+      OpAnalysisInput in;
+      AnalysisTable why;
+      if (op_analysis_input(*this, args, &in, &why))
+        events = framework_op_row_events(s, *in.db,
+                                         args.text(protocol::keys::analysis_link::kFrameworkOp));
+      // The row's tracks (a table of one core): only its events there.
+      std::vector<uint8_t> on(s.tracks.size(), 0);
+      bool some = false;
+      for (double t : args.numbers("tracks"))
+        if (t >= 0 && t < static_cast<double>(display_tracks_.size()))
+          on[display_tracks_[static_cast<size_t>(t)]] = 1, some = true;
+      if (some) std::erase_if(events, [&](uint32_t e) { return !on[s.events.track[e]]; });
+      count = events.size();
+      if (events.size() > limit) events.resize(limit);
+    } else if (args.get("name")) {
       // name mode: every event of this exact name, on the given display tracks (or all).
       const StrId id = s.strings.find(args.text("name"));
       std::vector<uint32_t> tracks;

@@ -65,6 +65,8 @@ inline constexpr std::string_view kLoadMs = "loadMs";
 inline constexpr std::string_view kHeapBytes = "heapBytes";
 inline constexpr std::string_view kErrors = "errors";
 inline constexpr std::string_view kWarnings = "warnings";
+// What the load chose, not a problem (a profiler folder's db read, its text export set aside).
+inline constexpr std::string_view kNotes = "notes";
 }  // namespace summary
 
 // One of summary.files: bytes is the file's size, format the importer's name.
@@ -293,7 +295,8 @@ inline constexpr std::string_view kSummaryKeys[] = {
     keys::summary::kFiles,     keys::summary::kPhases, keys::summary::kEvents,
     keys::summary::kCounters,  keys::summary::kTracks, keys::summary::kProcesses,
     keys::summary::kStartNs,   keys::summary::kEndNs,  keys::summary::kLoadMs,
-    keys::summary::kHeapBytes, keys::summary::kErrors, keys::summary::kWarnings};
+    keys::summary::kHeapBytes, keys::summary::kErrors, keys::summary::kWarnings,
+    keys::summary::kNotes};
 
 inline constexpr std::string_view kSummaryFileKeys[] = {
     keys::summary_file::kName, keys::summary_file::kBytes, keys::summary_file::kFormat};

@@ -1,4 +1,4 @@
-// Reply keys of two small additions, read by few files: an analysis row's per-cell links (the
+// Reply keys of small additions, read by few files: an analysis row's per-cell links (the
 // overview's part cells, engine/analysis/analysis_table.h) with the select query's part mode
 // that answers them, and the Runs tab's head request (a JSON trace's rank from its first
 // bytes, engine/runs_session.h). The namespaces are reply_keys.h's.
@@ -15,6 +15,9 @@ inline constexpr std::string_view kCellLinks = "cellLinks";  // {column key: lin
 namespace analysis_link {
 inline constexpr std::string_view kStep = "step";
 inline constexpr std::string_view kPart = "part";
+// A framework op row of an xplane: its op name (select query framework op mode: that op's own
+// events, engine/analysis/framework_op_xplane.h).
+inline constexpr std::string_view kFrameworkOp = "frameworkOp";
 }  // namespace analysis_link
 
 // A `head` request's reply: the trace head's distributedInfo.rank / world_size (-1: none).

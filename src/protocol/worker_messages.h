@@ -27,7 +27,9 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     // ---- page → engine worker ------------------------------------------------------------------
     {"open", Direction::kToWorker,
      "id; name: string (the page's name for a single source); source: URL string | Blob | "
-     "ArrayBuffer | an array of those. The worker asks engine_detect_format what each is: a "
+     "ArrayBuffer | an array of those; notes: texts for the opened trace's summary().notes (what "
+     "the page chose, e.g. a profiler folder's db over its text export). The worker asks "
+     "engine_detect_format what each is: a "
      "list of XSpace files is one multi-host trace, a list of Chrome JSON files one multi-rank "
      "trace, any other list opens file by file"},
     {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 
 namespace {
 

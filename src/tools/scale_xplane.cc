@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "xplane.pb.h"
 
 namespace pb = tensorflow::profiler;

@@ -147,6 +147,26 @@ TEST(Engine, RegexSearchIsBoundedInLength) {
       << err.substr(0, 200);
 }
 
+// The page's notes for a load (a profiler folder's db read, its text export set aside) are the
+// loaded trace's summary().notes; a load that fails drops them with its trace (the trace kept
+// keeps its own), and the next load without notes has none.
+TEST(Engine, NotesOfALoadAreItsTracesSummaryNotes) {
+  Engine e;
+  const std::string note =
+      "read ascend_pytorch_profiler_0.db; the CSV export beside it was not read";
+  e.set_next_load_notes(note + "\nsecond line");
+  ASSERT_TRUE(load_trace(&e, "t.json", kTrace, 4096));
+  EXPECT_NE(e.summary_json().find("\"notes\":[\"" + note + "\",\"second line\"]"),
+            std::string::npos)
+      << e.summary_json();
+  e.set_next_load_notes("a note of a failed load");
+  EXPECT_FALSE(load_trace(&e, "bad.bin", std::string("\x89PNG\r\n\x1a\n", 8), 4096));
+  EXPECT_NE(e.summary_json().find("\"notes\":[\"" + note + "\","), std::string::npos);
+  EXPECT_EQ(e.summary_json().find("a note of a failed load"), std::string::npos);
+  ASSERT_TRUE(load_trace(&e, "t2.json", kTrace, 4096));
+  EXPECT_NE(e.summary_json().find("\"notes\":[]"), std::string::npos) << e.summary_json();
+}
+
 TEST(Engine, SuccessfulOpenClearsEarlierFailures) {
   Engine e;
   EXPECT_FALSE(load_trace(&e, "bad.bin", "\x89PNG....", 4096));

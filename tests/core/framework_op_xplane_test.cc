@@ -13,10 +13,13 @@
 #include <set>
 #include <string_view>
 
+#include "core/base/json_writer.h"
 #include "core/formats/hlo/hlo_module.h"
 #include "core/formats/hlo/hlo_proto_parser.h"
+#include "core/formats/json/json_flat.h"
 #include "core/formats/xplane/xplane_derived.h"
 #include "core/formats/xplane/xplane_tables.h"
+#include "core/query/selection.h"
 #include "engine/analysis/framework_op_stats.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/analysis/op_metrics.h"
@@ -199,6 +202,57 @@ TEST(FrameworkOpXplane, TwoTensorFlowOpsOfOneTypeAreTwoRows) {
   EXPECT_EQ(b->link.name, "MatMul");
   EXPECT_EQ(a->link.tracks.size(), 3u);
   EXPECT_EQ(b->link.tracks.size(), 1u);
+  // But each link names its op, and the select query's framework op mode gives that op's own
+  // events only: a/MatMul's three host events (0 and 30 µs on one thread, 0 on the other) and
+  // its device run on the Framework Ops row; b/MatMul's one host event at 20 µs.
+  EXPECT_EQ(a->link.framework_op, "a/MatMul");
+  EXPECT_EQ(b->link.framework_op, "b/MatMul");
+  auto selected = [&](const AnalysisRow* r) {
+    std::string args = "{\"name\":";
+    json_append_string(&args, r->link.name);
+    args += ",\"tracks\":[";
+    for (size_t i = 0; i < r->link.tracks.size(); ++i)
+      args += (i ? "," : "") + std::to_string(r->link.tracks[i]);
+    args += "],\"frameworkOp\":";
+    json_append_string(&args, r->link.framework_op);
+    args += '}';
+    std::vector<JsonLine> lines;
+    std::string err;
+    EXPECT_TRUE(json_flatten(engine.query_json("select", args), &lines, &err)) << err;
+    std::multiset<std::pair<std::string, TimeNs>> out;  // (track name, start)
+    for (const JsonLine& l : lines)
+      if (l.depth == 2 && l.key == "event") {
+        const auto e = static_cast<uint32_t>(json_number(l));
+        out.insert(
+            {std::string(s.strings.get(s.tracks[s.events.track[e]].name)), s.events.start[e]});
+      }
+    return out;
+  };
+  // Independently: the events by start time on their rows, from the file written above.
+  auto starts_of = [&](std::string_view track, std::string_view full) {
+    std::vector<TimeNs> v;
+    for (uint32_t e = 0; e < s.events.size(); ++e)
+      if (s.strings.get(s.tracks[s.events.track[e]].name) == track &&
+          event_full_name(s, e) == s.strings.find(full))
+        v.push_back(s.events.start[e]);
+    return v;
+  };
+  const std::vector<TimeNs> a_host = starts_of("tf_Compute", "a/MatMul:MatMul");
+  const std::vector<TimeNs> b_host = starts_of("tf_Compute", "b/MatMul:MatMul");
+  ASSERT_EQ(a_host.size(), 3u);
+  ASSERT_EQ(b_host.size(), 1u);
+  std::multiset<std::pair<std::string, TimeNs>> a_want, b_want;
+  for (TimeNs t : a_host) a_want.insert({"tf_Compute", t});
+  for (TimeNs t : b_host) b_want.insert({"tf_Compute", t});
+  const std::vector<TimeNs> a_dev = starts_of("Framework Ops", "MatMul");
+  ASSERT_EQ(a_dev.size(), 1u);
+  a_want.insert({"Framework Ops", a_dev[0]});
+  EXPECT_EQ(selected(a), a_want);
+  EXPECT_EQ(selected(b), b_want);
+  // The name mode alone (the type) takes both ops' host events.
+  std::vector<uint32_t> by_type;
+  select_named(s, s.strings.find("MatMul"), {}, SIZE_MAX, &by_type);
+  EXPECT_GE(by_type.size(), 5u);
 }
 
 TEST(FrameworkOpXplane, DeviceTotalsEqualASumOverTheXlaOpsRowsOfRealFiles) {

@@ -4,7 +4,8 @@
 // link selects its runs on the timeline's Framework Ops row, and the Analysis tab draws the table.
 // On a real TensorFlow GPU xplane: the rows are the TensorFlow ops by name (as XProf's
 // TensorFlow Stats), their type in a column of its own, so two ops of one type (the timeline
-// shows both by that type) are two rows; a row's link selects its events; the tab draws the type.
+// shows both by that type) are two rows; a row's link selects that op's own events, not the
+// other ops of its type; the tab draws the type.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { boxCentre, clickMouse, dataUrl, poll, skipUnlessData, strataSuite } from './lib.mjs';
@@ -76,10 +77,19 @@ describe('framework op stats on an xplane', { skip: skipUnlessData(GEMM) }, () =
     assert.ok(!t.rows.some((r) => r.cells[0] === 'custom-call.1'));
     const dot = t.rows.find((r) => r.cells[0] === 'jit(dot)/dot_general');
     assert.ok(dot && dot.cells[dev] >= sum(calls, total), JSON.stringify(dot));
-    // A framework op's link selects its runs on the Framework Ops row.
+    // A framework op's link selects its runs on the Framework Ops row: that op's own (the
+    // framework op mode), among the runs the timeline shows by its name.
     const op = withDevice.find((r) => r.cells[0].includes('/'));
-    const sel = await env.session.call(([n, tr]) => window.strata.eventsNamed(n, tr), [op.link.name, op.link.tracks]);
-    assert.ok(sel.count > 0, JSON.stringify(op.link));
+    const named = await env.session.call(([n, tr]) => window.strata.eventsNamed(n, tr), [op.link.name, op.link.tracks]);
+    const own = await env.session.call((l) => window.strata.eventsOfLink(l), op.link);
+    assert.ok(
+      own.count > 0 && own.count <= named.count,
+      JSON.stringify({ link: op.link, own: own.count, named: named.count }),
+    );
+    assert.ok(
+      own.events.every((e) => e.name === op.link.name),
+      JSON.stringify(own.events.slice(0, 2)),
+    );
     env.session.assertNoErrors();
   });
 
@@ -117,10 +127,23 @@ describe('framework op stats on a TensorFlow xplane', { skip: skipUnlessData(TF)
       JSON.stringify(args.slice(0, 3)),
     );
     assert.ok(!t.rows.some((r) => r.cells[0] === '_Arg'));
-    // A row's link selects the events of its type on the threads it ran on.
-    const op = args[0];
-    const sel = await env.session.call(([n, tr]) => window.strata.eventsNamed(n, tr), [op.link.name, op.link.tracks]);
-    assert.ok(sel.count >= op.cells[count], JSON.stringify({ link: op.link, count: sel.count }));
+    // A row's link selects that op's own events: as many as its count, none of another op of
+    // its type, though the timeline shows both by that type.
+    const ofLink = (l) => env.session.call((x) => window.strata.eventsOfLink(x), l);
+    const [a, b] = args;
+    assert.equal(a.link.frameworkOp, a.cells[0]);
+    const selA = await ofLink(a.link);
+    const selB = await ofLink(b.link);
+    assert.equal(selA.count, a.cells[count], JSON.stringify({ link: a.link, count: selA.count }));
+    assert.equal(selB.count, b.cells[count], JSON.stringify({ link: b.link, count: selB.count }));
+    const idsA = new Set(selA.events.map((e) => e.event));
+    assert.ok(!selB.events.some((e) => idsA.has(e.event)), 'two ops of one type share no event');
+    assert.ok(
+      selA.events.every((e) => e.name === '_Arg'),
+      JSON.stringify(selA.events.slice(0, 2)),
+    );
+    const byType = await env.session.call(([n, tr]) => window.strata.eventsNamed(n, tr), [a.link.name, []]);
+    assert.ok(byType.count >= selA.count + selB.count, JSON.stringify({ byType: byType.count }));
     env.session.assertNoErrors();
   });
 

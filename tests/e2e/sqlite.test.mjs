@@ -209,6 +209,8 @@ describe('sqlite profiles', { skip: skipUnlessData(NSYS, ASCEND, ANALYSIS, TEXT_
       { timeout: 60_000, message: 'the db loaded for the Memory view' },
     );
     assert.equal(sum.files[0].format, 'ascend-db');
+    // summary() says which file was read and that the export beside it was set aside.
+    assert.deepEqual(sum.notes, [st.note]);
     const m = await poll(
       async () => {
         const x = await s.call(() => window.strata.memory());

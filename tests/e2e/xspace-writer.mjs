@@ -1,6 +1,6 @@
 // A small XSpace (XProf *.xplane.pb) writer for end-to-end tests that need stats no real
 // sample carries: protobuf wire encoding by hand from the field numbers in
-// ../shared/FORMATS.md, independent of the importer's reader (src/core/formats/xplane/wire.h).
+// ../shared/FORMATS.md, independent of the importer's reader (src/core/formats/protobuf/wire.h).
 // planes: [{name, lines: [{id, name, timestampNs, events: [{name, offsetPs, durationPs,
 // stats}]}], metadata: {eventName: stats}}], where stats = {name: value}: a number (an integer
 // becomes uint64, a fraction a double), a string, a Uint8Array (bytes), {int: n} (int64) or

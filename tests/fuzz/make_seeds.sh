@@ -316,6 +316,71 @@ open(out + "/tf2_tensors", "wb").write(b"\x00\x00\x00" + records(tf2))
 open(out + "/tf2_bit_flipped", "wb").write(b"\x10\x60\x07" + records(tf2[:6]))
 PY
     ;;
+  sqlite)
+    # Small databases of the two shapes the importers read, with 512-byte pages so that a few
+    # pages hold the schema and the rows and the whole file fits the fuzzer's input size: an
+    # Nsight Systems export (kernels, runtime calls and NVTX ranges by StringIds) and an Ascend
+    # profiler db (PyTorch / CANN APIs, tasks, STRING_IDS). Written by Python's sqlite3 from
+    # the table and column names the importers select (src/core/formats/sqlite/).
+    python3 - "$OUT" <<'PY'
+import os, sqlite3, sys
+def db(path, script, rows):
+    if os.path.exists(path): os.remove(path)
+    c = sqlite3.connect(path)
+    c.execute("PRAGMA page_size=512")
+    c.execute("PRAGMA journal_mode=DELETE")
+    c.executescript(script)
+    for table, values in rows:
+        for v in values:
+            c.execute(f"INSERT INTO {table} VALUES ({','.join('?' * len(v))})", v)
+    c.commit()
+    c.execute("VACUUM")
+    c.close()
+out = sys.argv[1]
+db(out + "/nsys.sqlite", """
+CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT, end INT, deviceId INT, streamId INT,
+  correlationId INT, demangledName INT, shortName INT, gridX INT, gridY INT, gridZ INT,
+  blockX INT, blockY INT, blockZ INT, registersPerThread INT, staticSharedMemory INT,
+  dynamicSharedMemory INT);
+CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT, end INT, globalTid INT, correlationId INT,
+  nameId INT);
+CREATE TABLE NVTX_EVENTS (start INT, end INT, eventType INT, text TEXT, textId INT,
+  globalTid INT, rangeId INT, domainId INT);
+CREATE TABLE TARGET_INFO_GPU (id INT, name TEXT);
+""", [
+    ("StringIds", [(1, "gemm_kernel"), (2, "gemm"), (3, "cudaLaunchKernel"), (4, "step")]),
+    ("CUPTI_ACTIVITY_KIND_KERNEL",
+     [(1000 + i * 500, 1400 + i * 500, 0, 7, 10 + i, 1, 2, 4, 1, 1, 128, 1, 1, 32, 0, 0)
+      for i in range(4)]),
+    ("CUPTI_ACTIVITY_KIND_RUNTIME",
+     [(900 + i * 500, 950 + i * 500, 281474976710656 + 12, 10 + i, 3) for i in range(4)]),
+    ("NVTX_EVENTS", [(800, 3000, 59, None, 4, 281474976710656 + 12, 1, 0)]),
+    ("TARGET_INFO_GPU", [(0, "NVIDIA H100")]),
+])
+db(out + "/ascend.db", """
+CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY, value TEXT);
+CREATE TABLE ENUM_API_TYPE (id INT, name TEXT);
+CREATE TABLE PYTORCH_API (startNs INT, endNs INT, globalTid INT, connectionId INT, name INT,
+  type INT);
+CREATE TABLE CANN_API (startNs INT, endNs INT, globalTid INT, connectionId INT, name INT,
+  type INT);
+CREATE TABLE TASK (startNs INT, endNs INT, streamId INT, connectionId INT, globalTaskId INT,
+  taskType INT);
+CREATE TABLE COMPUTE_TASK_INFO (globalTaskId INT, name INT);
+CREATE TABLE CONNECTION_IDS (id INT, connectionId INT);
+""", [
+    ("STRING_IDS", [(1, "aten::matmul"), (2, "aclnnMatmul"), (3, "MatMul_kernel"),
+                    (4, "KERNEL_AICORE")]),
+    ("ENUM_API_TYPE", [(1, "op"), (2, "node")]),
+    ("PYTORCH_API", [(1000 + i * 400, 1300 + i * 400, 77, 20 + i, 1, 1) for i in range(3)]),
+    ("CANN_API", [(1050 + i * 400, 1250 + i * 400, 77, 20 + i, 2, 2) for i in range(3)]),
+    ("TASK", [(1400 + i * 400, 1600 + i * 400, 3, 20 + i, i, 4) for i in range(3)]),
+    ("COMPUTE_TASK_INFO", [(i, 3) for i in range(3)]),
+    ("CONNECTION_IDS", [(i, 20 + i) for i in range(3)]),
+])
+PY
+    ;;
   *)
     echo "make_seeds.sh: no seeds for target '$TARGET'" >&2
     ;;

@@ -48,7 +48,8 @@ function strataRunsInit(ctx) {
         reply = '';
         const kind = step[STEP.step];
         if (kind === RUNS_STEP.done) return step[STEP.answer];
-        if (kind === RUNS_STEP.open) await ctx.open(entries[step[STEP.entry]].open);
+        if (kind === RUNS_STEP.open)
+          await ctx.open(entries[step[STEP.entry]].open, step[STEP.note] ? { notes: [step[STEP.note]] } : {});
         else if (kind === RUNS_STEP.frames) await ctx.frames();
         else if (kind === RUNS_STEP.request) {
           const files = {};

@@ -152,7 +152,8 @@
     const f = s[SUMMARY.files][0];
     const size = StrataPage.sizeLabel(f[FILE.bytes]);
     const events = s[SUMMARY.events].toLocaleString('en-US');
-    return `${f[FILE.name]}  |  ${size}  |  ${events} events  |  ${s[SUMMARY.tracks]} tracks`;
+    const notes = (s[SUMMARY.notes] || []).map((n) => `  |  ${n}`).join('');
+    return `${f[FILE.name]}  |  ${size}  |  ${events} events  |  ${s[SUMMARY.tracks]} tracks${notes}`;
   }
   const GRAPH_MESSAGES = new Set([MSG.graph, MSG.graphNode, MSG.graphModules, MSG.graphLoaded]);
   const LOSS_MESSAGES = new Set([MSG.lossLoaded, MSG.lossPoints]);
@@ -363,7 +364,9 @@
       return Promise.resolve(lastSummary);
     }
     if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
-    return request({ type: MSG.open, name, source }, transfer);
+    // opts.notes: what the trace's summary().notes should say (a folder's choice of files).
+    const notes = opts && Array.isArray(opts.notes) ? opts.notes.map(String) : [];
+    return request({ type: MSG.open, name, source, notes }, transfer);
   }
 
   // ---- compare ----------------------------------------------------------------------------------
@@ -645,6 +648,9 @@
         kind: QUERY.select,
         args: JSON.stringify({ name: String(name), tracks: tracks || [], programId: String(programId || '') }),
       }),
+    // The events behind an analysis row's link (the link object as the analysis reply gives
+    // it: name mode, or an xplane framework op row's own events), as eventsNamed answers.
+    eventsOfLink: (link) => request({ type: MSG.query, kind: QUERY.select, args: JSON.stringify(link) }),
     // What the Analysis tab showed last frame: {analysis, title, loading, analyses, columns,
     // rows:[{row, depth, cells (as shown), values, hasChildren, expanded, linkName}], rowCount,
     // sort:{column, key, descending}, filter, selected, notes, errors, layout (CSS px), csv}.

@@ -89,6 +89,7 @@ const StrataProtocol = (() => {
       'heapBytes',
       'errors',
       'warnings',
+      'notes',
     ],
     summaryFile: ['name', 'bytes', 'format'],
     event: [
@@ -138,7 +139,7 @@ const StrataProtocol = (() => {
     graphDownload: ['name'],
     graphFind: ['instr', 'computation'],
     runsStats: ['operators', 'kernels', 'kernelCoreTypes', 'distributed', 'operatorDiff', 'stepDiff', 'errors'],
-    runsStep: ['step', 'entry', 'message', 'files', 'answer'],
+    runsStep: ['step', 'entry', 'note', 'message', 'files', 'answer'],
     graphBench: ['ms', 'nodes', 'edges', 'crossings'],
     advisor: ['extra'],
     compare: ['a', 'b', 'tables', 'steps', 'errors'],
@@ -166,7 +167,7 @@ const StrataProtocol = (() => {
   }
   // A summary before any load: every key of REPLY_KEYS.summary, empty.
   function emptySummary() {
-    const lists = new Set(['files', 'errors', 'warnings']);
+    const lists = new Set(['files', 'errors', 'warnings', 'notes']);
     return Object.fromEntries(REPLY_KEYS.summary.map((k) => [k, lists.has(k) ? [] : k === 'phases' ? {} : 0]));
   }
 

@@ -133,10 +133,13 @@ function createOpener(M, { sources, trace, loss, graph, db }) {
     return decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
   }
 
-  // msg: {id, name, source: one source or an array of them}. Answers with kind: the FILE_KIND
-  // name of what was opened.
+  // msg: {id, name, source: one source or an array of them, notes: texts for the opened trace's
+  // summary().notes}. Answers with kind: the FILE_KIND name of what was opened.
   async function open(msg, answer) {
     const t0 = performance.now();
+    // The next load takes them (a failed one drops them); every open sets them, so none leak.
+    const notes = Array.isArray(msg.notes) ? msg.notes.map(String).join('\n') : '';
+    withString(M, notes, (p) => M._engine_next_load_notes(p));
     const name = msg.name || 'trace';
     if (!Array.isArray(msg.source)) return answer(await openOne(msg.id, name, msg.source, t0));
     const list = msg.source;

@@ -217,6 +217,9 @@ struct TraceStore {
   // warnings mean the data was repaired (e.g. an E without its B was dropped).
   std::vector<std::string> errors;
   std::vector<std::string> warnings;
+  // What the load chose, not a problem: e.g. a profiler folder's db read and the text export
+  // beside it set aside (summary().notes).
+  std::vector<std::string> notes;
 
   // Bytes held by the store (columns, strings, tracks): the engine's resident cost of a trace.
   size_t memory_bytes() const;

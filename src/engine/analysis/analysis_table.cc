@@ -62,6 +62,10 @@ void append_analysis_link(std::string* o, const AnalysisLink& l) {
   *o += l.step_event == kNone ? std::string("-1") : std::to_string(l.step_event);
   protocol::append_key(o, k::kPart);
   json_append_string(o, l.part);
+  if (!l.framework_op.empty()) {
+    protocol::append_key(o, k::kFrameworkOp);
+    json_append_string(o, l.framework_op);
+  }
   *o += '}';
 }
 

@@ -59,6 +59,9 @@ struct AnalysisLink {
   std::string program_id;        // XLA program id (decimal text) or ""
   std::string module;            // HLO module name or ""
   std::string op;                // HLO instruction name or ""
+  // A framework op row of an xplane (XProf's op name): the select query's framework op mode
+  // gives that op's own events, where `name` (its type) would also take the ops of its type.
+  std::string framework_op;
   // A part of a step (an overview part cell): the step's store event and the part's key; the
   // select query's part mode gives the events that own that part's time.
   uint32_t step_event = kNone;

@@ -233,6 +233,7 @@ AnalysisTable framework_op_table(std::vector<FrameworkOpRow> rows,
              ? AnalysisCell::of(static_cast<double>(r.host_total) / static_cast<double>(r.count))
              : AnalysisCell::empty(no_host)});
     row.link.name = r.link_name.empty() ? name : r.link_name;
+    if (xplane) row.link.framework_op = name;
     for (uint32_t track : r.tracks)
       if (track < display_of.size() && display_of[track] != kNone)
         row.link.tracks.push_back(display_of[track]);

@@ -4,6 +4,7 @@
 
 #include "core/formats/xplane/xplane_derived.h"
 #include "core/formats/xplane/xplane_tables.h"
+#include "core/query/selection.h"
 #include "engine/analysis/framework_op_stats.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/analysis/op_metrics.h"
@@ -67,6 +68,35 @@ std::vector<StrId> framework_op_by_time(const TraceStore& s, const OpMetricsDb& 
 
 void add_track(std::vector<uint32_t>* tracks, uint32_t t) {
   if (std::find(tracks->begin(), tracks->end(), t) == tracks->end()) tracks->push_back(t);
+}
+
+// A device op's framework op, as XProf's provenance: its tf_op stat when its metadata has one;
+// on GPU the op_name of its instruction in the module's HloProto (an op whose instruction names
+// none is a row of its own, even where the Framework Ops row spans it); else the framework op
+// its runs lie in. `tf_op`: it has one (else the op is a row of its own, by its name).
+struct DeviceFrameworkOp {
+  FrameworkOpName name;
+  bool tf_op = false;
+};
+DeviceFrameworkOp device_framework_op(const TraceStore& s, const OpRow& op,
+                                      const std::vector<StrId>& by_time) {
+  std::string_view provenance;
+  if (op.meta && !op.meta->tf_op.empty())
+    provenance = op.meta->tf_op;
+  else if (op.derived)
+    provenance = op.hlo ? std::string_view(op.hlo->op_name) : std::string_view();
+  else if (by_time[op.name] != kNone)
+    provenance = s.strings.get(by_time[op.name]);
+  DeviceFrameworkOp d;
+  d.tf_op = !provenance.empty();
+  if (d.tf_op) {
+    d.name = framework_op_name(provenance);
+  } else {
+    d.name.name = s.strings.get(op.name);
+    d.name.type = kUnknownOpType;
+    d.name.shown = std::string(d.name.name);
+  }
+  return d;
 }
 
 }  // namespace
@@ -133,6 +163,51 @@ AnalysisTable framework_op_xplane_run(const Engine& engine, const QueryArgs& arg
   return t;
 }
 
+std::vector<uint32_t> framework_op_row_events(const TraceStore& s, const OpMetricsDb& db,
+                                              std::string_view op) {
+  std::vector<uint32_t> out;
+  std::vector<uint8_t> is_row(s.strings.size(), 0);  // per full name: 0 not known, 1 no, 2 yes
+  for (uint32_t e : host_framework_op_events(s)) {
+    const StrId full = event_full_name(s, e);
+    uint8_t& known = is_row[full];
+    if (!known) known = framework_op_name(s.strings.get(full)).name == op ? 2 : 1;
+    if (known == 2) out.push_back(e);
+  }
+  const std::vector<uint32_t> fw_track = framework_op_tracks(s);
+  const std::vector<StrId> by_time = framework_op_by_time(s, db, fw_track);
+  std::vector<uint32_t> runs;
+  std::vector<TimeNs> starts;
+  for (const OpRow& o : db.ops) {
+    const DeviceFrameworkOp d = device_framework_op(s, o, by_time);
+    if (d.name.name != op) continue;
+    const StrId shown = s.strings.find(d.name.shown);
+    for (uint32_t track : o.tracks) {
+      runs.clear();
+      select_named(s, o.name, {track}, SIZE_MAX, &runs, o.program);
+      const uint32_t fw = fw_track[s.tracks[track].process];
+      if (!d.tf_op || fw == kNone || shown == kNone) {
+        out.insert(out.end(), runs.begin(), runs.end());
+        continue;
+      }
+      // The table links such an op through the Framework Ops row: its events there are the
+      // runs of this framework op (by the name they show) that hold one of the op's runs.
+      starts.clear();
+      for (uint32_t r : runs) starts.push_back(s.events.start[r]);
+      std::sort(starts.begin(), starts.end());
+      const Track& f = s.tracks[fw];
+      for (uint32_t e = f.first_event; e < f.first_event + f.event_count; ++e) {
+        if (s.events.name[e] != shown) continue;
+        const TimeNs lo = s.events.start[e], hi = lo + s.events.dur[e];
+        auto first = std::lower_bound(starts.begin(), starts.end(), lo);
+        if (first != starts.end() && (*first < hi || *first == lo)) out.push_back(e);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 AnalysisTable framework_op_xplane_table(const TraceStore& s, const OpMetricsDb& db,
                                         const std::vector<uint32_t>& display_of) {
   FrameworkOpRows rows;
@@ -163,25 +238,9 @@ AnalysisTable framework_op_xplane_table(const TraceStore& s, const OpMetricsDb& 
   const std::vector<StrId> by_time = framework_op_by_time(s, db, fw_track);
   uint64_t without_tf_op = 0;
   for (const OpRow& op : db.ops) {
-    // XProf's provenance: its tf_op stat when its metadata has one; on GPU the op_name of its
-    // instruction in the module's HloProto (an op whose instruction names none is a row of its
-    // own, even where the Framework Ops row spans it); else the framework op its runs lie in.
-    std::string_view provenance;
-    if (op.meta && !op.meta->tf_op.empty())
-      provenance = op.meta->tf_op;
-    else if (op.derived)
-      provenance = op.hlo ? std::string_view(op.hlo->op_name) : std::string_view();
-    else if (by_time[op.name] != kNone)
-      provenance = s.strings.get(by_time[op.name]);
-    const bool tf_op = !provenance.empty();
-    FrameworkOpName n;
-    if (tf_op) {
-      n = framework_op_name(provenance);
-    } else {
-      n.name = s.strings.get(op.name);
-      n.type = kUnknownOpType;
-      n.shown = std::string(n.name);
-    }
+    const DeviceFrameworkOp d = device_framework_op(s, op, by_time);
+    const bool tf_op = d.tf_op;
+    const FrameworkOpName& n = d.name;
     FrameworkOpRow& r = rows.rows[row_named(n, n.shown)];
     r.device_total += op.time;
     r.device_self += op.self;
@@ -216,8 +275,8 @@ AnalysisTable framework_op_xplane_table(const TraceStore& s, const OpMetricsDb& 
   t.notes.push_back(
       "Rows are framework ops by name, as XProf's TensorFlow Stats: a TensorFlow op's full name "
       "without its type (two ops of one type are two rows), a JAX op's full name. The timeline "
-      "shows TensorFlow ops by type, so a row's link selects the events of its type on the rows "
-      "its op ran on.");
+      "shows TensorFlow ops by type; a row's link selects that op's own events (by their full "
+      "names), not the other ops of its type.");
   return t;
 }
 

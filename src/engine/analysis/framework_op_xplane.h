@@ -11,7 +11,8 @@
 // Rows are keyed as XProf keys them: by the framework op's name (its full name less its type:
 // "model/dense/MatMul" of "model/dense/MatMul:MatMul"), with its type beside it. A host event's
 // full name is its metadata's name (XSpaceTables::full_names where the store shows the display
-// name). A row links to the events the timeline shows for it (a TensorFlow op's type).
+// name). A row links to its own events: the select query's framework op mode
+// (framework_op_row_events), not every event the timeline shows by its type.
 #pragma once
 #include <string>
 #include <string_view>
@@ -44,6 +45,14 @@ StrId event_full_name(const TraceStore& s, uint32_t e);
 // The host framework op events of the store's host planes (by their full names), in store
 // order.
 std::vector<uint32_t> host_framework_op_events(const TraceStore& s);
+
+// The events behind the row of framework op `op` (a row's name, XProf's op name): its host
+// events (by their full names, so not the other ops of its type the timeline shows by the same
+// name) and its device ops' events, on the Framework Ops row where the table links them there
+// (the runs of that op's name that hold one of its device ops' runs), else on their XLA Ops
+// rows (of their program); in store order.
+std::vector<uint32_t> framework_op_row_events(const TraceStore& s, const OpMetricsDb& db,
+                                              std::string_view op);
 
 bool framework_op_xplane_available(const TraceStore& s, std::string* why);
 AnalysisTable framework_op_xplane_run(const Engine& engine, const QueryArgs& args);

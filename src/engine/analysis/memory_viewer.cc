@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/base/json_writer.h"
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_stats.h"
 #include "core/memory_viewer/live_rows.h"
 #include "engine/engine.h"

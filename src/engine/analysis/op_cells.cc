@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "core/base/json_writer.h"
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_stats.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "engine/engine.h"

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xla_op_name.h"
 #include "core/formats/xplane/xplane_layout.h"
 #include "core/formats/xplane/xplane_stats.h"

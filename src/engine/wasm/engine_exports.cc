@@ -50,6 +50,9 @@ EMSCRIPTEN_KEEPALIVE int engine_load_next_file(const char* name, double bytes) {
   return engine().load_next_file(name, static_cast<uint64_t>(bytes)) ? 1 : 0;
 }
 EMSCRIPTEN_KEEPALIVE void engine_load_note(const char* message) { engine().load_note(message); }
+EMSCRIPTEN_KEEPALIVE void engine_next_load_notes(const char* lines) {
+  engine().set_next_load_notes(lines);
+}
 EMSCRIPTEN_KEEPALIVE uint8_t* engine_load_buffer(uint32_t n) { return engine().load_buffer(n); }
 EMSCRIPTEN_KEEPALIVE void engine_load_commit(uint32_t n) { engine().load_commit(n); }
 EMSCRIPTEN_KEEPALIVE double engine_load_records() {

@@ -217,6 +217,7 @@ bool read_analysis_table(const char* json, AnalysisTableModel* m) {
         namespace k = keys::analysis_link;
         if (l.key == k::kStep) row.link.step_event = static_cast<int64_t>(json_number(l));
         if (l.key == k::kPart) row.link.part = l.value;
+        if (l.key == k::kFrameworkOp) row.link.framework_op = l.value;
       }
       if (field == r::kCellLinks && l.depth == 3) {  // a column's link starts
         for (size_t c = 0; c < m->columns.size(); ++c)

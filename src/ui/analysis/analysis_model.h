@@ -45,6 +45,7 @@ struct TableLink {
   std::vector<uint32_t> tracks;
   int64_t step_event = -1;  // a step part's events: the step's store event and the part key
   std::string part;
+  std::string framework_op;  // an xplane framework op row: select its own events by this name
 };
 
 struct TableCellLink {  // a cell with its own events (an overview part cell)

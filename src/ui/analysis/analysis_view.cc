@@ -99,6 +99,10 @@ void select_row(AnalysisView* v, int32_t row) {
   args += ']';
   protocol::append_key(&args, k::kProgramId);  // only this program's runs of the op
   json_append_string(&args, l.program_id);
+  if (!l.framework_op.empty()) {  // that framework op's own events, not its type's
+    protocol::append_key(&args, k::kFrameworkOp);
+    json_append_string(&args, l.framework_op);
+  }
   v->select_request = args + "}";
 }
 

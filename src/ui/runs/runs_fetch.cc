@@ -85,7 +85,13 @@ struct Planner {
     if (loaded == key) return;
     const DiscoveredProfile& p = profile_at(*v, run, profile);
     status("Loading " + p.worker + (p.span.empty() ? "" : " (" + p.span + ")") + "...");
-    for (int32_t input : runs_trace_inputs(p, memory)) add(RunsStep::Kind::kOpen).entry = input;
+    bool first = true;
+    for (int32_t input : runs_trace_inputs(p, memory)) {
+      RunsStep& open = add(RunsStep::Kind::kOpen);
+      open.entry = input;
+      if (first) open.text = p.note;  // the trace says which files it was read from
+      first = false;
+    }
     add(RunsStep::Kind::kLoaded).text = key;
     status("");
     loaded = key;
@@ -562,6 +568,10 @@ RunsNextStep runs_fetch_next(RunsView* v, std::string_view reply) {
         out.json = step_json(RunsStepKind::kOpen);
         next_key(&out.json, step_key::kEntry);
         json_append_int(&out.json, s.entry);
+        if (!s.text.empty()) {
+          next_key(&out.json, step_key::kNote);
+          json_append_string(&out.json, s.text);
+        }
         out.json += "}";
         return out;
       case RunsStep::Kind::kRequest:

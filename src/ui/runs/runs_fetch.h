@@ -22,7 +22,7 @@ struct RunsView;
 
 struct RunsStep {
   enum class Kind : uint8_t {
-    kOpen,         // the page opens input `entry`
+    kOpen,         // the page opens input `entry` (`text`: a note for the trace's summary)
     kRequest,      // the page posts `message` with `files`; the reply comes back to the UI
     kFrames,       // the page lets the UI draw
     kStatus,       // the status line becomes `text`

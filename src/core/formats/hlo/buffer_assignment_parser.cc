@@ -3,7 +3,7 @@
 // protobuf would keep it as unknown.
 #include "core/formats/hlo/buffer_assignment_parser.h"
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 
 namespace strata::hlo {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 
 namespace strata::hlo {
 namespace {

@@ -1,5 +1,5 @@
 // xla.HloProto / xla.HloModuleProto binaries (proto/hlo.proto documents the subset read) with
-// the bounds-checked wire reader of the xplane importer (formats/xplane/wire.h). Shapes are
+// the bounds-checked wire reader of the xplane importer (formats/protobuf/wire.h). Shapes are
 // rendered to the same text the text format prints, so both paths look alike.
 #pragma once
 #include <cstddef>

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/formats/hlo/hlo_proto_parser.h"
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_stats.h"
 
 namespace strata::hlo {

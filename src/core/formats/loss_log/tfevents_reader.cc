@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "core/formats/loss_log/crc32c.h"
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 
 namespace strata {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 
 namespace strata::perfetto {
 

@@ -16,6 +16,7 @@
 #include "core/formats/perfetto/perfetto_decoder.h"
 #include "core/formats/perfetto/perfetto_fields.h"
 #include "core/formats/perfetto/perfetto_sniff.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/store/trace_builder.h"
 #include "core/store/trace_store.h"
 
@@ -61,7 +62,7 @@ class PerfettoImporter final : public Importer {
                      std::to_string(body_len_) + " bytes from byte " + std::to_string(body_start_) +
                      ": the file is cut off (or that length is corrupt); the packets before "
                      "it are kept");
-    } else if (!stopped_ && !head_.empty()) {
+    } else if (!stopped_ && head_.pending()) {
       builder_.error("the file ends at byte " + std::to_string(pos_) +
                      " in the middle of a packet header: the file is cut off");
     }
@@ -113,46 +114,26 @@ class PerfettoImporter final : public Importer {
   // Reads a top-level field header from the stashed bytes plus `data`; returns the bytes of
   // `data` it used.
   size_t header(const uint8_t* data, size_t n) {
-    if (head_.empty()) field_start_ = pos_;
-    const size_t had = head_.size();
-    const uint8_t* p;
-    const uint8_t* end;
-    size_t take = 0;
-    if (had == 0) {
-      p = data, end = data + n;
-    } else {
-      take = std::min(n, size_t{20} - had);
-      head_.insert(head_.end(), data, data + take);
-      p = head_.data(), end = head_.data() + head_.size();
-    }
-    const uint8_t* q = p;
-    uint64_t tag = 0, len = 0;
-    bool ok = wire::read_varint(q, end, &tag);
-    if (ok) {
-      const uint8_t type = static_cast<uint8_t>(tag & 7);
-      if ((tag >> 3) == 0 || type != wire::kLen) {
-        corrupt(field_start_, "field " + std::to_string(tag >> 3) + " of wire type " +
-                                  std::to_string(type) + " where a packet was expected");
-        return n;
-      }
-      ok = wire::read_varint(q, end, &len);
-    }
-    if (!ok) {
-      int run = 0;
-      while (q + run < end && (q[run] & 0x80) && run < 10) ++run;
-      if (run == 10) {
-        corrupt(field_start_, "a varint longer than 10 bytes");
-        return n;
-      }
-      if (had > 0) return take;  // wait for more bytes
-      head_.assign(data, data + n);
+    if (!head_.pending()) field_start_ = pos_;
+    wire::FieldHeader h;
+    size_t from_data = 0;
+    using R = wire::HeaderReader::Result;
+    // A trace is a run of packets: length-delimited field 1 (others are skipped).
+    const R r = head_.read(data, n, &h, &from_data, [](const wire::FieldHeader& f) {
+      return (f.tag >> 3) != 0 && f.type == wire::kLen;
+    });
+    if (r == R::kRejected) {
+      corrupt(field_start_, "field " + std::to_string(h.tag >> 3) + " of wire type " +
+                                std::to_string(h.type) + " where a packet was expected");
       return n;
     }
-    const size_t used = static_cast<size_t>(q - p);
-    const size_t from_data = used - had;
-    head_.clear();
-    number_ = static_cast<uint32_t>(tag >> 3);
-    body_len_ = len;
+    if (r == R::kLongVarint) {
+      corrupt(field_start_, "a varint longer than 10 bytes");
+      return n;
+    }
+    if (r != R::kHeader) return from_data;  // kMore: wait for more bytes
+    number_ = h.number;
+    body_len_ = h.len;
     body_start_ = pos_ + from_data;
     if (body_len_ > kMaxPacket ||
         (known_size_ && body_len_ > known_size_ - std::min(known_size_, body_start_))) {
@@ -161,7 +142,7 @@ class PerfettoImporter final : public Importer {
       return n;
     }
     if (body_len_ == 0)
-      field(p, 0);
+      field(data, 0);
     else
       state_ = State::kBody;
     return from_data;
@@ -196,7 +177,7 @@ class PerfettoImporter final : public Importer {
 
   State state_ = State::kHeader;
   uint64_t pos_ = 0, field_start_ = 0;
-  std::vector<uint8_t> head_;
+  wire::HeaderReader head_;  // a header split across chunks
   uint32_t number_ = 0;
   uint64_t body_len_ = 0, body_start_ = 0;
   std::vector<uint8_t> body_;

@@ -1,6 +1,6 @@
 #include "core/formats/perfetto/perfetto_sniff.h"
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 
 namespace strata::perfetto {
 

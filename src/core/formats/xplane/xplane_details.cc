@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/program_id.h"
-#include "core/formats/xplane/wire.h"
 #include "core/formats/xplane/xla_op_name.h"
 #include "core/formats/xplane/xplane_stats.h"
 #include "protocol/reply_keys.h"

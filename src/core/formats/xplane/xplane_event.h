@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "core/base/types.h"
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 
 namespace strata {
 

@@ -20,7 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_plane.h"
 #include "core/store/trace_builder.h"
 #include "core/store/trace_store.h"
@@ -89,7 +89,7 @@ class XPlaneImporter final : public Importer {
     if (ctx_.file < store_->files.size()) store_->files[ctx_.file].stream_base = ctx_.src_base;
     state_ = State::kHeader;
     pos_ = field_start_ = 0;
-    head_.clear();
+    head_.reset();
     std::vector<uint8_t>().swap(body_);
     number_ = 0;
     body_len_ = body_start_ = 0;
@@ -121,7 +121,7 @@ class XPlaneImporter final : public Importer {
                      std::to_string(body_start_) +
                      ": the file is cut off (or that length is corrupt); what was read before "
                      "the cut is kept");
-    } else if (!stopped_ && !head_.empty()) {
+    } else if (!stopped_ && head_.pending()) {
       builder_.error("the file ends at byte " + std::to_string(pos_) +
                      " in the middle of a field header: the file is cut off");
     }
@@ -184,61 +184,32 @@ class XPlaneImporter final : public Importer {
   // Reads a top-level field header (tag, and the length or value) from the stashed bytes plus
   // `data`. Returns how many bytes of `data` it used.
   size_t header(const uint8_t* data, size_t n) {
-    if (head_.empty()) field_start_ = pos_;
-    const size_t had = head_.size();
-    // Parse in place when nothing is stashed; else stash up to a header's maximum size.
-    const uint8_t* p;
-    const uint8_t* end;
-    size_t take = 0;
-    if (had == 0) {
-      p = data, end = data + n;
-    } else {
-      take = std::min(n, size_t{20} - had);
-      head_.insert(head_.end(), data, data + take);
-      p = head_.data(), end = head_.data() + head_.size();
-    }
-    const uint8_t* q = p;
-    uint64_t tag = 0, len = 0;
-    bool ok = wire::read_varint(q, end, &tag);
-    const uint8_t type = static_cast<uint8_t>(tag & 7);
-    if (ok) {
-      if ((tag >> 3) == 0 || (tag >> 3) > 0x1fffffff) {
-        corrupt(field_start_, "field number " + std::to_string(tag >> 3));
+    if (!head_.pending()) field_start_ = pos_;
+    wire::FieldHeader h;
+    size_t from_data = 0;
+    using R = wire::HeaderReader::Result;
+    const R r = head_.read(data, n, &h, &from_data, [](const wire::FieldHeader& f) {
+      return (f.tag >> 3) != 0 && (f.tag >> 3) <= 0x1fffffff;
+    });
+    switch (r) {
+      case R::kRejected:
+        corrupt(field_start_, "field number " + std::to_string(h.tag >> 3));
         return n;
-      }
-      switch (type) {
-        case wire::kLen:
-        case wire::kVarint:
-          ok = wire::read_varint(q, end, &len);
-          break;
-        case wire::kFixed64:
-          len = 8;
-          break;
-        case wire::kFixed32:
-          len = 4;
-          break;
-        default:
-          corrupt(field_start_,
-                  "wire type " + std::to_string(type) + " of field " + std::to_string(tag >> 3));
-          return n;
-      }
-    }
-    if (!ok) {
-      // q is where the varint that could not be read starts: too long, or not all here yet.
-      int run = 0;
-      while (q + run < end && (q[run] & 0x80) && run < 10) ++run;
-      if (run == 10) {
+      case R::kBadType:
+        corrupt(field_start_,
+                "wire type " + std::to_string(h.type) + " of field " + std::to_string(h.tag >> 3));
+        return n;
+      case R::kLongVarint:
         corrupt(field_start_, "a varint longer than 10 bytes");
         return n;
-      }
-      if (had > 0) return take;  // wait for more bytes
-      head_.assign(data, data + n);
-      return n;
+      case R::kMore:
+        return from_data;  // wait for more bytes
+      case R::kHeader:
+        break;
     }
-    const size_t used = static_cast<size_t>(q - p);  // header bytes, from the stash's start
-    const size_t from_data = used - had;
-    head_.clear();
-    number_ = static_cast<uint32_t>(tag >> 3);
+    const uint8_t type = h.type;
+    const uint64_t len = h.len;
+    number_ = h.number;
     if (number_ == 1 && type != wire::kLen) {
       corrupt(field_start_, "the planes field is not length-delimited");
       return n;
@@ -252,7 +223,7 @@ class XPlaneImporter final : public Importer {
       return n;
     }
     if (body_len_ == 0)
-      field(p, 0);
+      field(data, 0);
     else
       state_ = State::kBody;
     return from_data;
@@ -353,9 +324,9 @@ class XPlaneImporter final : public Importer {
   uint64_t known_size_ = 0;  // the file's size when known (uncompressed), else 0
 
   State state_ = State::kHeader;
-  uint64_t pos_ = 0;           // file offset of the next byte fed
-  uint64_t field_start_ = 0;   // of the current top-level field's tag
-  std::vector<uint8_t> head_;  // a header split across chunks
+  uint64_t pos_ = 0;          // file offset of the next byte fed
+  uint64_t field_start_ = 0;  // of the current top-level field's tag
+  wire::HeaderReader head_;   // a header split across chunks
   uint32_t number_ = 0;
   uint64_t body_len_ = 0, body_start_ = 0;
   std::vector<uint8_t> body_;  // a field split across chunks

@@ -23,7 +23,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_derived.h"
 #include "core/formats/xplane/xplane_event.h"
 #include "core/formats/xplane/xplane_kernel_details.h"

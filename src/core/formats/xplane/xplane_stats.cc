@@ -1,8 +1,8 @@
 #include "core/formats/xplane/xplane_stats.h"
 
 #include "core/base/json_writer.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/program_id.h"
-#include "core/formats/xplane/wire.h"
 
 namespace strata {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "core/base/string_table.h"
-#include "core/formats/xplane/wire.h"
+#include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_tables.h"
 
 namespace strata {

@@ -1,8 +1,10 @@
-// A minimal protobuf wire-format reader over one contiguous byte range. The xplane importer walks
-// XSpace with it instead of generated classes: the big repeated fields (lines, events, stats)
-// go straight into the event store without a message object per event, and the reader knows
-// every field's byte offset, which error messages and the details pane (re-reading one XEvent
-// from the file) need. Every read is bounds-checked; nothing here allocates but read_ints.
+// A minimal protobuf wire-format reader over one contiguous byte range, and the streaming reader
+// of a file's top-level field headers that the XSpace and Perfetto importers share (their chunks
+// may cut a header). The xplane importer walks XSpace with it instead of generated classes: the big
+// repeated fields (lines, events, stats) go straight into the event store without a message object
+// per event, and the reader knows every field's byte offset, which error messages and the details
+// pane (re-reading one XEvent from the file) need. Every read is bounds-checked; nothing here
+// allocates but read_ints.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -130,6 +132,104 @@ struct Reader {
     while (q < end && (*q & 0x80) && n < 10) ++q, ++n;
     return (q == end && n < 10) ? Status::kTruncated : Status::kMalformed;
   }
+};
+
+// A file's top-level field: its number and wire type, and `len`: a kLen field's length, a kVarint
+// field's value, 8 or 4 for the fixed types.
+struct FieldHeader {
+  uint64_t tag = 0;
+  uint32_t number = 0;
+  uint8_t type = 0;
+  uint64_t len = 0;
+};
+
+// Reads top-level field headers from a stream given in chunks: a header cut by a chunk's end is
+// stashed (at most 20 bytes: a tag and a length of 10 each) and completed from the next chunk.
+class HeaderReader {
+ public:
+  enum class Result : uint8_t {
+    kHeader,      // *h is the header; `used` bytes of the chunk were its last bytes
+    kMore,        // the chunk ended inside the header: `used` bytes were stashed, give more
+    kLongVarint,  // a varint of 10 continuation bytes: no encoder writes it
+    kRejected,    // `accept(h)` refused the tag (h->tag, number and type are set)
+    kBadType,     // a wire type that has no length (groups, 3, 4, 6, 7)
+  };
+
+  // Whether part of a header is stashed (the next field does not start in the next chunk).
+  bool pending() const { return size_ > 0; }
+  void reset() { size_ = 0; }
+
+  // Reads the header that starts in the stash (if any) and goes on in data[0, n). `accept`
+  // sees the tag before its length is read (a caller's rules: which numbers and types it
+  // takes).
+  template <typename Accept>
+  Result read(const uint8_t* data, size_t n, FieldHeader* h, size_t* used, Accept&& accept) {
+    const size_t had = size_;
+    const uint8_t* p;
+    const uint8_t* end;
+    size_t take = 0;
+    if (had == 0) {  // in place when nothing is stashed
+      p = data, end = data + n;
+    } else {
+      take = n < sizeof head_ - had ? n : sizeof head_ - had;
+      std::memcpy(head_ + had, data, take);
+      size_ += take;
+      p = head_, end = head_ + size_;
+    }
+    const uint8_t* q = p;
+    bool ok = read_varint(q, end, &h->tag);
+    if (ok) {
+      h->number = static_cast<uint32_t>(h->tag >> 3);
+      h->type = static_cast<uint8_t>(h->tag & 7);
+      if (!accept(*h)) {
+        size_ = 0;
+        *used = n;
+        return Result::kRejected;
+      }
+      switch (h->type) {
+        case kLen:
+        case kVarint:
+          ok = read_varint(q, end, &h->len);
+          break;
+        case kFixed64:
+          h->len = 8;
+          break;
+        case kFixed32:
+          h->len = 4;
+          break;
+        default:
+          size_ = 0;
+          *used = n;
+          return Result::kBadType;
+      }
+    }
+    if (!ok) {
+      // q is where the varint that could not be read starts: too long, or not all here yet.
+      int run = 0;
+      while (q + run < end && (q[run] & 0x80) && run < 10) ++run;
+      if (run == 10) {
+        size_ = 0;
+        *used = n;
+        return Result::kLongVarint;
+      }
+      if (had == 0) {  // wait for more bytes, keeping these (fewer than a header's 20)
+        take = n < sizeof head_ ? n : sizeof head_;
+        std::memcpy(head_, data, take);
+        size_ = take;
+        *used = n;
+      } else {
+        *used = take;
+      }
+      return Result::kMore;
+    }
+    *used = static_cast<size_t>(q - p) - had;
+    size_ = 0;
+    return Result::kHeader;
+  }
+
+ private:
+  uint8_t head_[20] = {};
+  size_t size_ = 0;
 };
 
 // Appends v as a base-128 varint (the writing side, for the few places that emit wire bytes).
