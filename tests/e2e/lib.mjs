@@ -392,8 +392,15 @@ export async function newStrataPage(browser, { firstVisit = false } = {}) {
   page.on('response', (r) => {
     if (r.status() >= 400 && !ignored(r.url())) log.httpErrors.push(`${r.status()} ${r.url()}`);
   });
+  // A navigation cancels the requests the page it leaves still had in flight (a demo trace
+  // still loading under a slow machine): those aborts belong to that page, not to an error.
+  let navigations = 0;
+  const startedIn = new WeakMap();
+  page.on('request', (r) => startedIn.set(r, navigations));
   page.on('requestfailed', (r) => {
-    if (!ignored(r.url())) log.httpErrors.push(`failed ${r.url()}: ${r.failure() && r.failure().errorText}`);
+    const why = r.failure() && r.failure().errorText;
+    if (why === 'net::ERR_ABORTED' && startedIn.get(r) < navigations) return;
+    if (!ignored(r.url())) log.httpErrors.push(`failed ${r.url()}: ${why}`);
   });
   let firstErrorAt = 0;
   page.on('pageerror', () => {
@@ -417,6 +424,7 @@ export async function newStrataPage(browser, { firstVisit = false } = {}) {
      */
     async goto(url) {
       firstErrorAt = 0;
+      navigations += 1;
       await page.goto(url, { waitUntil: 'load', timeout: READY_TIMEOUT_MS });
       const t0 = Date.now();
       let state = 'not evaluated';

@@ -151,7 +151,7 @@ KernelTable ascend_kernel_table(std::string_view kernel_csv, std::string_view op
           KernelGroup g;
           g.key = s.cell(r, o_type);
           g.core_type = cell_text(s, r, o_core);
-          g.count = uint64_t(or_zero(cell_number(s, r, o_count)));
+          g.count = count_or_zero(cell_number(s, r, o_count));
           g.total_us = or_zero(cell_number(s, r, o_total));
           g.min_us = cell_number(s, r, o_min);
           g.avg_us = cell_number(s, r, o_avg);
