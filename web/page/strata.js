@@ -341,21 +341,8 @@
       if (list.length > 1) return openList(list);
       source = list[0];
     }
-    let name = 'trace',
-      transfer = [];
-    if (typeof source === 'string') {
-      const url = new URL(source, document.baseURI);
-      name = decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
-      source = url.href;
-    } else if (source instanceof Blob) {
-      name = source.name || 'blob';
-    } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-      source = ArrayBuffer.isView(source)
-        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength)
-        : source;
-      name = 'buffer';
-      transfer = [source];
-    } else {
+    const picked = sourceToSend(source);
+    if (!picked) {
       lastSummary = Object.assign({}, lastSummary, {
         [SUMMARY.errors]: lastSummary[SUMMARY.errors].concat([
           `open(): unsupported source ${Object.prototype.toString.call(source)}`,
@@ -363,33 +350,42 @@
       });
       return Promise.resolve(lastSummary);
     }
+    let { name } = picked;
     if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
     // opts.notes: what the trace's summary().notes should say (a folder's choice of files).
     const notes = opts && Array.isArray(opts.notes) ? opts.notes.map(String) : [];
-    return request({ type: MSG.open, name, source, notes }, transfer);
+    return request({ type: MSG.open, name, source: picked.source, notes }, picked.transfer);
+  }
+
+  // What open() and compareWith() send the worker for a source: a URL (named by its last path
+  // part), a File or Blob, or bytes (copied out of a view, transferred); null for anything else.
+  function sourceToSend(source) {
+    if (typeof source === 'string') {
+      const url = new URL(source, document.baseURI);
+      return {
+        name: decodeURIComponent(url.pathname.split('/').pop() || url.hostname),
+        source: url.href,
+        transfer: [],
+      };
+    }
+    if (source instanceof Blob) return { name: source.name || 'blob', source, transfer: [] };
+    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+      const bytes = ArrayBuffer.isView(source)
+        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength)
+        : source;
+      return { name: 'buffer', source: bytes, transfer: [bytes] };
+    }
+    return null;
   }
 
   // ---- compare ----------------------------------------------------------------------------------
   // B of a comparison (strata.compare, the Compare tab's picker and drop): one source.
   function compareWith(source) {
-    let name = 'B',
-      transfer = [];
-    if (typeof source === 'string') {
-      const url = new URL(source, document.baseURI);
-      name = decodeURIComponent(url.pathname.split('/').pop() || url.hostname);
-      source = url.href;
-    } else if (source instanceof Blob) {
-      name = source.name || 'blob';
-    } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
-      source = ArrayBuffer.isView(source)
-        ? source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength)
-        : source;
-      name = 'buffer';
-      transfer = [source];
-    } else {
+    const picked = sourceToSend(source);
+    if (!picked) {
       return Promise.reject(new Error(`compare(): unsupported source ${Object.prototype.toString.call(source)}`));
     }
-    return request({ type: MSG.compareOpen, name, source }, transfer).then((r) => {
+    return request({ type: MSG.compareOpen, name: picked.name, source: picked.source }, picked.transfer).then((r) => {
       showCompare(r[REPLY.compareOpen.result], r[REPLY.compareOpen.ok] ? '' : r[REPLY.compareOpen.error]);
       return r;
     });
