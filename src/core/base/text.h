@@ -1,6 +1,7 @@
 // Small text helpers the readers share: trimming a field and lower-casing ASCII (names and
 // keys in profiles are ASCII; other bytes pass through unchanged).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,11 @@ inline std::string ascii_lower(std::string_view s) {
   for (char& c : out)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return out;
+}
+
+// "1 event", "3 events": a count with the word that fits it, for messages.
+inline std::string plural(uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 }  // namespace strata

@@ -6,16 +6,13 @@
 #include <cstring>
 #include <numeric>
 
+#include "core/base/text.h"
 #include "core/store/blocks.h"
 #include "core/store/counter_units.h"
 
 namespace strata {
 
 namespace {
-
-std::string plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 // Display groups of a process's tracks; threads and their sample tracks share the last one.
 int group_rank(TrackKind k) {

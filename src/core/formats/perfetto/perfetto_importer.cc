@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/base/text.h"
 #include "core/formats/perfetto/perfetto_decoder.h"
 #include "core/formats/perfetto/perfetto_fields.h"
 #include "core/formats/perfetto/perfetto_sniff.h"
@@ -27,10 +28,6 @@ namespace {
 // Perfetto writes packets of at most a few MB (chunks of the trace buffer); a bigger length
 // is corrupt.
 constexpr uint64_t kMaxPacket = uint64_t{1} << 28;
-
-std::string plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 class PerfettoImporter final : public Importer {
  public:

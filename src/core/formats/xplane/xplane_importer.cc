@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/base/text.h"
 #include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_plane.h"
 #include "core/store/trace_builder.h"
@@ -31,10 +32,6 @@ namespace {
 
 // More than any browser (4 GB of wasm memory) or sane machine loads: a corrupt length.
 constexpr uint64_t kMaxField = uint64_t{1} << 36;
-
-std::string plural(uint64_t n, const char* one, const char* many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
 
 class XPlaneImporter final : public Importer {
  public:
