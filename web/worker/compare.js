@@ -2,12 +2,13 @@
 // (engine/compare/compare_session.h) beside the current trace A, which stays as it is, and
 // answers the diff of A against B. B goes through the same format detector as any open and
 // streams through the same importers (any trace format the engine streams); a B that fails
-// leaves A and the previous B, and the answer says why.
+// leaves A and the previous B, and the answer says why. A SQLite profile (Nsight Systems,
+// Ascend) is opened where it is, as db.js opens the current trace's.
 'use strict';
 /* exported createCompare */
 
-// M: the engine module; sources: createSources().
-function createCompare(M, sources) {
+// M: the engine module; sources: createSources(); db: createDb().
+function createCompare(M, sources, db) {
   const { withString, withBytes, feedChunks } = StrataWasm;
   const { FILE_KIND, REPLY } = StrataProtocol;
   const DETECT_BYTES = 1 << 20;
@@ -25,15 +26,18 @@ function createCompare(M, sources) {
     withString(M, message, (p) => M._compare_load_fail(p));
     return answer(false, name);
   }
+  // {kind, what}: the format detector's kind, and what the file is when it is not one to compare.
   function detect(name, head) {
     const h = head.subarray(0, DETECT_BYTES);
     const kind = withString(M, name, (pn) => withBytes(M, h, (p, n) => M._engine_detect_format(pn, p, n))) & 0xff;
-    if (STREAMED.has(kind)) return '';
-    if (kind === FILE_KIND.unknown)
-      return withString(M, name, (pn) =>
+    if (STREAMED.has(kind) || kind === FILE_KIND.sqlite) return { kind, what: '' };
+    if (kind === FILE_KIND.unknown) {
+      const what = withString(M, name, (pn) =>
         withBytes(M, h, (p, n) => M.UTF8ToString(M._engine_unknown_file_what(pn, p, n))),
       );
-    return `a ${M.UTF8ToString(M._engine_file_kind_name(kind))}`;
+      return { kind, what };
+    }
+    return { kind, what: `a ${M.UTF8ToString(M._engine_file_kind_name(kind))}` };
   }
 
   // msg: {name, source: a URL string | Blob | ArrayBuffer}. Answers REPLY_KEYS.compareOpen.
@@ -53,8 +57,13 @@ function createCompare(M, sources) {
     } catch (e) {
       return fail(name, `reading the file failed: ${e.message || e}`);
     }
-    const what = detect(name, head);
-    if (what) return fail(name, `${what} is not a trace to compare (Chrome / Kineto JSON, XSpace or Perfetto)`);
+    const { kind, what } = detect(name, head);
+    if (what) return fail(name, `${what} is not a trace to compare (Chrome / Kineto JSON, XSpace, Perfetto or SQLite)`);
+    if (kind === FILE_KIND.sqlite) {
+      const r = await db.openWith({ ...file, name }, (p, size) => M._compare_load_sqlite(p, size));
+      if (r.error) return fail(name, r.error);
+      return answer(r.ok, name);
+    }
     withString(M, name, (p) => M._compare_load_begin(p, file.total));
     const chunks = (async function* () {
       if (head.length) yield head;

@@ -9,8 +9,10 @@
 function createDb(M, sources, trace) {
   const { withString } = StrataWasm;
 
-  // opened: sources.open()'s answer, its first chunk already read. Returns {ok, error}.
-  async function load(opened) {
+  // Opens a database with `open(name, size)` (an engine export answering 1 when it loaded) while
+  // self.strataDbRead reads its bytes. opened: sources.open()'s answer, its first chunk already
+  // read. Returns {ok, blob} or {ok: false, error} for a database that could not be read.
+  async function openWith(opened, open) {
     try {
       await opened.chunks.return(); // the stream's read-ahead is not needed: pages are read by offset
     } catch (e) {
@@ -21,21 +23,26 @@ function createDb(M, sources, trace) {
       try {
         blob = new Blob([await sources.readAll(opened.source)]);
       } catch (e) {
-        return trace.fail(opened.name, `reading the database failed: ${e.message || e}`);
+        return { ok: false, error: `reading the database failed: ${e.message || e}` };
       }
     }
     const reader = new FileReaderSync();
     self.strataDbRead = (offset, n) => new Uint8Array(reader.readAsArrayBuffer(blob.slice(offset, offset + n)));
-    let ok;
     try {
-      ok = withString(M, opened.name, (p) => M._engine_load_sqlite(p, blob.size)) === 1;
+      return { ok: withString(M, opened.name, (p) => open(p, blob.size)) === 1, blob };
     } finally {
       self.strataDbRead = null;
     }
-    if (!ok) return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
-    sources.setCurrent({ blob }, [{ blob }]);
+  }
+
+  // The database as the current trace. Returns {ok, error}.
+  async function load(opened) {
+    const r = await openWith(opened, (p, size) => M._engine_load_sqlite(p, size));
+    if (r.error) return trace.fail(opened.name, r.error);
+    if (!r.ok) return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
+    sources.setCurrent({ blob: r.blob }, [{ blob: r.blob }]);
     return { ok: true };
   }
 
-  return { load };
+  return { load, openWith };
 }

@@ -37,7 +37,7 @@ const ready = createStrataEngine().then((M) => {
   const runs = createRuns(M, sources);
   const graph = createGraph(M, sources, trace);
   const db = createDb(M, sources, trace);
-  const compare = createCompare(M, sources);
+  const compare = createCompare(M, sources, db);
   const opener = createOpener(M, { sources, trace, loss, graph, db });
   parts = { M, sources, trace, loss, runs, graph, compare, opener };
   // The reader worker starts with the engine, not with the first picked file: starting a worker

@@ -152,6 +152,18 @@ bool CompareSession::load_end() {
   return true;
 }
 
+bool CompareSession::load_sqlite(std::string_view name, ByteReader* reader) {
+  loading_name_ = name;
+  if (!b_->load_sqlite(name, reader)) {
+    last_error_ = b_->last_error();
+    return false;
+  }
+  has_b_ = true;
+  b_name_ = loading_name_;
+  last_error_.clear();
+  return true;
+}
+
 void CompareSession::load_fail(std::string_view message) {
   b_->load_fail(message);
   last_error_ = b_->last_error();

@@ -32,6 +32,9 @@ class CompareSession {
   // True: B replaced the previous B. False: the previous B (if any) stays, last_error() says why.
   bool load_end();
   void load_fail(std::string_view message);
+  // A SQLite profile as B (Nsight Systems, Ascend): opened where it is, as Engine::load_sqlite;
+  // true and false as load_end().
+  bool load_sqlite(std::string_view name, ByteReader* reader);
   const std::string& last_error() const { return last_error_; }
 
   bool has_b() const { return has_b_; }

@@ -40,18 +40,19 @@ KeyedEvents keyed_events(const TraceStore& s, OpDiffKey key) {
             add(&k, e, s.strings.get(s.events.name[e]));
       }
       break;
-    case OpDiffKey::kKernel:
-      if (s.xspace) {
-        const GpuWorkSet w = find_gpu_work(s);
-        for (uint32_t e = 0; e < s.events.size(); ++e)
-          if (w.work_of[e] == GpuWork::kCompute || w.work_of[e] == GpuWork::kComm)
-            add(&k, e, s.strings.get(s.events.name[e]));
-      } else {
-        for (uint32_t e = 0; e < s.events.size(); ++e)
-          if (is_kernel_category(s.strings.get(s.events.cat[e])))
-            add(&k, e, s.strings.get(s.events.name[e]));
+    case OpDiffKey::kKernel: {
+      // xplane device streams and Ascend hardware streams (trace_view.json, the profiler's
+      // db) carry no category: their compute and communication work, as the GPU breakdown
+      // finds it; Kineto's kernels by category.
+      const GpuWorkSet w = find_gpu_work(s);
+      for (uint32_t e = 0; e < s.events.size(); ++e) {
+        const bool work = w.work_of[e] == GpuWork::kCompute || w.work_of[e] == GpuWork::kComm;
+        const StrId cat = s.events.cat[e];
+        if (s.xspace || !cat ? work : is_kernel_category(s.strings.get(cat)))
+          add(&k, e, s.strings.get(s.events.name[e]));
       }
       break;
+    }
     case OpDiffKey::kXlaOp:
       for (const OpCore& c : op_cores(s))
         for (uint32_t t : c.tracks)

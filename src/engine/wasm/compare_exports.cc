@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine/compare/compare_session.h"
+#include "engine/wasm/browser_byte_reader.h"
 
 const strata::Engine& engine_current();
 
@@ -30,6 +31,11 @@ EMSCRIPTEN_KEEPALIVE int compare_load_next_file(const char* name, double bytes) 
 }
 // 1: B replaced the previous B; 0: the previous B stays, compare_last_error() says why.
 EMSCRIPTEN_KEEPALIVE int compare_load_end() { return compare().load_end() ? 1 : 0; }
+// A SQLite profile of `total_bytes` as B, read through the worker's self.strataDbRead (db.js).
+EMSCRIPTEN_KEEPALIVE int compare_load_sqlite(const char* name, double total_bytes) {
+  strata::BrowserByteReader reader(static_cast<uint64_t>(total_bytes));
+  return compare().load_sqlite(name ? name : "", &reader) ? 1 : 0;
+}
 EMSCRIPTEN_KEEPALIVE void compare_load_fail(const char* message) {
   compare().load_fail(message ? message : "");
 }
