@@ -453,6 +453,9 @@
     version: 1,
     open,
     summary: () => lastSummary,
+    // The worker's summary now: as summary(), with heapBytes read at this moment (the engine's
+    // wasm memory holds every store: a compared B's too).
+    workerSummary: () => request({ type: MSG.summary }),
     // startNs / endNs: absolute ns as Numbers (good to 256 ns at epoch scale); startRelNs /
     // endRelNs: ns since the trace start, exact at any zoom; originNs: the trace start, exact,
     // as decimal text (BigInt(originNs) + ... for exact absolute times); startText / endText:
