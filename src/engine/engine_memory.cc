@@ -2,11 +2,11 @@
 // counters at once; Kineto [memory] records by one extra pass over the file), Ascend memory
 // CSVs opened on their own or on top of a trace, and the chart's JSON queries.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdlib>
 
 #include "core/base/json_writer.h"
+#include "core/base/text.h"
 #include "core/formats/json/json_flat.h"
 #include "core/formats/xplane/xplane_details.h"
 #include "core/memory/ascend_memory.h"
@@ -31,11 +31,7 @@ namespace query = protocol::memory_query;
 namespace arg = protocol::memory_args;
 using protocol::append_key;
 
-bool mentions_memory(std::string_view s) {
-  std::string l(s);
-  for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return l.find("mem") != std::string::npos;
-}
+bool mentions_memory(std::string_view s) { return ascii_lower(s).find("mem") != std::string::npos; }
 
 void append_values(std::string* o, std::string_view key, const std::vector<MemoryBucket>& b,
                    int which) {

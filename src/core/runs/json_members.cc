@@ -1,5 +1,7 @@
 #include "core/runs/json_members.h"
 
+#include "core/base/text.h"
+
 namespace strata {
 
 namespace {
@@ -42,11 +44,7 @@ size_t skip_value(std::string_view text, size_t i) {
   return i;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
+constexpr std::string_view kJsonSpace = " \t\r\n";  // the characters space() accepts
 
 }  // namespace
 
@@ -93,9 +91,9 @@ std::string_view json_member(const std::vector<JsonMember>& members, std::string
 
 std::string json_array_concat(std::string_view a, std::string_view b) {
   auto inner = [](std::string_view s) {
-    s = trim(s);
+    s = trim(s, kJsonSpace);
     if (s.size() < 2 || s.front() != '[' || s.back() != ']') return std::string_view();
-    return trim(s.substr(1, s.size() - 2));
+    return trim(s.substr(1, s.size() - 2), kJsonSpace);
   };
   const std::string_view x = inner(a), y = inner(b);
   std::string out = "[";

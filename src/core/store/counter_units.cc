@@ -1,5 +1,7 @@
 #include "core/store/counter_units.h"
 
+#include "core/base/text.h"
+
 namespace strata {
 namespace {
 
@@ -16,13 +18,7 @@ double bytes_per_unit(std::string_view u) {
   return 0;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
+constexpr std::string_view kSpaceAndTab = " \t";
 
 }  // namespace
 
@@ -34,7 +30,8 @@ CounterUnit counter_unit_of_name(std::string_view name) {
     if (c != ')' && c != ']') continue;
     const size_t open = name.rfind(c == ')' ? '(' : '[', close);
     if (open == std::string_view::npos) break;
-    const double scale = bytes_per_unit(trim(name.substr(open + 1, close - open - 1)));
+    const double scale =
+        bytes_per_unit(trim(name.substr(open + 1, close - open - 1), kSpaceAndTab));
     if (scale > 0) {
       u.bytes = true;
       u.scale = scale;
@@ -43,7 +40,7 @@ CounterUnit counter_unit_of_name(std::string_view name) {
     close = open;
   }
   // "... MB": the last word, after a space.
-  std::string_view t = trim(name);
+  std::string_view t = trim(name, kSpaceAndTab);
   const size_t space = t.find_last_of(" \t");
   if (space == std::string_view::npos) return u;
   const std::string_view word = t.substr(space + 1);

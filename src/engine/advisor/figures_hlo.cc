@@ -1,10 +1,10 @@
 #include "engine/advisor/figures_hlo.h"
 
 #include <algorithm>
-#include <cctype>
 #include <span>
 #include <string_view>
 
+#include "core/base/text.h"
 #include "engine/advisor/figures_hlo_graph.h"
 #include "engine/advisor/table_figures.h"
 #include "engine/analysis/hlo_stats.h"
@@ -70,11 +70,6 @@ bool type_in(std::string_view type, std::span<const std::string_view> list) {
   return false;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 // The low-precision share of the typed ops' self time, debug prints and barrier waits.
 void op_kind_figures(const AnalysisTable& t, double all, AdvisorFigureSet* f) {
   const int category = column_index(t, "category"), self = column_index(t, "total_self_time");
@@ -91,8 +86,8 @@ void op_kind_figures(const AnalysisTable& t, double all, AdvisorFigureSet* f) {
       high += ns;
       high_rows.emplace_back(ns, &r);
     }
-    const std::string text = lower(r.cells[static_cast<size_t>(name)].text + " " + e + " " +
-                                   r.cells[static_cast<size_t>(category)].text);
+    const std::string text = ascii_lower(r.cells[static_cast<size_t>(name)].text + " " + e + " " +
+                                         r.cells[static_cast<size_t>(category)].text);
     if (has_any(text, kDebugPrint)) {
       debug += ns;
       debug_rows.emplace_back(ns, &r);

@@ -3,17 +3,11 @@
 #include <cctype>
 #include <cstdlib>
 
+#include "core/base/text.h"
+
 namespace strata {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 bool iequal(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <unordered_map>
 
+#include "core/base/text.h"
 #include "core/formats/hlo/hlo_text_sections.h"
 
 namespace strata::hlo {
@@ -20,11 +21,8 @@ bool is_name_char(char c) {
          c == '.' || c == '-' || c == '%' || c == '$';
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (is_space(s.front()) || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (is_space(s.back()) || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
+// Blanks and line ends: an instruction's text may span lines.
+constexpr std::string_view kSpaceAndNewline = " \t\r\n";
 
 std::string_view strip_percent(std::string_view s) {
   if (!s.empty() && s.front() == '%') s.remove_prefix(1);
@@ -260,13 +258,14 @@ class TextParser {
     const size_t start = pos_;
     size_t nl = s_.find('\n', pos_);
     std::string_view line =
-        trim(s_.substr(pos_, nl == std::string_view::npos ? s_.size() - pos_ : nl - pos_));
+        trim(s_.substr(pos_, nl == std::string_view::npos ? s_.size() - pos_ : nl - pos_),
+             kSpaceAndNewline);
     if (line.empty() || line.back() != '{')
       return fail(start, "expected a computation ('name (params) -> shape {' or 'ENTRY ...{')");
     bool entry = false;
     if (line.starts_with("ENTRY") && line.size() > 5 && !is_name_char(line[5])) {
       entry = true;
-      line = trim(line.substr(5));
+      line = trim(line.substr(5), kSpaceAndNewline);
     }
     size_t k = 0;
     while (k < line.size() && is_name_char(line[k])) ++k;
@@ -441,13 +440,13 @@ class TextParser {
     // constant(literal) hold no operands.
     if (opcode == "parameter") {
       int64_t v = 0;
-      std::string_view t = trim(args);
+      std::string_view t = trim(args, kSpaceAndNewline);
       auto r = std::from_chars(t.data(), t.data() + t.size(), v);
       if (r.ec != std::errc() || v < 0 || v > INT32_MAX)
         return fail(start, "expected a parameter number in '" + std::string(name) + "'");
       param = static_cast<int32_t>(v);
     } else if (opcode == "constant") {
-      std::string_view t = trim(args);
+      std::string_view t = trim(args, kSpaceAndNewline);
       if (!t.empty())
         attrs = "value=" + std::string(t.substr(0, 200)) + (t.size() > 200 ? "..." : "");
     } else {
@@ -463,8 +462,9 @@ class TextParser {
         std::string_view op = strip_percent(item.substr(j, k - j));
         if (!op.empty()) {
           pending_operands_.push_back(op);
-        } else if (!trim(item).empty()) {
-          return fail(start, "cannot read operand '" + std::string(trim(item).substr(0, 80)) +
+        } else if (!trim(item, kSpaceAndNewline).empty()) {
+          return fail(start, "cannot read operand '" +
+                                 std::string(trim(item, kSpaceAndNewline).substr(0, 80)) +
                                  "' of '" + std::string(name) + "'");
         }
         at = e + 1;
@@ -489,19 +489,21 @@ class TextParser {
       if (unterminated) return fail(start, "unterminated string in '" + std::string(name) + "'");
       if (e < s_.size() && (s_[e] == ')' || s_[e] == ']' || s_[e] == '}'))
         return fail(e, "unbalanced '" + std::string(1, s_[e]) + "' in '" + std::string(name) + "'");
-      std::string_view attr = trim(s_.substr(kb, e - kb));
+      std::string_view attr = trim(s_.substr(kb, e - kb), kSpaceAndNewline);
       pos_ = e;
       size_t eq = attr.find('=');
-      std::string_view key = eq == std::string_view::npos ? attr : trim(attr.substr(0, eq));
-      std::string_view value =
-          eq == std::string_view::npos ? std::string_view() : trim(attr.substr(eq + 1));
+      std::string_view key =
+          eq == std::string_view::npos ? attr : trim(attr.substr(0, eq), kSpaceAndNewline);
+      std::string_view value = eq == std::string_view::npos
+                                   ? std::string_view()
+                                   : trim(attr.substr(eq + 1), kSpaceAndNewline);
       if (is_computation_attr(key)) {
         if (!value.empty() && value.front() == '{') value = value.substr(1, value.size() - 2);
         size_t at = 0;
         while (at <= value.size()) {
           size_t c = value.find(',', at);
           if (c == std::string_view::npos) c = value.size();
-          std::string_view callee = strip_percent(trim(value.substr(at, c - at)));
+          std::string_view callee = strip_percent(trim(value.substr(at, c - at), kSpaceAndNewline));
           if (!callee.empty()) pending_called_.push_back(callee);
           at = c + 1;
         }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/base/text.h"
 #include "core/formats/loss_log/json_record.h"
 
 namespace strata {
@@ -63,9 +64,7 @@ bool looks_like_json_records(const uint8_t* p, size_t n) {
   // loss among its numbers.
   bool metrics = false;
   const JsonNumberSink look = [&](std::string_view key, double) {
-    std::string lower(key);
-    for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    metrics = metrics || is_step_name(key) || lower.find("loss") != std::string::npos;
+    metrics = metrics || is_step_name(key) || ascii_lower(key).find("loss") != std::string::npos;
   };
   size_t again = obj;
   read_json_record_at(s, &again, look, nullptr);

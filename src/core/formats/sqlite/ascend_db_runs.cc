@@ -1,7 +1,6 @@
 #include "core/formats/sqlite/ascend_db_runs.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -9,6 +8,7 @@
 #include <vector>
 
 #include "core/base/json_writer.h"
+#include "core/base/text.h"
 #include "core/formats/sqlite/ascend_db.h"
 
 namespace strata {
@@ -330,8 +330,7 @@ class RunFilesWriter {
       if (!s.null(3)) name += "@" + std::string(str(s.i64(3)));
       const Step* st = step_of(start);
       const std::string step = st ? "step" + std::to_string(st->id) : std::string("step");
-      std::string lower = name;
-      for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      const std::string lower = ascii_lower(name);
       const bool p2p = lower.find("send") != std::string::npos ||
                        lower.find("receive") != std::string::npos ||
                        lower.find("recv") != std::string::npos;
