@@ -323,9 +323,7 @@ double query(ByteReader* reader, const std::string& sql) {
 }
 
 TEST(AdvisorAscendRealFiles, DatabaseFiguresEqualItsTables) {
-  const std::string path = testing::shared_path(
-      "ascend/msinsight/db_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/"
-      "ascend_pytorch_profiler_0.db");
+  const std::string path = testing::ascend_db_path();
   auto file = std::make_unique<FileByteReader>(path);
   if (!file->ok()) GTEST_SKIP() << path;
   Engine e;

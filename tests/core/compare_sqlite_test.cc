@@ -8,16 +8,14 @@
 #include "core/formats/sqlite/byte_reader.h"
 #include "engine/compare/compare_session.h"
 #include "engine/engine.h"
+#include "import_test_util.h"
 
 namespace strata {
 namespace {
 
-const std::string kNsys = std::string(STRATA_SHARED_DATA) + "/nsys/nvfuser/pr3924/report1.sqlite";
-const std::string kAscendDir =
-    std::string(STRATA_SHARED_DATA) +
-    "/ascend/msinsight/db_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/";
-const std::string kAscend = kAscendDir + "ascend_pytorch_profiler_0.db";
-const std::string kAnalysis = kAscendDir + "analysis.db";
+const std::string kNsys = testing::shared_path(std::string(testing::kNsysExport));
+const std::string kAscend = testing::ascend_db_path();
+const std::string kAnalysis = testing::ascend_db_path("analysis.db");
 
 uint64_t total_count(const std::vector<OpDiffRow>& rows, bool side_b) {
   uint64_t n = 0;

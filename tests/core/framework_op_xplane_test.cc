@@ -242,8 +242,8 @@ TEST(FrameworkOpXplane, TwoTensorFlowOpsOfOneTypeAreTwoRows) {
   ASSERT_EQ(a_host.size(), 3u);
   ASSERT_EQ(b_host.size(), 1u);
   std::multiset<std::pair<std::string, TimeNs>> a_want, b_want;
-  for (TimeNs t : a_host) a_want.insert({"tf_Compute", t});
-  for (TimeNs t : b_host) b_want.insert({"tf_Compute", t});
+  for (TimeNs at : a_host) a_want.insert({"tf_Compute", at});
+  for (TimeNs at : b_host) b_want.insert({"tf_Compute", at});
   const std::vector<TimeNs> a_dev = starts_of("Framework Ops", "MatMul");
   ASSERT_EQ(a_dev.size(), 1u);
   a_want.insert({"Framework Ops", a_dev[0]});

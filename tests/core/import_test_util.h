@@ -99,6 +99,14 @@ inline std::string shared_path(const std::string& rel) {
   return std::string(STRATA_SHARED_DATA) + "/" + rel;
 }
 
+// The SQLite profiles of the shared data the database tests read (paths for shared_path).
+inline constexpr std::string_view kNsysExport = "nsys/nvfuser/pr3924/report1.sqlite";
+inline constexpr std::string_view kAscendDbDir =
+    "ascend/msinsight/db_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/";
+inline std::string ascend_db_path(std::string_view file = "ascend_pytorch_profiler_0.db") {
+  return shared_path(std::string(kAscendDbDir) + std::string(file));
+}
+
 // Reads a sample from the shared data dir; the caller GTEST_SKIPs when this returns false.
 inline bool read_shared(const std::string& rel, std::string* out) {
   return read_file(shared_path(rel), out);

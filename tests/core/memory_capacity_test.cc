@@ -129,9 +129,7 @@ std::map<int64_t, std::string> npu_chips(ByteReader* reader) {
 }
 
 TEST(AscendDeviceMemory, TheDbNamesTheChipAndTheSummarySaysTheMemoryIsNotStated) {
-  const std::string path = std::string(STRATA_SHARED_DATA) +
-                           "/ascend/msinsight/db_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/"
-                           "ascend_pytorch_profiler_0.db";
+  const std::string path = testing::ascend_db_path();
   FileByteReader file(path);
   if (!file.ok()) GTEST_SKIP() << "no " << path;
   const std::map<int64_t, std::string> chips = npu_chips(&file);

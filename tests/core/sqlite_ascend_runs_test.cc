@@ -20,13 +20,12 @@
 #include "core/runs/run_stats.h"
 #include "engine/engine.h"
 #include "engine/runs_session.h"
+#include "import_test_util.h"
 
 namespace strata {
 namespace {
 
-const std::string kAscend = std::string(STRATA_SHARED_DATA) +
-                            "/ascend/msinsight/db_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/"
-                            "ascend_pytorch_profiler_0.db";
+const std::string kAscend = testing::ascend_db_path();
 
 // One number from SQLite's own query of the file (not Strata's reading of it).
 double query(ByteReader* reader, const std::string& sql) {
