@@ -11,7 +11,16 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { boxCentre, clickMouse, dataUrl, folderEntries, hasData, poll, setupStrata } from './lib.mjs';
+import {
+  boxCentre,
+  clickMouse,
+  dataUrl,
+  folderEntries,
+  hasData,
+  openAnalysisSubTab,
+  poll,
+  setupStrata,
+} from './lib.mjs';
 
 const RESNET = 'pytorch_kineto/kineto-tb_plugin/resnet50_num_workers_0/worker0.1623143566756.pt.trace.json.gz';
 const skip = !hasData(RESNET) && 'needs ../shared/data';
@@ -36,29 +45,12 @@ const listed = (report, id) => ['finding', 'passed', 'notChecked'].includes(plac
 
 const view = (s) => s.call(() => window.strata.analysisView());
 
-async function openReport(s) {
-  assert.equal(await s.call(() => window.strata.setTab('analysis')), true);
-  const first = await poll(
-    async () => {
-      const v = await view(s);
-      return v && v.analyses.length > 0 && v.layout.subTabs.length === v.analyses.length && v;
-    },
-    { timeout: 60_000, message: 'the sub-tabs' },
-  );
-  const i = first.analyses.findIndex((a) => a.name === 'advisor');
-  assert.ok(i >= 0, first.analyses.map((a) => a.name).join());
-  const t = boxCentre(first.layout.subTabs[i]);
-  await clickMouse(s, t.x, t.y);
-  return poll(
-    async () => {
-      const v = await view(s);
-      return (
-        v && v.analysis === 'advisor' && !v.loading && v.report && v.report.status && v.layout.rows.length > 0 && v
-      );
-    },
-    { timeout: 120_000, message: 'the Report view' },
-  );
-}
+const openReport = (s) =>
+  openAnalysisSubTab(s, 'advisor', (v) => v.report && v.report.status && v.layout.rows.length > 0, {
+    available: false,
+    timeout: 120_000,
+    message: 'the Report view',
+  });
 
 // The Analysis tab keeps the table it drew: another sub-tab, then the Report again, asks anew.
 async function reopenReport(s) {

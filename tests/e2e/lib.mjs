@@ -614,6 +614,34 @@ export async function clickMouse(session, x, y) {
 /** The centre {x, y} of a box [x, y, w, h] as strata's state reports boxes. */
 export const boxCentre = (b) => ({ x: b[0] + b[2] / 2, y: b[1] + b[3] / 2 });
 
+/**
+ * Shows the Analysis tab's sub-tab `name` by clicking it, as a user does, and resolves with
+ * strata.analysisView() once that analysis has loaded and `ready(view)` holds. `available`
+ * (default true): the analysis must say it is available for this trace.
+ */
+export async function openAnalysisSubTab(session, name, ready, { available = true, timeout = 60_000, message } = {}) {
+  const view = () => session.call(() => window.strata.analysisView());
+  assert.equal(await session.call(() => window.strata.setTab('analysis')), true);
+  const first = await poll(
+    async () => {
+      const v = await view();
+      return v && v.analyses.length > 0 && v.layout.subTabs.length === v.analyses.length && v;
+    },
+    { timeout: 60_000, message: 'the sub-tabs' },
+  );
+  const i = first.analyses.findIndex((a) => a.name === name);
+  assert.ok(i >= 0 && (!available || first.analyses[i].available), JSON.stringify(first.analyses));
+  const t = boxCentre(first.layout.subTabs[i]);
+  await clickMouse(session, t.x, t.y);
+  return poll(
+    async () => {
+      const v = await view();
+      return v && v.analysis === name && !v.loading && ready(v) && v;
+    },
+    { timeout, message: message || `the ${name} view` },
+  );
+}
+
 /** Drags the mouse from a to b ({x, y} page pixels) in four steps, a frame after each. */
 export async function dragMouse(session, a, b) {
   const { page } = session;

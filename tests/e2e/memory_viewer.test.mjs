@@ -13,6 +13,7 @@ import {
   clickMouse,
   dataUrl,
   dragMouse,
+  openAnalysisSubTab,
   poll,
   screenshotCanvas,
   setupStrata,
@@ -38,27 +39,10 @@ function nearestColour(shot, x, y, want, reach = 3) {
 // Where the chart puts program-order point p (the middle of its column).
 const xOf = (m, p) => m.plot[0] + ((p + 0.5 - m.range[0]) / (m.range[1] - m.range[0])) * m.plot[2];
 
-async function openMemoryViewer(s) {
-  assert.equal(await s.call(() => window.strata.setTab('analysis')), true);
-  const first = await poll(
-    async () => {
-      const v = await view(s);
-      return v && v.analyses.length > 0 && v.layout.subTabs.length === v.analyses.length && v;
-    },
-    { timeout: 60_000, message: 'the sub-tabs' },
-  );
-  const i = first.analyses.findIndex((a) => a.name === 'memory_viewer');
-  assert.ok(i >= 0 && first.analyses[i].available, JSON.stringify(first.analyses));
-  const t = boxCentre(first.layout.subTabs[i]);
-  await clickMouse(s, t.x, t.y);
-  return poll(
-    async () => {
-      const v = await view(s);
-      return v && v.analysis === 'memory_viewer' && !v.loading && v.memoryViewer?.drawn && v.rowCount > 0 && v;
-    },
-    { timeout: 60_000, message: 'the memory viewer chart' },
-  );
-}
+const openMemoryViewer = (s) =>
+  openAnalysisSubTab(s, 'memory_viewer', (v) => v.memoryViewer?.drawn && v.rowCount > 0, {
+    message: 'the memory viewer chart',
+  });
 
 describe('the Memory Viewer on a JAX xplane with buffer assignments', { skip: skipUnlessData(XP) }, () => {
   let env, s, v, answer;

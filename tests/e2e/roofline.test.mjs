@@ -15,6 +15,7 @@ import {
   boxCentre,
   clickMouse,
   dataUrl,
+  openAnalysisSubTab,
   poll,
   REPO_ROOT,
   screenshotCanvas,
@@ -43,27 +44,8 @@ async function typeInto(s, box, text) {
 }
 
 // Opens the Analysis tab on the Roofline sub-tab and waits for the chart's state.
-async function openRoofline(s, ready) {
-  assert.equal(await s.call(() => window.strata.setTab('analysis')), true);
-  const first = await poll(
-    async () => {
-      const v = await view(s);
-      return v && v.analyses.length > 0 && v.layout.subTabs.length === v.analyses.length && v;
-    },
-    { timeout: 60_000, message: 'the sub-tabs' },
-  );
-  const i = first.analyses.findIndex((a) => a.name === 'roofline');
-  assert.ok(i >= 0 && first.analyses[i].available, JSON.stringify(first.analyses));
-  const t = centre(first.layout.subTabs[i]);
-  await clickAt(s, t.x, t.y);
-  return poll(
-    async () => {
-      const v = await view(s);
-      return v && v.analysis === 'roofline' && !v.loading && v.roofline && ready(v.roofline) && v;
-    },
-    { timeout: 60_000, message: 'the roofline chart' },
-  );
-}
+const openRoofline = (s, ready) =>
+  openAnalysisSubTab(s, 'roofline', (v) => v.roofline && ready(v.roofline), { message: 'the roofline chart' });
 
 const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
