@@ -17,7 +17,8 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (it installs D
 # ---- Debian packages --------------------------------------------------------------------
 PKGS=(emscripten protobuf-compiler libprotobuf-dev libgtest-dev cmake ninja-build g++ clang-format ccache
       clang libclang-rt-14-dev
-      chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates tcl)
+      chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates tcl
+      slurm-wlm)  # slurm-wlm: a private single-node Slurm for the pod-pack array job test
 command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 missing=()
