@@ -71,6 +71,22 @@ TEST(CallTree, MergesByNamePathWithSelfTimeOutsidePickedChildren) {
   EXPECT_EQ(call_tree_name("ProfilerStep#x"), "ProfilerStep#x");
 }
 
+// Events in any order give the same tree as in store order.
+TEST(CallTree, AnyEventOrderGivesTheSameTree) {
+  testing::ImportResult a = testing::import_json(kA);
+  ASSERT_FALSE(a.failed);
+  KeyedEvents k = call_tree_events(*a.store);
+  const CallTree t = build_call_tree(*a.store, k.events, k.names);
+  std::reverse(k.events.begin(), k.events.end());
+  std::reverse(k.names.begin(), k.names.end());
+  const CallTree r = build_call_tree(*a.store, k.events, k.names);
+  ASSERT_EQ(r.size(), t.size());
+  std::map<std::string_view, CallFigures> x, y;
+  for (uint32_t n = 1; n < t.size(); ++n) x[t.name[n]] = t.figures[n];
+  for (uint32_t n = 1; n < r.size(); ++n) y[r.name[n]] = r.figures[n];
+  EXPECT_EQ(x, y);
+}
+
 // Two threads calling the same op under the same name path are one node.
 TEST(CallTree, OnePathOnSeveralThreadsIsOneNode) {
   testing::ImportResult a = testing::import_json(R"([
