@@ -368,9 +368,9 @@ inline constexpr std::string_view kRunsStatsKeys[] = {
     keys::runs_stats::kErrors};
 
 // The compare session's reply and compareOpen's answer (reply_keys_compare.h).
-inline constexpr std::string_view kCompareKeys[] = {keys::compare::kA, keys::compare::kB,
+inline constexpr std::string_view kCompareKeys[] = {keys::compare::kA,      keys::compare::kB,
                                                     keys::compare::kTables, keys::compare::kSteps,
-                                                    keys::compare::kErrors};
+                                                    keys::compare::kErrors, keys::compare::kTree};
 inline constexpr std::string_view kCompareOpenKeys[] = {
     keys::compare_open::kOk, keys::compare_open::kError, keys::compare_open::kName,
     keys::compare_open::kResult};

@@ -1,8 +1,8 @@
 // scripts/bench-compare: two generated Kineto-shaped traces of N events each (ProfilerStep#
 // slices, CPU operators with nested children, the kernels they launch on a GPU stream; B's
 // durations and a few names differ from A's) are loaded into an Engine (A) and a CompareSession
-// (B) as the worker does, then the diff is timed: each key's table, the steps side by side, and
-// the whole compare reply. Prints one JSON line.
+// (B) as the worker does, then the diff is timed: each key's table, the steps side by side, the
+// call-tree diff and the whole compare reply. Prints one JSON line.
 //   strata_bench_compare [events per side, default 1000000] [repeats, default 3]
 #include <algorithm>
 #include <chrono>
@@ -125,14 +125,20 @@ int main(int argc, char** argv) {
   size_t steps = 0;
   const double steps_ms =
       best_ms(repeats, [&] { steps = strata::compare_steps(a, c.b()).pairs.size(); });
+  size_t tree_nodes = 0;
+  const double build_ms =
+      best_ms(repeats, [&] { tree_nodes = strata::framework_call_tree(*a.store()).size(); });
+  size_t tree_rows = 0;
+  const double tree_ms = best_ms(repeats, [&] { tree_rows = c.tree_diff(a).rows.size(); });
   size_t bytes = 0;
   const double all_ms = best_ms(repeats, [&] { bytes = c.result_json(a).size(); });
   std::printf(
       "{\"eventsA\":%zu,\"eventsB\":%zu,\"loadBMs\":%.1f,\"operatorMs\":%.1f,\"operatorChanged\":"
-      "%zu,\"kernelMs\":%.1f,\"categoryMs\":%.1f,\"stepsMs\":%.1f,\"steps\":%zu,\"resultMs\":%.1f,"
-      "\"resultBytes\":%zu,\"peakBytes\":%llu}\n",
+      "%zu,\"kernelMs\":%.1f,\"categoryMs\":%.1f,\"stepsMs\":%.1f,\"steps\":%zu,\"treeMs\":%.1f,"
+      "\"treeRows\":%zu,\"treeBuildMs\":%.1f,\"treeNodes\":%zu,\"resultMs\":%.1f,\"resultBytes\":%"
+      "zu,\"peakBytes\":%llu}\n",
       a.store()->events.size(), c.b().store()->events.size(), load_b_ms, op_ms, op_changed,
-      kernel_ms, category_ms, steps_ms, steps, all_ms, bytes,
-      static_cast<unsigned long long>(strata_bench::peak_bytes()));
+      kernel_ms, category_ms, steps_ms, steps, tree_ms, tree_rows, build_ms, tree_nodes, all_ms,
+      bytes, static_cast<unsigned long long>(strata_bench::peak_bytes()));
   return 0;
 }

@@ -1,5 +1,6 @@
 // The Compare tab's model reads the engine's compare reply back: the rows, the steps and the
-// errors the session wrote, the default order by |Δ|, and the CSV of every table.
+// errors the session wrote, the default order by |Δ|, the call tree's rows and which of them
+// show, and the CSV of every table.
 #include "ui/compare/compare_model.h"
 
 #include <gtest/gtest.h>
@@ -86,6 +87,69 @@ TEST(CompareModel, ReadsTheSessionsReply) {
   EXPECT_NE(steps.find("\n3,3,50.000,70.000,"), std::string::npos) << steps;
 }
 
+// Under the step, A has y where B has z: one replaced group with both as rows under it; x and
+// q changed; the rows read back equal the session's, and the CSV has one line per row.
+TEST(CompareModel, ReadsTheCallTree) {
+  Engine a;
+  ASSERT_TRUE(testing::load_trace(&a, "a.json", kA));
+  CompareSession c;
+  ASSERT_TRUE(load_b(&c, "b.json", kB));
+  CompareModel m;
+  std::string error;
+  ASSERT_TRUE(compare_model_parse(c.result_json(a).c_str(), &m, &error)) << error;
+  const TreeDiff d = c.tree_diff(a);
+  ASSERT_TRUE(m.tree.present);
+  ASSERT_EQ(m.tree.rows.size(), d.rows.size());
+  ASSERT_EQ(d.rows.size(), 6u);  // step; x; q; the group, its z and y
+  for (size_t i = 0; i < d.rows.size(); ++i) {
+    const CompareTreeRow& r = m.tree.rows[i];
+    EXPECT_EQ(r.path, d.rows[i].path);
+    EXPECT_EQ(r.name, d.rows[i].name);
+    EXPECT_EQ(r.status, diff_status_name(d.rows[i].status));
+    EXPECT_EQ(r.depth, d.rows[i].depth);
+    EXPECT_EQ(r.parent, d.rows[i].parent == kNone ? -1 : static_cast<int64_t>(d.rows[i].parent));
+    EXPECT_EQ(r.a_total, static_cast<double>(d.rows[i].a.total));
+    EXPECT_EQ(r.b_self, static_cast<double>(d.rows[i].b.self));
+    EXPECT_EQ(r.delta, static_cast<double>(d.rows[i].delta()));
+  }
+  EXPECT_EQ(m.tree.rows[0].path, "ProfilerStep#*");
+  EXPECT_EQ(m.tree.rows[1].path, "ProfilerStep#* > x");
+  EXPECT_EQ(m.tree.rows[2].path, "ProfilerStep#* > q, \"quoted\"");  // |−1| ties the group's
+  const CompareTreeRow& group = m.tree.rows[3];
+  EXPECT_EQ(group.status, "replaced");
+  EXPECT_EQ(group.name, "y -> z");
+  EXPECT_EQ(group.a_names, (std::vector<std::string>{"y"}));
+  EXPECT_EQ(group.b_names, (std::vector<std::string>{"z"}));
+  EXPECT_EQ(m.tree.rows[4].path, "ProfilerStep#* > z");  // |+5| before y's |−4|
+  EXPECT_EQ(m.tree.rows[4].status, "added");
+  EXPECT_EQ(m.tree.rows[5].path, "ProfilerStep#* > y");
+  EXPECT_EQ(m.tree.rows[5].status, "removed");
+  EXPECT_EQ(m.tree.unchanged, 0);
+  EXPECT_EQ(m.tree.a_nodes, 4);
+
+  // Collapsed: the top row only; open it and the group: everything.
+  std::vector<uint8_t> open(m.tree.rows.size(), 0);
+  EXPECT_EQ(compare_tree_visible(m.tree, open), (std::vector<uint32_t>{0}));
+  open[0] = 1;
+  EXPECT_EQ(compare_tree_visible(m.tree, open), (std::vector<uint32_t>{0, 1, 2, 3}));
+  open[3] = 1;
+  EXPECT_EQ(compare_tree_visible(m.tree, open).size(), 6u);
+  EXPECT_EQ(compare_tree_has_children(m.tree), (std::vector<uint8_t>{1, 0, 0, 1, 0, 0}));
+
+  const std::string csv = compare_tree_csv(m.tree);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  EXPECT_EQ(csv.substr(0, csv.find(',')), "status");
+  EXPECT_NE(
+      csv.find("\nreplaced,1,ProfilerStep#* > y -> z,y -> z,1,4.000,4.000,1,5.000,5.000,1.000,"
+               "25,y,z\n"),
+      std::string::npos)
+      << csv;
+  EXPECT_NE(
+      csv.find("changed,1,\"ProfilerStep#* > q, \"\"quoted\"\"\",\"q, \"\"quoted\"\"\",1,2.000"),
+      std::string::npos)
+      << csv;
+}
+
 TEST(CompareModel, WithoutBAndOnBadText) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "a.json", kA));
@@ -95,6 +159,7 @@ TEST(CompareModel, WithoutBAndOnBadText) {
   ASSERT_TRUE(compare_model_parse(c.result_json(a).c_str(), &m, &error)) << error;
   EXPECT_FALSE(m.has_b);
   EXPECT_TRUE(m.tables[0].changed.empty());
+  EXPECT_FALSE(m.tree.present);
   EXPECT_FALSE(compare_model_parse("{\"a\":", &m, &error));
   EXPECT_FALSE(error.empty());
 }

@@ -139,6 +139,10 @@ TEST(CompareSession, ARealTraceAgainstItselfIsEmpty) {
     names += d.unchanged;
   }
   EXPECT_GT(names, 10u);
+  const TreeDiff tree = c.tree_diff(a);
+  EXPECT_TRUE(tree.empty());
+  EXPECT_EQ(tree.unchanged, tree.a_nodes);
+  EXPECT_GT(tree.a_nodes, 10u);
   const StepCompare s = compare_steps(a, c.b());
   for (const StepPair& p : s.pairs) EXPECT_EQ(s.a[p.a].parts, s.b[p.b].parts);
   EXPECT_EQ(s.pairs.size(), 2u);

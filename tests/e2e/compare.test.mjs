@@ -2,7 +2,9 @@
 // loaded) and rank 1 as B through strata.compare(null, b); the operator and kernel tables equal
 // an independent diff of the two files' cpu_op / kernel records computed here; the steps are
 // matched by number; the Compare tab shows the changed rows by |Δ|, a row selects its events in
-// A's timeline and reports B's count, and its CSV holds every row; a bad B keeps A and the
+// A's timeline and reports B's count, and its CSV holds every row; the call tree's rows are in
+// pre-order with siblings by |Δ|, a row selects its leaf name's events, its CSV is the reply's
+// rows (the tree's figures against the raw events: tree_diff_test); a bad B keeps A and the
 // previous B; a trace dropped on the tab, or picked with "Compare with...", is the new B.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -140,6 +142,87 @@ describe('compare two runs', { skip: skipUnlessData(RANK0, RANK1) }, () => {
     s.assertNoErrors();
   });
 
+  test('the call tree: siblings by |Δ|, a row selects its events in A, CSV rows equal the reply', async () => {
+    const res = await s.call(() => window.strata.compareResult());
+    const tree = res.tree;
+    assert.ok(tree.rows.length > 0, 'two ranks differ');
+    assert.ok(tree.aNodes > 0 && tree.bNodes > 0);
+    assert.equal(tree.note, '');
+    const statuses = new Set(tree.rows.map((r) => r.status));
+    for (const st of statuses) assert.ok(['changed', 'unchanged', 'added', 'removed', 'replaced'].includes(st), st);
+    tree.rows.forEach((r, i) => {
+      assert.equal(r.deltaNs, r.bTotalNs - r.aTotalNs, r.path);
+      if (r.parent >= 0) {
+        assert.ok(r.parent < i, 'pre-order');
+        assert.equal(r.depth, tree.rows[r.parent].depth + 1);
+      } else assert.equal(r.depth, 0);
+      if (r.status === 'replaced') assert.ok(r.aNames.length > 0 && r.bNames.length > 0, r.path);
+    });
+    const siblings = new Map();
+    for (const r of tree.rows) siblings.set(r.parent, [...(siblings.get(r.parent) || []), Math.abs(r.deltaNs)]);
+    for (const [, d] of siblings) for (let i = 1; i < d.length; ++i) assert.ok(d[i - 1] >= d[i], 'siblings by |Δ|');
+
+    await s.call(() => window.strata.setTab('compare'));
+    const row = tree.rows.find((r) => r.status === 'changed' && !r.name.startsWith('ProfilerStep#') && r.aCount > 0);
+    assert.ok(row, 'a changed operator row');
+    assert.equal(await s.call((p) => window.strata.compareSelect('tree', p), row.path), true);
+    await s.frame();
+    await s.frame();
+    const sel = await poll(
+      async () => {
+        const x = await s.call(() => window.strata.selection());
+        return x.count > 0 && x;
+      },
+      { message: 'the tree row selects its events in A' },
+    );
+    assert.ok(sel.events.every((e) => e.name === row.name));
+    assert.ok(sel.count >= row.aCount, 'every event of the leaf name, this path among them');
+    const v = await s.call(() => window.strata.compareView());
+    assert.equal(v.key, 'tree');
+    assert.equal(v.selected, row.path);
+    assert.equal(v.selectedB, row.bCount);
+    assert.ok(v.treeShown.length > 0);
+    const paths = new Set(tree.rows.map((r) => r.path));
+    assert.ok(v.treeShown.every((p) => paths.has(p)));
+    assert.deepEqual(
+      v.treeShown.slice(0, 3),
+      tree.rows
+        .filter((r) => r.depth <= 1)
+        .slice(0, 3)
+        .map((r) => r.path),
+      'the top two levels shown first, in the reply order',
+    );
+
+    // One CSV line per row, in the reply's order, with its path and figures.
+    const csv = (await s.call(() => window.strata.compareCsv('tree'))).trimEnd().split('\n');
+    const fields = (line) => {
+      const out = [];
+      let cur = '',
+        quoted = false;
+      for (let i = 0; i < line.length; ++i) {
+        const c = line[i];
+        if (quoted && c === '"' && line[i + 1] === '"') ((cur += '"'), ++i);
+        else if (c === '"') quoted = !quoted;
+        else if (c === ',' && !quoted) (out.push(cur), (cur = ''));
+        else cur += c;
+      }
+      return [...out, cur];
+    };
+    const head = fields(csv[0]);
+    assert.deepEqual(head.slice(0, 5), ['status', 'depth', 'path', 'name', 'a_count']);
+    assert.equal(csv.length - 1, tree.rows.length);
+    const col = (n) => head.indexOf(n);
+    tree.rows.forEach((r, i) => {
+      const f = fields(csv[i + 1]);
+      assert.equal(f[col('status')], r.status);
+      assert.equal(f[col('path')], r.path);
+      assert.equal(Number(f[col('a_count')]), r.aCount);
+      assert.equal(Number(f[col('b_count')]), r.bCount);
+      assert.ok(Math.abs(Number(f[col('delta_us')]) * 1e3 - r.deltaNs) < 1, r.path);
+    });
+    s.assertNoErrors();
+  });
+
   test('a bad B keeps A and the previous B, and says why', async () => {
     const r = await s.call(async () => {
       const bytes = new TextEncoder().encode('PK\u0003\u0004 not a trace');
@@ -185,6 +268,8 @@ describe('compare two runs', { skip: skipUnlessData(RANK0, RANK1) }, () => {
     assert.deepEqual([v.changed, v.added, v.removed], [[], [], []]);
     const res = await s.call(() => window.strata.compareResult());
     for (const t of Object.values(res.tables)) assert.deepEqual([t.changed, t.added, t.removed], [[], [], []]);
+    assert.deepEqual(res.tree.rows, []);
+    assert.equal(res.tree.unchanged, res.tree.aNodes);
     assert.equal(await s.call(() => window.strata.tab()), 'compare');
     const sum = await s.summary();
     assert.equal(sum.files[0].name, 'sampled_rank-0.json.gz'); // the drop did not replace A

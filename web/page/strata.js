@@ -621,16 +621,18 @@
       return compareWith(b);
     },
     // The diff of the current trace against B: {a, b, tables: {operator, kernel, xla_op,
-    // category: {key, changed, added, removed, unchanged}}, steps, errors}
-    // (src/protocol/reply_keys_compare.h).
+    // category: {key, changed, added, removed, unchanged}}, steps, tree: {rows, unchanged, aNodes,
+    // bNodes, note}, errors} (src/protocol/reply_keys_compare.h).
     compareResult: () => request({ type: MSG.compareResult }).then(showCompare),
     // What the Compare tab shows: {hasB, a, b, key, error, note, align, changed, added, removed
-    // (row names as shown), steps (matched), selected, selectedB (its count in B), csv}.
+    // (row names as shown), steps (matched), selected, selectedB (its count in B), csv,
+    // treeShown (the call tree's rows shown, by path)}.
     compareView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_compare_view_json())) : null),
-    // A row click on the Compare tab: selects its events in A's timeline (false: no such row).
+    // A row click on the Compare tab: selects its events in A's timeline (false: no such row);
+    // key 'tree' takes a call-tree row's path.
     compareSelect: (key, name) =>
       !!ui && withString(String(key), (pk) => withString(String(name), (pn) => ui._ui_compare_select(pk, pn))) === 1,
-    // The CSV of one Compare table (key, or 'steps'), as its button exports it (download: save it too).
+    // The CSV of one Compare table (key, 'steps' or 'tree'), as its button exports it (download: save it too).
     compareCsv: (key, download) =>
       ui ? withString(String(key), (p) => ui.UTF8ToString(ui._ui_compare_csv(p, download ? 1 : 0))) : '',
     // The advisor's report (src/engine/advisor): the `advisor` analysis' extra value {status,

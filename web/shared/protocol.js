@@ -142,7 +142,7 @@ const StrataProtocol = (() => {
     runsStep: ['step', 'entry', 'note', 'message', 'files', 'answer'],
     graphBench: ['ms', 'nodes', 'edges', 'crossings'],
     advisor: ['extra'],
-    compare: ['a', 'b', 'tables', 'steps', 'errors'],
+    compare: ['a', 'b', 'tables', 'steps', 'errors', 'tree'],
     compareOpen: ['ok', 'error', 'name', 'result'],
   });
 

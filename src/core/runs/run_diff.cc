@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <unordered_map>
 
+#include "core/diff/keyed_diff.h"
 #include "core/runs/run_stats.h"
 #include "core/runs/runs_util.h"
 
@@ -28,21 +28,22 @@ std::string_view bare_step(std::string_view s) {
 }  // namespace
 
 std::vector<OperatorDiffRow> diff_operators(const OperatorTable& a, const OperatorTable& b) {
+  // Keys joined by the shared keyed diff (core/diff/keyed_diff.h): A's in first-seen order,
+  // then B's own; every key is listed (a side without it shows zeros), so no split here.
+  KeyedJoin join;
   std::vector<OperatorDiffRow> out;
-  std::unordered_map<std::string, size_t> index;
-  auto row_for = [&](const OperatorRow& r) -> OperatorDiffRow& {
-    std::string key = r.name + '\x1f' + r.input_shape;
-    auto [it, fresh] = index.try_emplace(std::move(key), out.size());
-    if (fresh) {
+  auto row_for = [&](DiffSide side, const OperatorRow& r) -> OperatorDiffRow& {
+    const uint32_t id = join.add(side, r.name + '\x1f' + r.input_shape);
+    if (id == out.size()) {
       OperatorDiffRow d;
       d.name = r.name;
       d.input_shape = r.input_shape;
       out.push_back(std::move(d));
     }
-    return out[it->second];
+    return out[id];
   };
   for (const OperatorRow& r : a.rows) {
-    OperatorDiffRow& d = row_for(r);
+    OperatorDiffRow& d = row_for(DiffSide::kA, r);
     d.a_calls += r.calls;
     d.a_host_us += or_zero(r.host_total_us);
     d.a_self_host_us += or_zero(r.host_self_us);
@@ -50,7 +51,7 @@ std::vector<OperatorDiffRow> diff_operators(const OperatorTable& a, const Operat
     d.a_self_device_us += or_zero(r.device_self_us);
   }
   for (const OperatorRow& r : b.rows) {
-    OperatorDiffRow& d = row_for(r);
+    OperatorDiffRow& d = row_for(DiffSide::kB, r);
     d.b_calls += r.calls;
     d.b_host_us += or_zero(r.host_total_us);
     d.b_self_host_us += or_zero(r.host_self_us);
@@ -67,28 +68,31 @@ std::vector<OperatorDiffRow> diff_operators(const OperatorTable& a, const Operat
     d.device_ratio = ratio(d.b_device_us, d.a_device_us);
     d.self_device_ratio = ratio(d.b_self_device_us, d.a_self_device_us);
   }
-  std::stable_sort(out.begin(), out.end(), [](const OperatorDiffRow& x, const OperatorDiffRow& y) {
-    double dx = std::fabs(x.device_diff_us), dy = std::fabs(y.device_diff_us);
-    if (dx != dy) return dx > dy;
-    return std::fabs(x.host_diff_us) > std::fabs(y.host_diff_us);
-  });
-  return out;
+  std::vector<uint32_t> ids(out.size());
+  for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+  order_by_change(
+      join, &ids, [&](uint32_t id) { return std::fabs(out[id].device_diff_us); },
+      [&](uint32_t id) { return std::fabs(out[id].host_diff_us); });
+  std::vector<OperatorDiffRow> sorted;
+  sorted.reserve(out.size());
+  for (uint32_t id : ids) sorted.push_back(std::move(out[id]));
+  return sorted;
 }
 
 StepDiff step_diff(const StepOpTimes& a, const StepOpTimes& b, std::string_view step) {
   StepDiff out;
   out.step = std::string(bare_step(step));
-  std::unordered_map<std::string, size_t> index;
+  KeyedJoin join;
   auto add = [&](const StepOpTimes& run, bool is_b) {
     for (const StepOpTimes::Entry& e : run.entries) {
       if (!out.step.empty() && bare_step(e.step) != out.step) continue;
-      auto [it, fresh] = index.try_emplace(e.op_type, out.rows.size());
-      if (fresh) {
+      const uint32_t id = join.add(is_b ? DiffSide::kB : DiffSide::kA, e.op_type);
+      if (id == out.rows.size()) {
         StepDiffRow r;
         r.op_type = e.op_type;
         out.rows.push_back(std::move(r));
       }
-      StepDiffRow& r = out.rows[it->second];
+      StepDiffRow& r = out.rows[id];
       double& host = is_b ? r.b_host_us : r.a_host_us;
       if (!is_missing(e.host_us)) host = or_zero(host) + e.host_us;
       (is_b ? r.b_device_us : r.a_device_us) += e.device_us;
@@ -106,9 +110,13 @@ StepDiff step_diff(const StepOpTimes& a, const StepOpTimes& b, std::string_view 
     return any_device ? std::max(r.a_device_us, r.b_device_us)
                       : std::max(or_zero(r.a_host_us), or_zero(r.b_host_us));
   };
-  std::stable_sort(
-      out.rows.begin(), out.rows.end(),
-      [&](const StepDiffRow& x, const StepDiffRow& y) { return weight(x) > weight(y); });
+  std::vector<uint32_t> ids(out.rows.size());
+  for (uint32_t i = 0; i < ids.size(); ++i) ids[i] = i;
+  order_by_change(join, &ids, [&](uint32_t id) { return weight(out.rows[id]); });
+  std::vector<StepDiffRow> sorted;
+  sorted.reserve(ids.size());
+  for (uint32_t id : ids) sorted.push_back(std::move(out.rows[id]));
+  out.rows = std::move(sorted);
   double sum = 0;
   for (StepDiffRow& r : out.rows) {
     sum += r.diff_us;

@@ -178,6 +178,11 @@ OpDiff CompareSession::diff(const Engine& a, OpDiffKey key) const {
   return diff_ops(*a.store(), *b_->store(), key);
 }
 
+TreeDiff CompareSession::tree_diff(const Engine& a) const {
+  if (!has_b_) return TreeDiff();
+  return diff_framework_trees(*a.store(), *b_->store());
+}
+
 std::string CompareSession::result_json(const Engine& a) const {
   namespace k = protocol::keys::compare;
   std::string o;
@@ -199,8 +204,11 @@ std::string CompareSession::result_json(const Engine& a) const {
   o += '}';
   if (has_b_) {
     append_steps(&o, compare_steps(a, *b_));
+    append_tree_json(&o, tree_diff(a));
   } else {
     protocol::append_key(&o, k::kSteps);
+    o += "null";
+    protocol::append_key(&o, k::kTree);
     o += "null";
   }
   protocol::append_key(&o, k::kErrors);

@@ -2,9 +2,9 @@
 // own Engine here, in the same worker, through the same importers and format detector (any
 // format the engine streams). A's trace is untouched while B loads; a B that fails to load
 // leaves A and the previous B as they were, and last_error() says why. The diff tables
-// (op_diff.h, per operator, kernel, XLA op and category) and the step-time breakdowns side by
-// side (step_compare.h) are computed here and answered as JSON (reply_keys_compare.h).
-// engine/wasm/compare_exports.cc forwards here.
+// (op_diff.h, per operator, kernel, XLA op and category), the step-time breakdowns side by
+// side (step_compare.h) and the call-tree diff (tree_compare.h) are computed here and answered as
+// JSON (reply_keys_compare.h). engine/wasm/compare_exports.cc forwards here.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -14,6 +14,7 @@
 
 #include "engine/compare/op_diff.h"
 #include "engine/compare/step_compare.h"
+#include "engine/compare/tree_compare.h"
 #include "engine/engine.h"
 
 namespace strata {
@@ -45,7 +46,10 @@ class CompareSession {
 
   // The diff of A (`a`, the current trace) against B, by key; empty tables without a B.
   OpDiff diff(const Engine& a, OpDiffKey key) const;
-  // The whole reply: both sides, the four tables, the steps, the errors (reply_keys_compare.h).
+  // The call-tree diff of A against B (tree_compare.h); empty without a B.
+  TreeDiff tree_diff(const Engine& a) const;
+  // The whole reply: both sides, the four tables, the steps, the call tree, the errors
+  // (reply_keys_compare.h).
   std::string result_json(const Engine& a) const;
 
  private:

@@ -1,9 +1,9 @@
 #include "engine/compare/op_diff.h"
 
-#include <algorithm>
 #include <unordered_map>
 
 #include "core/analysis/gpu_work.h"
+#include "core/diff/keyed_diff.h"
 #include "core/query/hierarchy.h"
 #include "engine/analysis/framework_op_stats.h"
 #include "engine/analysis/framework_op_xplane.h"
@@ -13,13 +13,6 @@ namespace strata {
 
 namespace {
 
-// The events a key counts, each with the name it counts under (a view valid while the store
-// is).
-struct KeyedEvents {
-  std::vector<uint32_t> events;
-  std::vector<std::string_view> names;
-};
-
 void add(KeyedEvents* k, uint32_t e, std::string_view name) {
   k->events.push_back(e);
   k->names.push_back(name);
@@ -27,7 +20,9 @@ void add(KeyedEvents* k, uint32_t e, std::string_view name) {
 
 bool is_slice(char phase) { return phase == 'X' || phase == 'B'; }
 
-KeyedEvents keyed_events(const TraceStore& s, OpDiffKey key) {
+}  // namespace
+
+KeyedEvents op_events(const TraceStore& s, OpDiffKey key) {
   KeyedEvents k;
   switch (key) {
     case OpDiffKey::kOperator:
@@ -68,6 +63,8 @@ KeyedEvents keyed_events(const TraceStore& s, OpDiffKey key) {
   return k;
 }
 
+namespace {
+
 bool same(const OpDiffSide& x, const OpDiffSide& y) {
   return x.count == y.count && x.total == y.total && x.self == y.self;
 }
@@ -95,7 +92,7 @@ double OpDiffRow::delta_pct() const {
 }
 
 std::vector<std::pair<std::string, OpDiffSide>> op_figures(const TraceStore& s, OpDiffKey key) {
-  const KeyedEvents k = keyed_events(s, key);
+  const KeyedEvents k = op_events(s, key);
   std::vector<std::pair<std::string, OpDiffSide>> out;
   std::unordered_map<std::string_view, size_t> index;
   for (size_t i = 0; i < k.events.size(); ++i) {
@@ -113,42 +110,34 @@ std::vector<std::pair<std::string, OpDiffSide>> op_figures(const TraceStore& s, 
 OpDiff diff_ops(const TraceStore& a, const TraceStore& b, OpDiffKey key) {
   OpDiff d;
   d.key = key;
-  std::unordered_map<std::string, OpDiffSide> in_b;
-  for (auto& [name, side] : op_figures(b, key)) in_b.emplace(std::move(name), side);
-  for (auto& [name, side] : op_figures(a, key)) {
-    auto it = in_b.find(name);
-    OpDiffRow row;
-    row.name = std::move(name);
-    row.a = side;
-    if (it == in_b.end()) {
-      d.removed.push_back(std::move(row));
-      continue;
+  // The shared keyed diff (core/diff/keyed_diff.h) matches the names and orders them; the
+  // figures stay here, one per side per name id.
+  KeyedJoin join;
+  std::vector<OpDiffSide> fa, fb;
+  auto take = [&](DiffSide side, std::vector<std::pair<std::string, OpDiffSide>> figures) {
+    std::vector<OpDiffSide>& f = side == DiffSide::kA ? fa : fb;
+    for (auto& [name, fig] : figures) {
+      const uint32_t id = join.add(side, name);
+      if (id >= f.size()) f.resize(id + 1);
+      f[id] = fig;
     }
-    row.b = it->second;
-    in_b.erase(it);
-    if (same(row.a, row.b))
-      ++d.unchanged;
-    else
-      d.changed.push_back(std::move(row));
-  }
-  for (auto& [name, side] : in_b) {
-    OpDiffRow row;
-    row.name = name;
-    row.b = side;
-    d.added.push_back(std::move(row));
-  }
-  std::sort(d.changed.begin(), d.changed.end(), [](const OpDiffRow& x, const OpDiffRow& y) {
-    const TimeNs mx = magnitude(x.delta()), my = magnitude(y.delta());
-    return mx != my ? mx > my : x.name < y.name;
-  });
-  auto by_total = [](auto side) {
-    return [side](const OpDiffRow& x, const OpDiffRow& y) {
-      const TimeNs tx = (x.*side).total, ty = (y.*side).total;
-      return tx != ty ? tx > ty : x.name < y.name;
-    };
   };
-  std::sort(d.added.begin(), d.added.end(), by_total(&OpDiffRow::b));
-  std::sort(d.removed.begin(), d.removed.end(), by_total(&OpDiffRow::a));
+  take(DiffSide::kA, op_figures(a, key));
+  take(DiffSide::kB, op_figures(b, key));
+  fa.resize(join.size());
+  fb.resize(join.size());
+  const KeyedDiff k = split_keys(
+      join, [&](uint32_t id) { return same(fa[id], fb[id]); },
+      [&](uint32_t id) { return static_cast<double>(magnitude(fb[id].total - fa[id].total)); },
+      [&](uint32_t id) { return static_cast<double>(fa[id].total); },
+      [&](uint32_t id) { return static_cast<double>(fb[id].total); });
+  auto rows = [&](const std::vector<uint32_t>& ids, std::vector<OpDiffRow>* out) {
+    for (uint32_t id : ids) out->push_back(OpDiffRow{join.key(id), fa[id], fb[id]});
+  };
+  rows(k.changed, &d.changed);
+  rows(k.added, &d.added);
+  rows(k.removed, &d.removed);
+  d.unchanged = k.unchanged;
   return d;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/store/trace_store.h"
@@ -44,6 +45,14 @@ struct OpDiff {
   uint64_t unchanged = 0;          // names whose figures are the same in both
   bool empty() const { return changed.empty() && added.empty() && removed.empty(); }
 };
+
+// The events a key counts, each with the name it counts under (views valid while the store is),
+// in store order.
+struct KeyedEvents {
+  std::vector<uint32_t> events;
+  std::vector<std::string_view> names;
+};
+KeyedEvents op_events(const TraceStore& s, OpDiffKey key);
 
 // The figures of every name of one trace (unsorted): what diff_ops compares.
 std::vector<std::pair<std::string, OpDiffSide>> op_figures(const TraceStore& s, OpDiffKey key);

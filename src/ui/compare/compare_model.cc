@@ -113,6 +113,8 @@ bool compare_model_parse(const char* json, CompareModel* m, std::string* error) 
       if (path.size() == 2 && path[1] == k::kNote) m->note = l.value;
       const long i = path.size() >= 4 && path[1] == k::kRows ? index_of(path[2]) : -1;
       if (i >= 0) set_step(&at(&m->steps, i), path, l);
+    } else if (top == rk::compare::kTree) {
+      compare_tree_parse_line(&m->tree, path, l);
     } else if (top == rk::compare::kErrors && path.size() == 2 && l.kind == 's') {
       m->errors.push_back(l.value);
     }

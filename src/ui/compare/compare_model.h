@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "protocol/analysis_keys.h"
+#include "ui/compare/compare_tree_model.h"
 
 namespace strata {
 
@@ -41,11 +42,14 @@ struct CompareModel {
   std::array<CompareTable, kCompareKeys> tables;  // in kCompareKeyNames' order
   std::string align, note;                        // the steps'
   std::vector<CompareStepRow> steps;
+  CompareTree tree;  // the call-tree diff (compare_tree_model.h)
   std::vector<std::string> errors;
 };
 
 // What the steps' CSV is named by (compare_view_csv, strata.compareCsv), beside the keys.
 inline constexpr std::string_view kCompareStepsTable = "steps";
+// The call tree's, in compare_view_csv, compareSelect and the tab's key selector.
+inline constexpr std::string_view kCompareTreeTable = "tree";
 
 // "operator", "kernel", "xla_op", "category" and how the tab labels them.
 extern const char* const kCompareKeyNames[kCompareKeys];

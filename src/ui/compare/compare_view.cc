@@ -9,6 +9,7 @@
 #include "core/base/json_writer.h"
 #include "platform/browser/host.h"
 #include "protocol/reply_keys.h"
+#include "ui/compare/compare_tree_view.h"
 #include "ui/theme.h"
 #include "ui/widgets/table_cells.h"
 
@@ -31,7 +32,16 @@ constexpr const char* kColumnLabels[] = {"Name",     "A count",      "A total (�
                                          "change %", "A self (µs)",  "B self (µs)"};
 constexpr int kColumns = sizeof(kColumnLabels) / sizeof(kColumnLabels[0]);
 
-CompareTable& table(CompareView* v) { return v->model.tables[static_cast<size_t>(v->key)]; }
+bool on_tree(const CompareView& v) { return v.key == static_cast<int>(kCompareKeys); }
+
+// The key's table; the call tree has none (the operators' stands in).
+CompareTable& table(CompareView* v) {
+  return v->model.tables[on_tree(*v) ? 0 : static_cast<size_t>(v->key)];
+}
+
+std::string key_name(const CompareView& v) {
+  return on_tree(v) ? std::string(kCompareTreeTable) : kCompareKeyNames[v.key];
+}
 
 void sort_all(CompareView* v) {
   CompareTable& t = table(v);
@@ -46,7 +56,7 @@ void sort_all(CompareView* v) {
 void select_row(CompareView* v, const CompareRow& r) {
   v->selected = r.name;
   v->selected_b = r.b_count;
-  if (kCompareKeyNames[v->key] == std::string("category")) return;  // not event names
+  if (key_name(*v) == "category") return;  // not event names
   namespace k = protocol::keys::analysis_link;
   std::string args;
   protocol::append_key(&args, k::kName, '{');
@@ -196,16 +206,22 @@ void compare_view_set_result(CompareView* v, const char* json, const char* error
   v->error = error ? error : "";
   v->sorted = false;
   v->selected.clear();
+  compare_tree_reset_open(v);
 }
 
 std::string compare_view_csv(CompareView* v, const std::string& key) {
   if (key == kCompareStepsTable) return compare_steps_csv(v->model);
+  if (key == kCompareTreeTable) return compare_tree_csv(v->model.tree);
   for (size_t i = 0; i < kCompareKeys; ++i)
     if (key == kCompareKeyNames[i]) return compare_table_csv(v->model.tables[i]);
   return "";
 }
 
 bool compare_view_select(CompareView* v, const std::string& key, const std::string& name) {
+  if (key == kCompareTreeTable) {
+    v->key = static_cast<int>(kCompareKeys);
+    return compare_tree_select(v, name);
+  }
   for (size_t i = 0; i < kCompareKeys; ++i)
     if (key == kCompareKeyNames[i] && static_cast<int>(i) != v->key) {
       v->key = static_cast<int>(i);
@@ -251,7 +267,19 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
     }
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("CSV")) export_csv(v, kCompareKeyNames[v->key]);
+  if (ImGui::RadioButton("Call tree", on_tree(*v))) v->key = static_cast<int>(kCompareKeys);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("CSV")) export_csv(v, key_name(*v));
+  if (on_tree(*v)) {
+    if (!v->selected.empty()) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText),
+                         "%s: selected in A's timeline; B has %.0f", v->selected.c_str(),
+                         v->selected_b);
+    }
+    compare_tree_section(v);
+    ImGui::End();
+    return;
+  }
   if (!v->sorted) sort_all(v);
   const CompareTable& t = table(v);
   ImGui::Text("%zu changed, %.0f unchanged", t.changed.size(), t.unchanged);
@@ -273,7 +301,7 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
 
 std::string compare_view_json(const CompareView& v) {
   const CompareModel& m = v.model;
-  const CompareTable& t = m.tables[static_cast<size_t>(v.key)];
+  const CompareTable& t = m.tables[on_tree(v) ? 0 : static_cast<size_t>(v.key)];
   std::string o = "{\"hasB\":";
   o += m.has_b ? "true" : "false";
   o += ",\"a\":";
@@ -281,7 +309,7 @@ std::string compare_view_json(const CompareView& v) {
   o += ",\"b\":";
   json_append_string(&o, m.b_name);
   o += ",\"key\":";
-  json_append_string(&o, kCompareKeyNames[v.key]);
+  json_append_string(&o, key_name(v));
   o += ",\"error\":";
   json_append_string(&o, v.error);
   o += ",\"note\":";
@@ -298,6 +326,7 @@ std::string compare_view_json(const CompareView& v) {
   json_append_number(&o, v.selected_b);
   o += ",\"csv\":";
   json_append_string(&o, v.last_csv);
+  o += ",\"treeShown\":" + compare_tree_shown_json(v);
   return o + "}";
 }
 

@@ -3,10 +3,12 @@
 // (operator, kernel, XLA op, category), the changed rows in a sortable table (largest |Δ|
 // first), the rows only in B (added) and only in A (removed) listed apart, the step-time
 // breakdowns of A and B side by side, and CSV export of each table. A row click selects its
-// events in A's timeline (select query, name mode) and says how many B has.
+// events in A's timeline (select query, name mode) and says how many B has. The "Call tree" key
+// draws the call-tree diff instead (compare_tree_view.h).
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "ui/compare/compare_model.h"
 
@@ -14,8 +16,9 @@ namespace strata {
 
 struct CompareView {
   CompareModel model;
-  std::string error;  // the last B's failure, or a reply that did not parse
-  int key = 0;        // index into kCompareKeyNames
+  std::string error;               // the last B's failure, or a reply that did not parse
+  int key = 0;                     // index into kCompareKeyNames; kCompareKeys: the call tree
+  std::vector<uint8_t> tree_open;  // per call-tree row: its children shown (compare_tree_view)
   CompareColumn sort = CompareColumn::kAbsDelta;
   bool descending = true;
   bool sorted = false;    // model rows in the current order
@@ -33,9 +36,10 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h);
 // row is not in the table of that key.
 bool compare_view_select(CompareView* v, const std::string& key, const std::string& name);
 // What the tab shows, for strata.compareView(): {hasB, a, b, key, error, note, align, changed,
-// added, removed (names in the order shown), steps, selected, selectedB, csv}.
+// added, removed (names in the order shown), steps, selected, selectedB, csv, treeShown (the
+// call tree's rows shown, by path)}.
 std::string compare_view_json(const CompareView& v);
-// The CSV of the key's table ("steps" for the steps), as exported.
+// The CSV of the key's table ("steps" for the steps, "tree" for the call tree), as exported.
 std::string compare_view_csv(CompareView* v, const std::string& key);
 
 }  // namespace strata
