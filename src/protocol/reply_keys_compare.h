@@ -7,6 +7,11 @@
 //   steps {align: "number" | "order" | "start", note, aAlignNs, bAlignNs (absolute ns of the
 //          points the two timelines line up on), rows: [{aStep, bStep (step numbers, -1: none),
 //          aDurNs, bDurNs, aParts, bParts: {<step part key>: ns}}]}
+//   alignment {mode: "start" | "step" | "order" | "event" (asked), step (number, or index for
+//          order; -1: the first common number), event (name), used (the mode applied: "start"
+//          when what was asked is not in both), note, aAlignNs, bAlignNs (absolute ns lined up),
+//          offsetNs (B's time from its start = A's time from its start + offsetNs), aStep, bStep
+//          (the step numbers lined up, -1: none)} | null without a B
 #pragma once
 #include <string_view>
 
@@ -18,7 +23,21 @@ inline constexpr std::string_view kB = "b";
 inline constexpr std::string_view kTables = "tables";
 inline constexpr std::string_view kSteps = "steps";
 inline constexpr std::string_view kErrors = "errors";
+inline constexpr std::string_view kAlignment = "alignment";
 }  // namespace compare
+
+namespace compare_alignment {
+inline constexpr std::string_view kMode = "mode";
+inline constexpr std::string_view kStep = "step";
+inline constexpr std::string_view kEvent = "event";
+inline constexpr std::string_view kUsed = "used";
+inline constexpr std::string_view kNote = "note";
+inline constexpr std::string_view kAAlignNs = "aAlignNs";
+inline constexpr std::string_view kBAlignNs = "bAlignNs";
+inline constexpr std::string_view kOffsetNs = "offsetNs";
+inline constexpr std::string_view kAStep = "aStep";
+inline constexpr std::string_view kBStep = "bStep";
+}  // namespace compare_alignment
 
 namespace compare_side {
 inline constexpr std::string_view kName = "name";
