@@ -27,6 +27,8 @@ constexpr float kMinTitleW = 40.0f;      // narrower than this, the title is not
 constexpr float kBannerMinLines = 3;     // a banner shows at least this many lines before scrolling
 constexpr float kBannerMaxShare = 0.3f;  // and at most this share of the page's height
 App* g_app = nullptr;                    // for query callbacks (one App per UI module)
+// The kind a query of B's engine is filed under until answered (not an engine query name).
+constexpr const char* kCompareSelectQuery = "compare:select";
 
 uint32_t send_query(const char* kind, const std::string& args) {
   uint32_t id = g_app->next_query_id++;
@@ -374,6 +376,15 @@ void app_query_result(App* app, uint32_t id, const char* json) {
     analysis_view_result(&app->analysis, id, json);
     return;
   }
+  if (kind == kCompareSelectQuery) {  // B's events of a diff row, from B's engine
+    if (id != app->compare.timelines.b_select_query) return;
+    std::vector<uint32_t> events;
+    std::vector<double> starts, ends;
+    DetailsPane read;
+    details_set_summary(&read, json, &events, &starts, &ends);
+    compare_timelines_select_answer(&app->compare.timelines, events, starts, ends);
+    return;
+  }
   if (kind == "find") {
     search_panel_result(&app->search, &app->timeline, app->data, id, json);
   } else if (kind == "select" && id == app->selection_query) {
@@ -410,6 +421,7 @@ void app_select_events(App* app, const std::vector<uint32_t>& events, const char
 void app_frame(App* app, float w, float h, double now_ms) {
   g_app = app;
   app->batch.clear();
+  app->batch_b.clear();
   app->graph.gpu.visible = false;  // the Graph tab shows it when it draws
   top_bar(app, w);
   const float top = kTopBarH + banners(app, w, h);
@@ -423,11 +435,28 @@ void app_frame(App* app, float w, float h, double now_ms) {
     app->keys.commands.clear();
     loss_view_frame(&app->loss, 0, top, w, below);
   } else if (app->tab == ViewTab::kCompare) {
-    app->keys.commands.clear();
     CompareView& c = app->compare;
-    compare_view_frame(&c, 0, top, w, below);
-    if (!c.select_request.empty()) {  // a row's events become A's timeline selection
+    // With a B: the tables above, A's and B's timelines aligned below.
+    const bool timelines = c.model.has_b && app->data.loaded;
+    const float tables_h = timelines ? below * kCompareTablesShare : below;
+    compare_view_frame(&c, 0, top, w, tables_h);
+    if (timelines) {
+      compare_timelines_frame(&c.timelines, c.model, compare_view_table(c), c.results,
+                              &app->timeline, app->data, &app->keys, 0, top + tables_h, w,
+                              below - tables_h, now_ms, &app->batch, &app->batch_b);
+      timeline_request_data(&app->timeline, app->data, host_post_to_engine);
+      timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
+      if (app->timeline.selection_changed) selection_changed(app);
+      if (app->timeline.region_pending) region_requested(app);
+    } else {
+      app->keys.commands.clear();
+    }
+    if (!c.select_request.empty()) {  // a row's events become A's and B's selection
       app->selection_query = send_query("select", c.select_request);
+      const uint32_t id = app->next_query_id++;
+      app->queries[id] = kCompareSelectQuery;
+      c.timelines.b_select_query = id;
+      host_compare_query(id, "select", c.select_request.c_str());
       c.select_request.clear();
     }
   } else if (app->tab == ViewTab::kAnalysis) {

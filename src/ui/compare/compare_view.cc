@@ -193,6 +193,7 @@ void compare_view_set_result(CompareView* v, const char* json, const char* error
     return;
   }
   v->model = std::move(m);
+  ++v->results;
   v->error = error ? error : "";
   v->sorted = false;
   v->selected.clear();
@@ -258,7 +259,7 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
   if (!v->selected.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText),
-                       "  %s: selected in A's timeline; B has %.0f", v->selected.c_str(),
+                       "  %s: selected in A's and B's timelines; B has %.0f", v->selected.c_str(),
                        v->selected_b);
   }
   rows_table(v, "##changed", t.changed, kTableRowsShown, true);
@@ -271,7 +272,11 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
   ImGui::End();
 }
 
-std::string compare_view_json(const CompareView& v) {
+const CompareTable& compare_view_table(const CompareView& v) {
+  return v.model.tables[static_cast<size_t>(v.key)];
+}
+
+std::string compare_view_json(const CompareView& v, const Timeline& a) {
   const CompareModel& m = v.model;
   const CompareTable& t = m.tables[static_cast<size_t>(v.key)];
   std::string o = "{\"hasB\":";
@@ -298,6 +303,18 @@ std::string compare_view_json(const CompareView& v) {
   json_append_number(&o, v.selected_b);
   o += ",\"csv\":";
   json_append_string(&o, v.last_csv);
+  namespace k = protocol::keys::compare_alignment;
+  const CompareAlignment& al = m.alignment;
+  protocol::append_key(&o, protocol::keys::compare::kAlignment);
+  protocol::append_key(&o, k::kMode, '{');
+  json_append_string(&o, al.mode);
+  protocol::append_key(&o, k::kUsed);
+  json_append_string(&o, al.used);
+  protocol::append_key(&o, k::kNote);
+  json_append_string(&o, al.note);
+  protocol::append_key(&o, k::kOffsetNs);
+  json_append_number(&o, al.offset_ns);
+  o += "},\"timelines\":" + compare_timelines_json(v.timelines, m, a);
   return o + "}";
 }
 
