@@ -1,12 +1,24 @@
 // The Compare tab's aligned timelines in headless Chromium: HTA's two real Kineto ranks, rank 0
-// as A and rank 1 as B. B's timeline is drawn under A's from B's own engine; a wheel zoom over
+// as A and rank 1 as B. B's timeline is drawn under A's from B's own engine (slices in both
+// events areas of the screenshot); a wheel zoom over
 // either moves both, B staying shifted by the alignment's offset; aligned on step 551 the offset
 // equals the two steps' starts in the files (from each file's start, computed here); a diff
-// row selects its events in both timelines, as many as the row counts in A and in B; a B
-// without steps aligned on a step falls back to the starts and says so.
+// row selects its events in both timelines, as many as the row counts in A and in B; a row only
+// in B selects in B alone and, zoomed onto, its name is outlined there; a B without steps
+// aligned on a step falls back to the starts and says so.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { countTrace, dataPath, dataUrl, poll, skipUnlessData, strataSuite, usToNs } from './lib.mjs';
+import {
+  analyseImage,
+  countTrace,
+  dataPath,
+  dataUrl,
+  poll,
+  screenshotCanvas,
+  skipUnlessData,
+  strataSuite,
+  usToNs,
+} from './lib.mjs';
 
 const DIR = 'pytorch_kineto/hta/trace_filter';
 const RANK0 = `${DIR}/sampled_rank-0.json.gz`;
@@ -54,6 +66,21 @@ describe('aligned timelines of A and B', { skip: skipUnlessData(RANK0, RANK1) },
     assert.equal(v.alignment.used, 'start');
     assert.ok(t.bY > t.aY + t.aH - 1, 'B under A');
     assertLinked(t, 'at first');
+    // Both events areas have slices drawn in them (event colours, not the UI's greys).
+    const { image } = await screenshotCanvas(s.page);
+    for (const [side, y, hgt] of [
+      ['A', t.aY, t.aH],
+      ['B', t.bY, t.bH],
+    ]) {
+      const region = {
+        x: Math.ceil(t.eventsX),
+        y: Math.ceil(y),
+        width: Math.floor(t.eventsW) - 1,
+        height: Math.floor(hgt) - 1,
+      };
+      const px = analyseImage(image, { region });
+      assert.ok(px.colourful > 500, `${side}'s timeline is drawn: ${JSON.stringify(px)}`);
+    }
     const span0 = t.aEnd - t.aStart;
     for (const [side, y] of [
       ['A', t.aY + t.aH / 2],

@@ -73,8 +73,13 @@ void selector(CompareTimelines* c, const CompareModel& m, float x, float y, floa
   ImGui::SameLine();
   if (ImGui::Button("Align")) host_compare_align(mode.c_str(), c->step, c->event);
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "%s; B shifted by %s",
-                     m.alignment.note.c_str(), format_duration(-m.alignment.offset_ns).c_str());
+  // B's time t is drawn at A's time t - offset: a negative offset moves B's slices right.
+  const double off = m.alignment.offset_ns;
+  const std::string shift = off == 0  ? std::string("B not shifted")
+                            : off < 0 ? "B drawn " + format_duration(-off) + " later"
+                                      : "B drawn " + format_duration(off) + " earlier";
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kTextDim), "%s; %s",
+                     m.alignment.note.c_str(), shift.c_str());
   ImGui::End();
 }
 
