@@ -263,9 +263,8 @@ void selection_changed(App* app) {
   host_selection_changed(t.selection.empty() ? -1 : static_cast<int64_t>(t.selection[0].event));
 }
 
-void region_requested(App* app) {
-  Timeline& t = app->timeline;
-  t.region_pending = false;
+// The select query's args for a timeline's last drag: its rows over its time range.
+std::string region_args(const Timeline& t) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "{\"t0\":%.17g,\"t1\":%.17g,\"limit\":100000,\"rows\":[",
                 t.region_t0, t.region_t1);
@@ -273,10 +272,26 @@ void region_requested(App* app) {
   for (size_t i = 0; i + 2 < t.region_rows.size(); i += 3)
     args += (i ? ",[" : "[") + std::to_string(t.region_rows[i]) + "," +
             std::to_string(t.region_rows[i + 1]) + "," + std::to_string(t.region_rows[i + 2]) + "]";
+  return args + "]}";
+}
+
+void region_requested(App* app) {
+  Timeline& t = app->timeline;
+  t.region_pending = false;
+  const std::string args = region_args(t);
   app->details = DetailsPane{};
   app->details.multi = true;
   app->details.summary_waiting = true;
-  app->selection_query = send_query("select", args + "]}");
+  app->selection_query = send_query("select", args);
+}
+
+// A select query of B's engine (a diff row's events, a drag on B's timeline); its answer is B's
+// selection.
+void compare_select_in_b(App* app, const std::string& args) {
+  const uint32_t id = app->next_query_id++;
+  app->queries[id] = kCompareSelectQuery;
+  app->compare.timelines.b_select_query = id;
+  host_compare_query(id, "select", args.c_str());
 }
 
 }  // namespace
@@ -448,15 +463,16 @@ void app_frame(App* app, float w, float h, double now_ms) {
       timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
       if (app->timeline.selection_changed) selection_changed(app);
       if (app->timeline.region_pending) region_requested(app);
+      if (c.timelines.b.region_pending) {  // a drag on B's timeline selects there
+        c.timelines.b.region_pending = false;
+        compare_select_in_b(app, region_args(c.timelines.b));
+      }
     } else {
       app->keys.commands.clear();
     }
     if (!c.select_request.empty()) {  // a row's events become A's and B's selection
       app->selection_query = send_query("select", c.select_request);
-      const uint32_t id = app->next_query_id++;
-      app->queries[id] = kCompareSelectQuery;
-      c.timelines.b_select_query = id;
-      host_compare_query(id, "select", c.select_request.c_str());
+      compare_select_in_b(app, c.select_request);
       c.select_request.clear();
     }
   } else if (app->tab == ViewTab::kAnalysis) {

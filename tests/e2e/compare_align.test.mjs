@@ -12,6 +12,7 @@ import {
   analyseImage,
   countTrace,
   dataPath,
+  dragMouse,
   dataUrl,
   poll,
   screenshotCanvas,
@@ -186,6 +187,32 @@ describe('aligned timelines of A and B', { skip: skipUnlessData(RANK0, RANK1) },
     );
     assertLinked(v.timelines, 'zoomed onto the row');
     assert.deepEqual(v.added.includes(row.name), true);
+    s.assertNoErrors();
+  });
+
+  test("a drag on B's timeline selects B's events under it", async () => {
+    await s.call(() => window.strata.setViewRel(0, 1e12)); // the whole of both
+    const t = (
+      await poll(
+        async () => {
+          await s.frame();
+          const x = await view();
+          return x.timelines.bSettled && x;
+        },
+        { message: 'B settled' },
+      )
+    ).timelines;
+    const a0 = t.aSelected;
+    await dragMouse(s, { x: t.eventsX + 5, y: t.bY + 5 }, { x: t.eventsX + t.eventsW - 5, y: t.bY + t.bH - 5 });
+    const v = await poll(
+      async () => {
+        await s.frame();
+        const x = await view();
+        return x.timelines.bSelected > 1 && x;
+      },
+      { message: 'the drag selected in B' },
+    );
+    assert.equal(v.timelines.aSelected, a0, "A's selection stays");
     s.assertNoErrors();
   });
 

@@ -180,9 +180,9 @@ void compare_timelines_frame(CompareTimelines* c, const CompareModel& m, const C
     a->view = shifted(b.view, -off);  // B was panned or zoomed: A follows
   b.view = shifted(a->view, off);
   a->limits = a_own;
-  // A click or drag in B selects there only (its details are B's engine's, not shown here).
+  // A click or drag in B selects there only (a drag through B's engine, App; B's details are
+  // not shown here).
   b.selection_changed = false;
-  b.region_pending = false;
   timeline_request_data(&b, bd, host_compare_post_to_engine);
   timeline_request_overview(&b, &bd, host_compare_post_to_engine);
 }
