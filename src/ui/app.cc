@@ -309,6 +309,10 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
     app->queries.clear();
     memory_view_reset(&app->memory);
     analysis_view_reset(&app->analysis);
+    // A new A: the diff and the alignment against B are asked again (the same alignment).
+    const CompareAlignment& al = app->compare.model.alignment;
+    if (app->compare.model.has_b)
+      host_compare_align(al.mode.c_str(), static_cast<double>(al.step), al.event.c_str());
   } else {
     timeline_reply_arrived(&app->timeline, &app->data, h.request_id);
   }

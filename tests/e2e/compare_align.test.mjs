@@ -216,6 +216,25 @@ describe('aligned timelines of A and B', { skip: skipUnlessData(RANK0, RANK1) },
     s.assertNoErrors();
   });
 
+  test('a new A is compared with B again, on the alignment chosen', async () => {
+    await align('step', 552);
+    await s.open(dataUrl(RANK1)); // A is now rank 1, as B is
+    const v = await poll(
+      async () => {
+        await s.frame();
+        const x = await view();
+        return x.a === 'sampled_rank-1.json.gz' && x;
+      },
+      { message: 'the tab compares the new A' },
+    );
+    assert.equal(v.alignment.mode, 'step');
+    assert.equal(v.b, 'sampled_rank-1.json.gz');
+    assert.equal(v.alignment.used, 'step');
+    assert.equal(v.alignment.offsetNs, 0, 'rank 1 against itself on step 552');
+    assert.deepEqual([v.changed, v.added, v.removed], [[], [], []]);
+    s.assertNoErrors();
+  });
+
   test('a B without steps aligned on a step is aligned on the starts, and says so', async () => {
     const json = JSON.stringify([{ ph: 'X', pid: 1, tid: 1, ts: 5, dur: 3, name: 'lonely', cat: 'cpu_op' }]);
     const r = await s.call(
