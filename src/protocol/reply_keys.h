@@ -368,9 +368,16 @@ inline constexpr std::string_view kRunsStatsKeys[] = {
     keys::runs_stats::kErrors};
 
 // The compare session's reply and compareOpen's answer (reply_keys_compare.h).
-inline constexpr std::string_view kCompareKeys[] = {keys::compare::kA,      keys::compare::kB,
-                                                    keys::compare::kTables, keys::compare::kSteps,
-                                                    keys::compare::kErrors, keys::compare::kTree};
+inline constexpr std::string_view kCompareKeys[] = {
+    keys::compare::kA,     keys::compare::kB,      keys::compare::kTables,
+    keys::compare::kSteps, keys::compare::kErrors, keys::compare::kTree,
+    keys::compare::kAlignment};
+inline constexpr std::string_view kCompareAlignmentKeys[] = {
+    keys::compare_alignment::kMode,     keys::compare_alignment::kStep,
+    keys::compare_alignment::kEvent,    keys::compare_alignment::kUsed,
+    keys::compare_alignment::kNote,     keys::compare_alignment::kAAlignNs,
+    keys::compare_alignment::kBAlignNs, keys::compare_alignment::kOffsetNs,
+    keys::compare_alignment::kAStep,    keys::compare_alignment::kBStep};
 inline constexpr std::string_view kCompareOpenKeys[] = {
     keys::compare_open::kOk, keys::compare_open::kError, keys::compare_open::kName,
     keys::compare_open::kResult};

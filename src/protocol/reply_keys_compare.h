@@ -1,7 +1,7 @@
 // The compare session's reply (engine/compare/compare_session.h, strata.compareResult()): the
 // two traces, the diff tables per key and the step-time breakdowns of A and B side by side.
 //   {a: side, b: side | null, tables: {operator|kernel|xla_op|category: table}, steps, tree,
-//    errors}
+//    alignment, errors}
 //   side  {name, events}
 //   table {key, changed: [row], added: [row], removed: [row], unchanged: count}
 //   row   {name, aCount, aTotalNs, aSelfNs, bCount, bTotalNs, bSelfNs, deltaNs, deltaPct}
@@ -14,6 +14,11 @@
 //          status: "changed" | "unchanged" | "added" | "removed" | "replaced", aCount, aTotalNs,
 //          aSelfNs, bCount, bTotalNs, bSelfNs, deltaNs, deltaPct, aNames, bNames (a replaced
 //          group's members, else [])}
+//   alignment {mode: "start" | "step" | "order" | "event" (asked), step (number, or index for
+//          order; -1: the first common number), event (name), used (the mode applied: "start"
+//          when what was asked is not in both), note, aAlignNs, bAlignNs (absolute ns lined up),
+//          offsetNs (B's time from its start = A's time from its start + offsetNs), aStep, bStep
+//          (the step numbers lined up, -1: none)} | null without a B
 #pragma once
 #include <string_view>
 
@@ -26,7 +31,21 @@ inline constexpr std::string_view kTables = "tables";
 inline constexpr std::string_view kSteps = "steps";
 inline constexpr std::string_view kTree = "tree";
 inline constexpr std::string_view kErrors = "errors";
+inline constexpr std::string_view kAlignment = "alignment";
 }  // namespace compare
+
+namespace compare_alignment {
+inline constexpr std::string_view kMode = "mode";
+inline constexpr std::string_view kStep = "step";
+inline constexpr std::string_view kEvent = "event";
+inline constexpr std::string_view kUsed = "used";
+inline constexpr std::string_view kNote = "note";
+inline constexpr std::string_view kAAlignNs = "aAlignNs";
+inline constexpr std::string_view kBAlignNs = "bAlignNs";
+inline constexpr std::string_view kOffsetNs = "offsetNs";
+inline constexpr std::string_view kAStep = "aStep";
+inline constexpr std::string_view kBStep = "bStep";
+}  // namespace compare_alignment
 
 namespace compare_side {
 inline constexpr std::string_view kName = "name";

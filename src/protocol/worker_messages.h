@@ -65,6 +65,15 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "REPLY_KEYS.compareOpen (result: REPLY_KEYS.compare)"},
     {"compareResult", Direction::kToWorker,
      "id; answered by reply with the diff of the current trace against B (REPLY_KEYS.compare)"},
+    {"compareAlign", Direction::kToWorker,
+     "id; mode: 'start' | 'step' | 'order' | 'event'; step: number (order: index; -1: the first "
+     "common number); event: name. What A's and B's timelines line up on (kept for later B's); "
+     "answered by reply with REPLY_KEYS.compare"},
+    {"compareView", Direction::kToWorker,
+     "bytes: ArrayBuffer (a kViewRequest for B's timeline, in B's generations, transferred)"},
+    {"compareQuery", Direction::kToWorker,
+     "id; kind: engine query name (QUERY); args: JSON string: the query asked of B, answered as "
+     "queryResult"},
 
     // ---- engine worker → page ------------------------------------------------------------------
     {"ready", Direction::kToPage, "(the engine module has started)"},
@@ -100,6 +109,9 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     {"graphNode", Direction::kToPage,
      "module; instr; json: node details JSON; trace: {count, totalNs} of its occurrences or null; "
      "costs: op costs JSON value or null"},
+    {"compareView", Direction::kToPage,
+     "bytes: ArrayBuffer (B's kTrackList, after a compareOpen that loaded it, or a kViewReply to "
+     "a compareView request), for the UI's B timeline (ui_compare_receive)"},
 };
 
 inline constexpr size_t kWorkerMessageCount = sizeof(kWorkerMessages) / sizeof(kWorkerMessages[0]);

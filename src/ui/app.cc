@@ -27,6 +27,8 @@ constexpr float kMinTitleW = 40.0f;      // narrower than this, the title is not
 constexpr float kBannerMinLines = 3;     // a banner shows at least this many lines before scrolling
 constexpr float kBannerMaxShare = 0.3f;  // and at most this share of the page's height
 App* g_app = nullptr;                    // for query callbacks (one App per UI module)
+// The kind a query of B's engine is filed under until answered (not an engine query name).
+constexpr const char* kCompareSelectQuery = "compare:select";
 
 uint32_t send_query(const char* kind, const std::string& args) {
   uint32_t id = g_app->next_query_id++;
@@ -261,9 +263,8 @@ void selection_changed(App* app) {
   host_selection_changed(t.selection.empty() ? -1 : static_cast<int64_t>(t.selection[0].event));
 }
 
-void region_requested(App* app) {
-  Timeline& t = app->timeline;
-  t.region_pending = false;
+// The select query's args for a timeline's last drag: its rows over its time range.
+std::string region_args(const Timeline& t) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "{\"t0\":%.17g,\"t1\":%.17g,\"limit\":100000,\"rows\":[",
                 t.region_t0, t.region_t1);
@@ -271,10 +272,26 @@ void region_requested(App* app) {
   for (size_t i = 0; i + 2 < t.region_rows.size(); i += 3)
     args += (i ? ",[" : "[") + std::to_string(t.region_rows[i]) + "," +
             std::to_string(t.region_rows[i + 1]) + "," + std::to_string(t.region_rows[i + 2]) + "]";
+  return args + "]}";
+}
+
+void region_requested(App* app) {
+  Timeline& t = app->timeline;
+  t.region_pending = false;
+  const std::string args = region_args(t);
   app->details = DetailsPane{};
   app->details.multi = true;
   app->details.summary_waiting = true;
-  app->selection_query = send_query("select", args + "]}");
+  app->selection_query = send_query("select", args);
+}
+
+// A select query of B's engine (a diff row's events, a drag on B's timeline); its answer is B's
+// selection.
+void compare_select_in_b(App* app, const std::string& args) {
+  const uint32_t id = app->next_query_id++;
+  app->queries[id] = kCompareSelectQuery;
+  app->compare.timelines.b_select_query = id;
+  host_compare_query(id, "select", args.c_str());
 }
 
 }  // namespace
@@ -292,6 +309,10 @@ void app_receive(App* app, const uint8_t* data, size_t n) {
     app->queries.clear();
     memory_view_reset(&app->memory);
     analysis_view_reset(&app->analysis);
+    // A new A: the diff and the alignment against B are asked again (the same alignment).
+    const CompareAlignment& al = app->compare.model.alignment;
+    if (app->compare.model.has_b)
+      host_compare_align(al.mode.c_str(), static_cast<double>(al.step), al.event.c_str());
   } else {
     timeline_reply_arrived(&app->timeline, &app->data, h.request_id);
   }
@@ -374,6 +395,15 @@ void app_query_result(App* app, uint32_t id, const char* json) {
     analysis_view_result(&app->analysis, id, json);
     return;
   }
+  if (kind == kCompareSelectQuery) {  // B's events of a diff row, from B's engine
+    if (id != app->compare.timelines.b_select_query) return;
+    std::vector<uint32_t> events;
+    std::vector<double> starts, ends;
+    DetailsPane read;
+    details_set_summary(&read, json, &events, &starts, &ends);
+    compare_timelines_select_answer(&app->compare.timelines, events, starts, ends);
+    return;
+  }
   if (kind == "find") {
     search_panel_result(&app->search, &app->timeline, app->data, id, json);
   } else if (kind == "select" && id == app->selection_query) {
@@ -410,6 +440,7 @@ void app_select_events(App* app, const std::vector<uint32_t>& events, const char
 void app_frame(App* app, float w, float h, double now_ms) {
   g_app = app;
   app->batch.clear();
+  app->batch_b.clear();
   app->graph.gpu.visible = false;  // the Graph tab shows it when it draws
   top_bar(app, w);
   const float top = kTopBarH + banners(app, w, h);
@@ -423,11 +454,29 @@ void app_frame(App* app, float w, float h, double now_ms) {
     app->keys.commands.clear();
     loss_view_frame(&app->loss, 0, top, w, below);
   } else if (app->tab == ViewTab::kCompare) {
-    app->keys.commands.clear();
     CompareView& c = app->compare;
-    compare_view_frame(&c, 0, top, w, below);
-    if (!c.select_request.empty()) {  // a row's events become A's timeline selection
+    // With a B: the tables above, A's and B's timelines aligned below.
+    const bool timelines = c.model.has_b && app->data.loaded;
+    const float tables_h = timelines ? below * kCompareTablesShare : below;
+    compare_view_frame(&c, 0, top, w, tables_h);
+    if (timelines) {
+      compare_timelines_frame(&c.timelines, c.model, compare_view_table(c), c.results,
+                              &app->timeline, app->data, &app->keys, 0, top + tables_h, w,
+                              below - tables_h, now_ms, &app->batch, &app->batch_b);
+      timeline_request_data(&app->timeline, app->data, host_post_to_engine);
+      timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
+      if (app->timeline.selection_changed) selection_changed(app);
+      if (app->timeline.region_pending) region_requested(app);
+      if (c.timelines.b.region_pending) {  // a drag on B's timeline selects there
+        c.timelines.b.region_pending = false;
+        compare_select_in_b(app, region_args(c.timelines.b));
+      }
+    } else {
+      app->keys.commands.clear();
+    }
+    if (!c.select_request.empty()) {  // a row's events become A's and B's selection
       app->selection_query = send_query("select", c.select_request);
+      compare_select_in_b(app, c.select_request);
       c.select_request.clear();
     }
   } else if (app->tab == ViewTab::kAnalysis) {

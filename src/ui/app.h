@@ -78,6 +78,7 @@ struct App {
   TopBarLayout top_layout;     // where the top bar and its banners drew last frame
   std::string empty_message;   // what an empty Timeline / Memory tab says, "" when not empty
   RectBatch batch;
+  RectBatch batch_b;  // a second timeline's (the Compare tab's B), drawn after `batch`
   double last_frame_ms = 0;
   FrameStats frame_stats;
   uint32_t next_query_id = 1;

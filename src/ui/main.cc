@@ -121,6 +121,8 @@ void frame() {
   glClearColor((bg & 0xFF) / 255.0f, ((bg >> 8) & 0xFF) / 255.0f, ((bg >> 16) & 0xFF) / 255.0f, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   g_rects.draw(g_app->batch, static_cast<float>(css_w), static_cast<float>(css_h), dpr);
+  if (!g_app->batch_b.rects.empty())
+    g_rects.draw(g_app->batch_b, static_cast<float>(css_w), static_cast<float>(css_h), dpr);
   g_world.draw(g_app->graph.gpu, static_cast<float>(css_w), static_cast<float>(css_h), dpr);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   strata::input_frame_done();

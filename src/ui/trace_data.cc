@@ -85,6 +85,7 @@ bool apply_view_reply(TraceData* d, ByteReader& r, const proto::Header& h) {
     if (f.id >= d->names.size()) return false;
     d->names[f.id] = text(r, chars, head.chars_bytes, f.off, f.len);
     d->name_colors[f.id] = color_for_name(d->names[f.id]);
+    ++d->names_received;
   }
   // Reject references the UI cannot resolve rather than index out of bounds while drawing.
   for (const auto& s : v.slices)

@@ -57,6 +57,7 @@ struct TraceData {
   std::vector<UiSeries> series;
   std::vector<std::string> names;  // by string id; filled as view replies bring them
   std::vector<uint32_t> name_colors;
+  size_t names_received = 0;  // names filled in so far (views that depend on names redo them)
   ViewReply reply;
   // The whole trace at a coarse resolution, requested once per trace: drawn wherever no tile
   // of the view's level (or a near one) is cached yet, so the timeline never shows a gap.

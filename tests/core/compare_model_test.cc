@@ -150,6 +150,34 @@ TEST(CompareModel, ReadsTheCallTree) {
       << csv;
 }
 
+TEST(CompareModel, ReadsTheAlignment) {
+  Engine a;
+  ASSERT_TRUE(testing::load_trace(&a, "a.json", kA));
+  CompareSession c;
+  ASSERT_TRUE(load_b(&c, "b.json", kB));
+  AlignRequest r;
+  r.mode = AlignMode::kEvent;
+  r.event = "q, \"quoted\"";  // 30 µs into A, 40 µs into B
+  c.set_alignment(r);
+  CompareModel m;
+  std::string error;
+  ASSERT_TRUE(compare_model_parse(c.result_json(a).c_str(), &m, &error)) << error;
+  EXPECT_EQ(m.alignment.mode, "event");
+  EXPECT_EQ(m.alignment.used, "event");
+  EXPECT_EQ(m.alignment.event, r.event);
+  EXPECT_EQ(m.alignment.offset_ns, 10'000);
+  EXPECT_EQ(m.alignment.note, c.alignment(a).note);
+  r.mode = AlignMode::kStep;
+  r.step = 3;
+  c.set_alignment(r);
+  ASSERT_TRUE(compare_model_parse(c.result_json(a).c_str(), &m, &error)) << error;
+  EXPECT_EQ(m.alignment.used, "step");
+  EXPECT_EQ(m.alignment.step, 3);
+  EXPECT_EQ(m.alignment.a_step, 3);
+  EXPECT_EQ(m.alignment.b_step, 3);
+  EXPECT_EQ(m.alignment.offset_ns, 0);
+}
+
 TEST(CompareModel, WithoutBAndOnBadText) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "a.json", kA));

@@ -75,6 +75,16 @@
     query(id, kind, args) {
       worker.postMessage({ type: MSG.query, forUi: true, id, kind, args });
     },
+    // The Compare tab's B timeline: its view requests, its selection's query, the alignment.
+    compareView(buffer) {
+      worker.postMessage({ type: MSG.compareView, bytes: buffer }, [buffer]);
+    },
+    compareQuery(id, kind, args) {
+      worker.postMessage({ type: MSG.compareQuery, id, kind, args });
+    },
+    compareAlign(mode, step, event) {
+      compareAlign(mode, step, event);
+    },
     selectionChanged(event) {
       selected = event;
       lastDetails = null;
@@ -202,6 +212,9 @@
         break;
       case MSG.view:
         toUi(m.bytes);
+        break;
+      case MSG.compareView: // B's track list or a view reply, for the Compare tab's B timeline
+        StrataWasm.withBytes(ui, new Uint8Array(m.bytes), (p, n) => ui._ui_compare_receive(p, n));
         break;
       case MSG.lossLoaded:
       case MSG.lossPoints: {
@@ -390,6 +403,15 @@
       return r;
     });
   }
+  // What A's and B's timelines line up on (mode 'start' | 'step' | 'order' | 'event'; step: a
+  // step number, or an index for 'order'; event: a name). Resolves to the new compare result.
+  function compareAlign(mode, step, event) {
+    return request({ type: MSG.compareAlign, mode, step: step ?? -1, event: event ?? '' }).then((r) => {
+      showCompare(r, '');
+      return r;
+    });
+  }
+
   // Hands a compare result to the UI's Compare tab (with the error of the last B, if it failed).
   function showCompare(result, error) {
     if (ui && ui._ui_compare_set_result)
@@ -624,6 +646,12 @@
     // category: {key, changed, added, removed, unchanged}}, steps, tree: {rows, unchanged, aNodes,
     // bNodes, note}, errors} (src/protocol/reply_keys_compare.h).
     compareResult: () => request({ type: MSG.compareResult }).then(showCompare),
+    // What the Compare tab's two timelines line up on: compareAlign('start'), ('step', N) (N: a
+    // step number, -1 the first common one), ('order', k) (the k-th step of each, from 0),
+    // ('event', name) (the first event of that name in each). Resolves to compareResult()'s
+    // answer, whose alignment says what was applied (REPLY.compare.alignment).
+    compareAlign: (mode, arg) =>
+      mode === 'event' ? compareAlign(mode, -1, String(arg ?? '')) : compareAlign(mode, Number(arg ?? -1), ''),
     // What the Compare tab shows: {hasB, a, b, key, error, note, align, changed, added, removed
     // (row names as shown), steps (matched), selected, selectedB (its count in B), csv,
     // treeShown (the call tree's rows shown, by path)}.

@@ -27,6 +27,9 @@ const StrataProtocol = (() => {
     'graphBench',
     'compareOpen',
     'compareResult',
+    'compareAlign',
+    'compareView',
+    'compareQuery',
   ];
   const TO_PAGE = [
     'ready',
@@ -45,6 +48,7 @@ const StrataProtocol = (() => {
     'graph',
     'graphModules',
     'graphNode',
+    'compareView',
   ];
   const names = (list) => Object.freeze(Object.fromEntries(list.map((n) => [n, n])));
   const MSG = names([...TO_WORKER, ...TO_PAGE]);
@@ -142,7 +146,8 @@ const StrataProtocol = (() => {
     runsStep: ['step', 'entry', 'note', 'message', 'files', 'answer'],
     graphBench: ['ms', 'nodes', 'edges', 'crossings'],
     advisor: ['extra'],
-    compare: ['a', 'b', 'tables', 'steps', 'errors', 'tree'],
+    compare: ['a', 'b', 'tables', 'steps', 'errors', 'tree', 'alignment'],
+    compareAlignment: ['mode', 'step', 'event', 'used', 'note', 'aAlignNs', 'bAlignNs', 'offsetNs', 'aStep', 'bStep'],
     compareOpen: ['ok', 'error', 'name', 'result'],
   });
 

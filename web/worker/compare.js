@@ -7,15 +7,36 @@
 'use strict';
 /* exported createCompare */
 
-// M: the engine module; sources: createSources(); db: createDb().
-function createCompare(M, sources, db) {
+// M: the engine module; sources: createSources(); db: createDb(); post(message, transfer).
+function createCompare(M, sources, db, post) {
   const { withString, withBytes, feedChunks } = StrataWasm;
-  const { FILE_KIND, REPLY } = StrataProtocol;
+  const { FILE_KIND, MSG, REPLY } = StrataProtocol;
   const DETECT_BYTES = 1 << 20;
   const STREAMED = new Set([FILE_KIND.chromeJson, FILE_KIND.xspace, FILE_KIND.perfetto]);
   const K = REPLY.compareOpen;
 
   const result = () => JSON.parse(M.UTF8ToString(M._compare_result()));
+  function outBytes(p) {
+    const a = p >>> 0;
+    return M.HEAPU8.slice(a, a + M._compare_out_size()).buffer; // a copy: wasm memory cannot be transferred
+  }
+  // B's timeline: its track list goes to the page after each B that loads; view requests and
+  // queries are B's engine's answers.
+  function postTrackList() {
+    const tl = outBytes(M._compare_track_list());
+    post({ type: MSG.compareView, bytes: tl }, [tl]);
+  }
+  const view = (bytes) => withBytes(M, new Uint8Array(bytes), (p, n) => outBytes(M._compare_view(p, n)));
+  const query = (kind, args) =>
+    StrataWasm.withStrings(M, [kind, args], (k, a) => M.UTF8ToString(M._compare_query(k, a)));
+  // msg: {mode, step, event}. Answers REPLY_KEYS.compare.
+  function align(msg) {
+    const step = Number.isFinite(Number(msg.step)) ? Number(msg.step) : -1;
+    StrataWasm.withStrings(M, [String(msg.mode || ''), String(msg.event || '')], (pm, pe) =>
+      M._compare_set_alignment(pm, step, pe),
+    );
+    return result();
+  }
   const lastError = () => M.UTF8ToString(M._compare_last_error());
   function answer(ok, name) {
     return { [K.ok]: ok, [K.error]: ok ? '' : lastError(), [K.name]: name, [K.result]: result() };
@@ -82,8 +103,10 @@ function createCompare(M, sources, db) {
     } catch (e) {
       withString(M, `reading the file failed: ${e.message || e}`, (p) => M._compare_load_fail(p));
     }
-    return answer(M._compare_load_end() === 1, name);
+    const ok = M._compare_load_end() === 1;
+    if (ok) postTrackList();
+    return answer(ok, name);
   }
 
-  return { open, result };
+  return { open, result, align, view, query };
 }

@@ -37,7 +37,7 @@ const ready = createStrataEngine().then((M) => {
   const runs = createRuns(M, sources);
   const graph = createGraph(M, sources, trace);
   const db = createDb(M, sources, trace);
-  const compare = createCompare(M, sources, db);
+  const compare = createCompare(M, sources, db, post);
   const opener = createOpener(M, { sources, trace, loss, graph, db });
   parts = { M, sources, trace, loss, runs, graph, compare, opener };
   // The reader worker starts with the engine, not with the first picked file: starting a worker
@@ -117,6 +117,14 @@ const handlers = {
   // After any load in flight: A is the trace that load leaves.
   [MSG.compareOpen]: (msg) => job(() => parts.compare.open(msg)).then((value) => reply(msg, value)),
   [MSG.compareResult]: (msg) => job(() => parts.compare.result()).then((value) => reply(msg, value)),
+  [MSG.compareAlign]: (msg) => job(() => parts.compare.align(msg)).then((value) => reply(msg, value)),
+  // B's timeline and its selection: answered at once, as A's views and queries are.
+  [MSG.compareView]: (msg) => {
+    const out = parts.compare.view(msg.bytes);
+    if (out.byteLength) post({ type: MSG.compareView, bytes: out }, [out]);
+  },
+  [MSG.compareQuery]: (msg) =>
+    post({ type: MSG.queryResult, id: msg.id, json: parts.compare.query(msg.kind, msg.args) }),
 };
 
 onmessage = (e) => {

@@ -115,6 +115,32 @@ void append_steps(std::string* o, const StepCompare& c) {
   *o += "]}";
 }
 
+void append_alignment(std::string* o, const Alignment& al) {
+  namespace k = protocol::keys::compare_alignment;
+  protocol::append_key(o, protocol::keys::compare::kAlignment);
+  protocol::append_key(o, k::kMode, '{');
+  json_append_string(o, align_mode_name(al.asked.mode));
+  protocol::append_key(o, k::kStep);
+  json_append_int(o, al.asked.step);
+  protocol::append_key(o, k::kEvent);
+  json_append_string(o, al.asked.event);
+  protocol::append_key(o, k::kUsed);
+  json_append_string(o, align_mode_name(al.used));
+  protocol::append_key(o, k::kNote);
+  json_append_string(o, al.note);
+  protocol::append_key(o, k::kAAlignNs);
+  json_append_int(o, al.a_align);
+  protocol::append_key(o, k::kBAlignNs);
+  json_append_int(o, al.b_align);
+  protocol::append_key(o, k::kOffsetNs);
+  json_append_int(o, al.offset_ns);
+  protocol::append_key(o, k::kAStep);
+  json_append_int(o, al.a_step);
+  protocol::append_key(o, k::kBStep);
+  json_append_int(o, al.b_step);
+  *o += '}';
+}
+
 std::string trace_name(const Engine& e) {
   const TraceStore& s = *e.store();
   return s.files.empty() ? std::string() : s.files.front().name;
@@ -183,6 +209,16 @@ TreeDiff CompareSession::tree_diff(const Engine& a) const {
   return diff_framework_trees(*a.store(), *b_->store());
 }
 
+Alignment CompareSession::alignment(const Engine& a) const {
+  if (!has_b_) {
+    Alignment none;
+    none.asked = align_;
+    none.note = "no B";
+    return none;
+  }
+  return align_timelines(a, *b_, compare_steps(a, *b_), align_);
+}
+
 std::string CompareSession::result_json(const Engine& a) const {
   namespace k = protocol::keys::compare;
   std::string o;
@@ -203,12 +239,16 @@ std::string CompareSession::result_json(const Engine& a) const {
   }
   o += '}';
   if (has_b_) {
-    append_steps(&o, compare_steps(a, *b_));
+    const StepCompare steps = compare_steps(a, *b_);
+    append_steps(&o, steps);
     append_tree_json(&o, tree_diff(a));
+    append_alignment(&o, align_timelines(a, *b_, steps, align_));
   } else {
     protocol::append_key(&o, k::kSteps);
     o += "null";
     protocol::append_key(&o, k::kTree);
+    o += "null";
+    protocol::append_key(&o, k::kAlignment);
     o += "null";
   }
   protocol::append_key(&o, k::kErrors);

@@ -2,9 +2,12 @@
 // own Engine here, in the same worker, through the same importers and format detector (any
 // format the engine streams). A's trace is untouched while B loads; a B that fails to load
 // leaves A and the previous B as they were, and last_error() says why. The diff tables
-// (op_diff.h, per operator, kernel, XLA op and category), the step-time breakdowns side by
-// side (step_compare.h) and the call-tree diff (tree_compare.h) are computed here and answered as
-// JSON (reply_keys_compare.h). engine/wasm/compare_exports.cc forwards here.
+// (op_diff.h, per operator, kernel, XLA op and category) and the step-time breakdowns side by
+// side (step_compare.h) and the call-tree diff (tree_compare.h) are computed here and answered
+// as JSON (reply_keys_compare.h), with
+// where the two timelines line up (timeline_align.h, the mode the user chose). B answers the
+// same timeline messages (view_messages.h, in its own generations) and panel queries A does.
+// engine/wasm/compare_exports.cc forwards here.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -15,6 +18,7 @@
 #include "engine/compare/op_diff.h"
 #include "engine/compare/step_compare.h"
 #include "engine/compare/tree_compare.h"
+#include "engine/compare/timeline_align.h"
 #include "engine/engine.h"
 
 namespace strata {
@@ -48,13 +52,29 @@ class CompareSession {
   OpDiff diff(const Engine& a, OpDiffKey key) const;
   // The call-tree diff of A against B (tree_compare.h); empty without a B.
   TreeDiff tree_diff(const Engine& a) const;
-  // The whole reply: both sides, the four tables, the steps, the call tree, the errors
+  // The whole reply: both sides, the four tables, the steps, the call tree, the alignment, the
+  // errors
   // (reply_keys_compare.h).
   std::string result_json(const Engine& a) const;
+
+  // What the timelines line up on; kept across B's loads (the user's choice).
+  void set_alignment(const AlignRequest& r) { align_ = r; }
+  const AlignRequest& alignment_request() const { return align_; }
+  // The alignment of A against B for the chosen mode (the starts without a B).
+  Alignment alignment(const Engine& a) const;
+
+  // B's timeline: its track list, a view request's reply (Engine::track_list / view) and its
+  // panel queries (Engine::query_json), for B's timeline under A's.
+  std::vector<uint8_t> b_track_list() const { return b_->track_list(); }
+  std::vector<uint8_t> b_view(const uint8_t* request, size_t n) { return b_->view(request, n); }
+  std::string b_query_json(std::string_view kind, std::string_view args) const {
+    return b_->query_json(kind, args);
+  }
 
  private:
   std::unique_ptr<Engine> b_;  // never null
   bool has_b_ = false;
+  AlignRequest align_;
   std::string b_name_, loading_name_, last_error_;
 };
 

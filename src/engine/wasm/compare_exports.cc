@@ -2,7 +2,9 @@
 // CompareSession (engine/compare/compare_session.h), whose A is the engine's current trace.
 #include <emscripten/emscripten.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/compare/compare_session.h"
 #include "engine/wasm/browser_byte_reader.h"
@@ -12,6 +14,7 @@ const strata::Engine& engine_current();
 namespace {
 strata::CompareSession* g_compare = nullptr;
 std::string g_json;
+std::vector<uint8_t> g_out;  // B's last binary message
 
 strata::CompareSession& compare() {
   if (!g_compare) g_compare = new strata::CompareSession();
@@ -46,5 +49,29 @@ EMSCRIPTEN_KEEPALIVE const char* compare_result() {
   return g_json.c_str();
 }
 EMSCRIPTEN_KEEPALIVE void compare_clear() { compare().clear(); }
+// What the timelines line up on (mode: timeline_align.h's names; an unknown one is the starts).
+EMSCRIPTEN_KEEPALIVE void compare_set_alignment(const char* mode, double step, const char* event) {
+  strata::AlignRequest r;
+  if (!strata::align_mode_from_name(mode ? mode : "", &r.mode)) r.mode = strata::AlignMode::kStart;
+  r.step = static_cast<int64_t>(step);
+  r.event = event ? event : "";
+  compare().set_alignment(r);
+}
+
+// B's timeline: binary protocol messages as engine_track_list / engine_view, with
+// compare_out_size() giving the length; B's panel queries as engine_query.
+EMSCRIPTEN_KEEPALIVE const uint8_t* compare_track_list() {
+  g_out = compare().b_track_list();
+  return g_out.data();
+}
+EMSCRIPTEN_KEEPALIVE const uint8_t* compare_view(const uint8_t* request, uint32_t n) {
+  g_out = compare().b_view(request, n);
+  return g_out.data();
+}
+EMSCRIPTEN_KEEPALIVE uint32_t compare_out_size() { return static_cast<uint32_t>(g_out.size()); }
+EMSCRIPTEN_KEEPALIVE const char* compare_query(const char* kind, const char* args) {
+  g_json = compare().b_query_json(kind ? kind : "", args ? args : "");
+  return g_json.c_str();
+}
 
 }  // extern "C"

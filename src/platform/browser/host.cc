@@ -14,6 +14,14 @@ EM_JS(void, strata_js_request_hover_details, (uint32_t ev),
       { Module.strataHost.requestHoverDetails(ev >>> 0); });
 EM_JS(void, strata_js_open_picker, (), { Module.strataHost.openFilePicker(); });
 EM_JS(void, strata_js_compare_picker, (), { Module.strataHost.compareFilePicker(); });
+EM_JS(void, strata_js_compare_post, (const void* p, size_t n), {
+  const a = p >>> 0;
+  Module.strataHost.compareView(HEAPU8.slice(a, a + n).buffer);
+});
+EM_JS(void, strata_js_compare_query, (uint32_t id, const char* kind, const char* args),
+      { Module.strataHost.compareQuery(id >>> 0, UTF8ToString(kind), UTF8ToString(args)); });
+EM_JS(void, strata_js_compare_align, (const char* mode, double step, const char* event),
+      { Module.strataHost.compareAlign(UTF8ToString(mode), step, UTF8ToString(event)); });
 EM_JS(void, strata_js_query, (uint32_t id, const char* kind, const char* args),
       { Module.strataHost.query(id >>> 0, UTF8ToString(kind), UTF8ToString(args)); });
 EM_JS(void, strata_js_selection_changed, (double ev), { Module.strataHost.selectionChanged(ev); });
@@ -30,6 +38,13 @@ void host_request_details(uint32_t event) { strata_js_request_details(event); }
 void host_request_hover_details(uint32_t event) { strata_js_request_hover_details(event); }
 void host_open_file_picker() { strata_js_open_picker(); }
 void host_compare_file_picker() { strata_js_compare_picker(); }
+void host_compare_post_to_engine(const void* bytes, size_t n) { strata_js_compare_post(bytes, n); }
+void host_compare_query(uint32_t id, const char* kind, const char* args_json) {
+  strata_js_compare_query(id, kind, args_json);
+}
+void host_compare_align(const char* mode, double step, const char* event) {
+  strata_js_compare_align(mode, step, event);
+}
 void host_query(uint32_t id, const char* kind, const char* args_json) {
   strata_js_query(id, kind, args_json);
 }

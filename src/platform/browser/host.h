@@ -12,6 +12,12 @@ void host_request_hover_details(uint32_t event);  // the same for a tooltip: ui_
 void host_open_file_picker();
 // The Compare tab's "Compare with...": a picked trace loads as B (answer: ui_compare_set_result).
 void host_compare_file_picker();
+// B's timeline in the Compare tab: a protocol message for B's engine (answers arrive through
+// ui_compare_receive), a panel query of B (answered as ui_query_result), and what the two
+// timelines line up on (mode "start" | "step" | "order" | "event"; answer: ui_compare_set_result).
+void host_compare_post_to_engine(const void* bytes, size_t n);
+void host_compare_query(uint32_t id, const char* kind, const char* args_json);
+void host_compare_align(const char* mode, double step, const char* event);
 // A panel query (engine_queries.cc); the answer arrives as ui_query_result(id, json).
 void host_query(uint32_t id, const char* kind, const char* args_json);
 void host_selection_changed(int64_t event);

@@ -115,6 +115,18 @@ bool compare_model_parse(const char* json, CompareModel* m, std::string* error) 
       if (i >= 0) set_step(&at(&m->steps, i), path, l);
     } else if (top == rk::compare::kTree) {
       compare_tree_parse_line(&m->tree, path, l);
+    } else if (top == rk::compare::kAlignment && path.size() == 2) {
+      namespace k = rk::compare_alignment;
+      CompareAlignment& al = m->alignment;
+      const std::string& f = path[1];
+      if (f == k::kMode) al.mode = l.value;
+      if (f == k::kUsed) al.used = l.value;
+      if (f == k::kNote) al.note = l.value;
+      if (f == k::kEvent) al.event = l.value;
+      if (f == k::kStep) al.step = static_cast<int64_t>(json_number(l));
+      if (f == k::kOffsetNs) al.offset_ns = json_number(l);
+      if (f == k::kAStep) al.a_step = static_cast<int64_t>(json_number(l));
+      if (f == k::kBStep) al.b_step = static_cast<int64_t>(json_number(l));
     } else if (top == rk::compare::kErrors && path.size() == 2 && l.kind == 's') {
       m->errors.push_back(l.value);
     }

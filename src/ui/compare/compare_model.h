@@ -35,6 +35,14 @@ struct CompareStepRow {
   std::array<double, kCompareParts> a_parts{}, b_parts{};
 };
 
+// Where the two timelines line up (the reply's alignment): what was asked, what was applied
+// ("start" when it is not in both), and B's shift: B's time from its start = A's + offset_ns.
+struct CompareAlignment {
+  std::string mode = "start", used = "start", note, event;
+  int64_t step = -1, a_step = -1, b_step = -1;
+  double offset_ns = 0;
+};
+
 struct CompareModel {
   bool has_b = false;
   std::string a_name, b_name;
@@ -43,6 +51,7 @@ struct CompareModel {
   std::string align, note;                        // the steps'
   std::vector<CompareStepRow> steps;
   CompareTree tree;  // the call-tree diff (compare_tree_model.h)
+  CompareAlignment alignment;
   std::vector<std::string> errors;
 };
 

@@ -203,6 +203,7 @@ void compare_view_set_result(CompareView* v, const char* json, const char* error
     return;
   }
   v->model = std::move(m);
+  ++v->results;
   v->error = error ? error : "";
   v->sorted = false;
   v->selected.clear();
@@ -286,7 +287,7 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
   if (!v->selected.empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText),
-                       "  %s: selected in A's timeline; B has %.0f", v->selected.c_str(),
+                       "  %s: selected in A's and B's timelines; B has %.0f", v->selected.c_str(),
                        v->selected_b);
   }
   rows_table(v, "##changed", t.changed, kTableRowsShown, true);
@@ -299,7 +300,13 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
   ImGui::End();
 }
 
-std::string compare_view_json(const CompareView& v) {
+const CompareTable& compare_view_table(const CompareView& v) {
+  // The call tree is not a table of names: nothing is outlined while it is shown.
+  static const CompareTable kNone;
+  return on_tree(v) ? kNone : v.model.tables[static_cast<size_t>(v.key)];
+}
+
+std::string compare_view_json(const CompareView& v, const Timeline& a) {
   const CompareModel& m = v.model;
   const CompareTable& t = m.tables[on_tree(v) ? 0 : static_cast<size_t>(v.key)];
   std::string o = "{\"hasB\":";
@@ -327,6 +334,18 @@ std::string compare_view_json(const CompareView& v) {
   o += ",\"csv\":";
   json_append_string(&o, v.last_csv);
   o += ",\"treeShown\":" + compare_tree_shown_json(v);
+  namespace k = protocol::keys::compare_alignment;
+  const CompareAlignment& al = m.alignment;
+  protocol::append_key(&o, protocol::keys::compare::kAlignment);
+  protocol::append_key(&o, k::kMode, '{');
+  json_append_string(&o, al.mode);
+  protocol::append_key(&o, k::kUsed);
+  json_append_string(&o, al.used);
+  protocol::append_key(&o, k::kNote);
+  json_append_string(&o, al.note);
+  protocol::append_key(&o, k::kOffsetNs);
+  json_append_number(&o, al.offset_ns);
+  o += "},\"timelines\":" + compare_timelines_json(v.timelines, m, a);
   return o + "}";
 }
 

@@ -3,14 +3,16 @@
 // (operator, kernel, XLA op, category), the changed rows in a sortable table (largest |Δ|
 // first), the rows only in B (added) and only in A (removed) listed apart, the step-time
 // breakdowns of A and B side by side, and CSV export of each table. A row click selects its
-// events in A's timeline (select query, name mode) and says how many B has. The "Call tree" key
-// draws the call-tree diff instead (compare_tree_view.h).
+// events in A's timeline (select query, name mode) and in B's (the same query of B's engine),
+// and says how many B has. The "Call tree" key draws the call-tree diff instead
+// (compare_tree_view.h). Below the tables, A's and B's timelines aligned (compare_timelines.h).
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "ui/compare/compare_model.h"
+#include "ui/compare/compare_timelines.h"
 
 namespace strata {
 
@@ -27,7 +29,12 @@ struct CompareView {
   // asks of the App, taken after the frame: a select query's args for A's timeline
   std::string select_request;
   std::string last_csv;  // the last CSV exported, for the script API
+  uint64_t results = 0;  // replies read so far
+  CompareTimelines timelines;
 };
+
+// The share of the tab's height the tables take when B's timeline is shown under them.
+constexpr float kCompareTablesShare = 0.42f;
 
 // A compare reply from the engine (with the error of the last B, "" when it loaded).
 void compare_view_set_result(CompareView* v, const char* json, const char* error);
@@ -37,8 +44,11 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h);
 bool compare_view_select(CompareView* v, const std::string& key, const std::string& name);
 // What the tab shows, for strata.compareView(): {hasB, a, b, key, error, note, align, changed,
 // added, removed (names in the order shown), steps, selected, selectedB, csv, treeShown (the
-// call tree's rows shown, by path)}.
-std::string compare_view_json(const CompareView& v);
+// call tree's rows shown, by path), alignment (the reply's, REPLY_KEYS.compareAlignment),
+// timelines (compare_timelines_json, with A's `a`)}.
+std::string compare_view_json(const CompareView& v, const Timeline& a);
+// The shown key's table.
+const CompareTable& compare_view_table(const CompareView& v);
 // The CSV of the key's table ("steps" for the steps, "tree" for the call tree), as exported.
 std::string compare_view_csv(CompareView* v, const std::string& key);
 

@@ -2,6 +2,7 @@
 // and reads back what it shows.
 #include <emscripten/emscripten.h>
 
+#include <cstdint>
 #include <string>
 
 #include "platform/browser/host.h"
@@ -20,8 +21,14 @@ EMSCRIPTEN_KEEPALIVE void ui_compare_set_result(const char* json, const char* er
 // What the Compare tab shows: compare_view_json's; valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* ui_compare_view_json() {
   static std::string out;
-  out = strata::compare_view_json(strata::ui_app()->compare);
+  out = strata::compare_view_json(strata::ui_app()->compare, strata::ui_app()->timeline);
   return out.c_str();
+}
+
+// A message of B's engine for the Compare tab's B timeline (its track list or a view reply).
+EMSCRIPTEN_KEEPALIVE void ui_compare_receive(const uint8_t* data, uint32_t n) {
+  strata::compare_timelines_receive(&strata::ui_app()->compare.timelines, data, n);
+  strata::request_redraw();
 }
 
 // Selects a row as a click does (key: "operator" | "kernel" | "xla_op" | "category"): its

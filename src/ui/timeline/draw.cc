@@ -105,13 +105,16 @@ void draw_slices(const Timeline& t, const TraceData& d,
     // Search: matches keep their colour, everything else is dimmed.
     if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name]))
       col = search_dim_color(col);
+    const bool outlined = !folded && s.name < t.name_outline.size() && t.name_outline[s.name];
     if (instant) {
       batch->add(x0 - 1.5f, y0, x0 + 1.5f, y1, shade(col, 0.85f));
+      if (outlined) outline(batch, x0 - 1.5f, y0, x0 + 1.5f, y1, 1, theme::kChartDifference);
       if (is_selected(t, s.event))
         outline(batch, x0 - 1.5f, y0, x0 + 1.5f, y1, 2, theme::kSelection);
       continue;
     }
     batch->add(x0, y0, x1, y1, col);
+    if (outlined) outline(batch, x0, y0, x1, y1, 1, theme::kChartDifference);
     if (!folded && is_selected(t, s.event)) outline(batch, x0, y0, x1, y1, 2, theme::kSelection);
     if (folded && x1 - x0 >= kFoldedHatchPx)
       hatch(dl, std::max(x0, L.x0), y0, std::min(x1, L.x0 + L.w), y1, theme::kFoldedHatch);

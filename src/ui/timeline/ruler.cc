@@ -29,7 +29,9 @@ std::string ruler_time_label(const Timeline& t, double rel, double resolution) {
 }
 
 void draw_ruler(Timeline* t, float x0, float y0, float w, float h, ImDrawList* dl) {
-  const TimeView& v = t->view;
+  TimeView v = t->view;  // in the time the ruler counts (ruler_shift)
+  v.start -= t->ruler_shift;
+  v.end -= t->ruler_shift;
   RulerState& r = t->ruler;
   r = RulerState{};
   dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + w, y0 + h), theme::kProcessHeader);

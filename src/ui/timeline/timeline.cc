@@ -392,7 +392,7 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
 
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
-  ImGui::Begin("##timeline", nullptr,
+  ImGui::Begin(t->window_id, nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground |
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
@@ -495,7 +495,12 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
   batch->clip[2] = L.w;
   batch->clip[3] = L.h;
   draw_backgrounds(*t, d, batch);
-  if (t->show_grid) draw_ruler_grid(t->view, L.x0, L.y0, L.w, L.h, batch);
+  if (t->show_grid) {
+    TimeView counted = t->view;  // the ruler's time (ruler_shift)
+    counted.start -= t->ruler_shift;
+    counted.end -= t->ruler_shift;
+    draw_ruler_grid(counted, L.x0, L.y0, L.w, L.h, batch);
+  }
   dl->PushClipRect(ImVec2(L.x0, L.y0), ImVec2(L.x0 + L.w, L.y0 + L.h), true);
   draw_tiles(t, d, batch, dl);
   draw_counter_scales(*t, d, dl);
@@ -515,7 +520,8 @@ void timeline_frame(Timeline* t, const TraceData& d, NavKeys* keys, float x, flo
     float mx = io.MousePos.x;
     dl->AddLine(ImVec2(mx, L.y0), ImVec2(mx, L.y0 + L.h), theme::kCursorLine);
     double tm = px_to_time(t->view, mx - L.x0, L.w);
-    std::string label = ruler_time_label(*t, tm, tick_step(t->view.span(), L.w, 2));
+    std::string label =
+        ruler_time_label(*t, tm - t->ruler_shift, tick_step(t->view.span(), L.w, 2));
     ImVec2 sz = ImGui::CalcTextSize(label.c_str());
     ImVec2 at(mx + 4, L.y0 + 2);
     dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + sz.x + 2, at.y + sz.y + 1),
@@ -548,7 +554,7 @@ void timeline_request_data(Timeline* t, const TraceData& d, void (*send)(const v
   // The hovered event's details for its tooltip: one request at a time, the latest wanted next.
   if (t->hover_in_flight != kNone && t->last_frame_ms - t->hover_sent_ms > kTileRetryMs)
     t->hover_in_flight = kNone;  // never answered (no details for it): stop waiting
-  if (t->hover_event != kNone && t->hover_in_flight == kNone &&
+  if (t->ask_hover_details && t->hover_event != kNone && t->hover_in_flight == kNone &&
       t->hover_details.event != t->hover_event) {
     t->hover_in_flight = t->hover_event;
     t->hover_sent_ms = t->last_frame_ms;

@@ -118,6 +118,17 @@ struct Timeline {
   double last_frame_ms = 0;
   double key_held_ms[4] = {0, 0, 0, 0};
 
+  // A second timeline beside the main one (the Compare tab's B) sets these each frame: the ImGui
+  // window it draws in, and whether a hover asks the engine for details (B's event indices are
+  // not the main engine's).
+  const char* window_id = "##timeline";
+  bool ask_hover_details = true;
+  // The ruler and grid count time from here (relative ns of this view): the Compare tab's B
+  // timeline counts in A's time, B's time minus the alignment's offset.
+  double ruler_shift = 0;
+  // Names outlined (by string id), whatever the search: the Compare tab's names on one side only.
+  std::vector<uint8_t> name_outline;
+
   // The name column: its width as the user dragged it (0: the default share of the window),
   // the header texts of the current track list, and the entries drawn this frame.
   float label_w_user = 0;
