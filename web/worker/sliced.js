@@ -1,5 +1,5 @@
-// Parallel ingest: a big plain Chrome JSON (a picked File, or a URL whose server answers Range
-// requests) is cut at traceEvents elements into N slices (core: formats/chrome_json/
+// Parallel ingest: a big plain Chrome JSON (a picked File, or a URL whose server says it takes
+// ranges: Accept-Ranges: bytes, no Content-Encoding) is cut at traceEvents elements into N slices (core: formats/chrome_json/
 // sliced_import.h). This worker parses the first slice into the load (trace.js) while slice
 // workers (slice-worker.js, each its own engine module, started on the first such load and kept)
 // parse the others; their encoded results are transferred here and absorbed in file order
@@ -53,19 +53,6 @@ function createSliced(M, sources) {
     return w;
   }
 
-  // A URL's size when its server answers Range requests (206 with the total), else 0.
-  async function rangeSize(url) {
-    try {
-      const r = await fetch(url, { headers: { Range: 'bytes=0-0' } });
-      const total = r.status === 206 && /\/(\d+)$/.exec(r.headers.get('content-range') || '');
-      if (total)
-        await r.arrayBuffer(); // its one byte
-      else if (r.body) r.body.cancel().catch(() => {}); // a whole file answered: not wanted
-      return total ? Number(total[1]) : 0;
-    } catch (e) {
-      return 0;
-    }
-  }
   const readAt = (src, off, len) =>
     src.blob ? sources.readBlob(src.blob, off, len) : sources.readUrlRange(src.url, off, len);
   // The bytes [start, end) of the source, in chunks.
@@ -81,11 +68,9 @@ function createSliced(M, sources) {
   async function plan(opened, head, requested, minBytes) {
     const n = count(requested);
     const src = opened.source;
-    if (n < 2 || !(src.blob || src.url)) return null;
+    if (n < 2 || !(src.blob || (src.url && opened.ranges))) return null;
     const min = minBytes >= 1 ? minBytes : MIN_SLICED_BYTES;
-    // A URL's Content-Length says first whether it is worth a probe (0: not sent, probe).
-    if (src.url && opened.total && opened.total < min) return null;
-    const size = src.blob ? src.blob.size : await rangeSize(src.url);
+    const size = src.blob ? src.blob.size : opened.total;
     if (size < min || size === 0) return null;
     const objectForm = withBytes(M, head.subarray(0, 64), (p, k) => M._slice_object_form(p, k)) === 1;
     const cuts = [];
@@ -118,9 +103,9 @@ function createSliced(M, sources) {
       w.worker.postMessage({ parse: true, load, slice: k, base: s.start, objectForm, ...part });
       return r;
     });
-    // The one-worker read stops; the first slice is its head and then its own bytes.
+    // The one-worker read stops; the first slice is the head and then its own bytes.
     opened.chunks.return().catch(() => {});
-    if (opened.stop) opened.stop(); // a URL's download of the whole file
+    if (opened.stop) opened.stop(); // a URL: the download of the whole file ends here
     const first = Math.min(head.length, cuts[0]);
     const firstChunks = (async function* () {
       yield head.subarray(0, first);

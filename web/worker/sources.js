@@ -11,8 +11,8 @@ function createSources() {
 
   // Both readers keep one read in flight while the engine parses the chunk they yielded: the
   // browser fetches or reads the next bytes on its own threads meanwhile.
-  // ctl.cancel() (set here) stops the download: a consumer that takes only the first part of
-  // a response (a sliced load, sliced.js) ends it, rather than let it run to its end unread.
+  // ctl.cancel() (set here) ends the download: a sliced load (sliced.js) takes only the head of
+  // the stream its load opened with, and reads the rest by ranges.
   async function* streamChunks(resp, ctl = {}) {
     const reader = resp.body.getReader();
     ctl.cancel = () => reader.cancel().catch(() => {});
@@ -175,8 +175,8 @@ function createSources() {
     );
   }
 
-  // One source (a URL or a Blob/File/bytes) → {name, total, chunks, source, stop for a URL};
-  // throws a message.
+  // One source (a URL or a Blob/File/bytes) → {name, total, chunks, source}, for a URL also
+  // {ranges, stop}; throws a message.
   async function open(src, fallbackName) {
     if (typeof src === 'string') {
       let resp;
@@ -193,7 +193,9 @@ function createSources() {
         total: Number(resp.headers.get('content-length')) || 0,
         chunks: streamChunks(resp, ctl),
         source: { url: src },
-        stop: () => ctl.cancel && ctl.cancel(), // ends the download (the chunks are not read on)
+        // What a sliced load needs: the server takes ranges of the file as it is sent.
+        ranges: resp.headers.get('accept-ranges') === 'bytes' && !resp.headers.get('content-encoding'),
+        stop: () => ctl.cancel && ctl.cancel(),
       };
     }
     const blob = src instanceof Blob ? src : new Blob([src]);
