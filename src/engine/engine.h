@@ -68,6 +68,19 @@ class Engine {
     preview_min_file_ = min_file, preview_bytes_ = bytes;
   }
   bool showing_preview() const { return previous_ != nullptr; }
+  // ---- a sliced load (engine_sliced.cc): a big plain Chrome JSON cut across workers --------
+  // Starts a load as load_begin does whose bytes (load_commit) are the file's first slice
+  // (formats/chrome_json/sliced_import.h); the later slices, parsed by other workers
+  // (SliceSession), are absorbed in file order. Only for a file the caller has seen to be an
+  // uncompressed Chrome JSON: the first slice skips the sniffing and decompressing importers.
+  void load_begin_sliced(std::string_view name, uint64_t total_bytes);
+  // True when the bytes so far end between two events: the next slice may be absorbed.
+  bool load_at_slice_boundary() const;
+  // Absorbs an encoded later slice (SliceSession::end) that covers the next `bytes` of the file.
+  // False, with nothing changed, when this is not a sliced load, the bytes so far do not end at
+  // an event boundary (the cut was inside a string) or `data` is not an encoded slice: then the
+  // slice's bytes are to be fed with load_commit instead, which keeps the store exact.
+  bool load_absorb_slice(const uint8_t* data, size_t n, uint64_t bytes);
 
   // ---- queries ------------------------------------------------------------------------------
   const TraceStore* store() const { return store_.get(); }
@@ -159,6 +172,7 @@ class Engine {
   Pyramid pyramid_;                      // its multi-resolution summaries
   std::unique_ptr<TraceStore> loading_;  // trace being loaded
   std::unique_ptr<Importer> importer_;
+  bool sliced_ = false;  // importer_ is make_chrome_json_slice_head's
   std::string loading_name_;
   uint64_t loading_total_ = 0, loaded_bytes_ = 0;
   uint64_t file_start_ = 0;  // loaded_bytes_ when the current file of the load began

@@ -67,7 +67,27 @@ inline constexpr std::string_view kErrors = "errors";
 inline constexpr std::string_view kWarnings = "warnings";
 // What the load chose, not a problem (a profiler folder's db read, its text export set aside).
 inline constexpr std::string_view kNotes = "notes";
+// Added by the worker (web/worker/trace.js), like loadMs: the workers that parsed the trace (1:
+// the engine worker alone; more: a sliced load, web/worker/sliced.js), each slice's figures
+// (summary_slice) and, when the summary message asks for it, the store's digest as decimal text
+// (core/store/store_digest.h; else "").
+inline constexpr std::string_view kWorkers = "workers";
+inline constexpr std::string_view kSlices = "slices";
+inline constexpr std::string_view kDigest = "digest";
 }  // namespace summary
+
+// One of summary.slices, in file order: where the slice starts and its size (bytes), the time its
+// worker read and parsed it, the time the engine worker waited for its result and absorbed it
+// (ms), and whether it was absorbed (false: its cut was refused, the engine worker read it).
+namespace summary_slice {
+inline constexpr std::string_view kOffset = "offset";
+inline constexpr std::string_view kBytes = "bytes";
+inline constexpr std::string_view kReadMs = "readMs";
+inline constexpr std::string_view kParseMs = "parseMs";
+inline constexpr std::string_view kWaitMs = "waitMs";
+inline constexpr std::string_view kMergeMs = "mergeMs";
+inline constexpr std::string_view kAbsorbed = "absorbed";
+}  // namespace summary_slice
 
 // One of summary.files: bytes is the file's size, format the importer's name.
 namespace summary_file {
@@ -292,11 +312,17 @@ inline constexpr std::string_view kErrors = "errors";
 
 // strata.summary().
 inline constexpr std::string_view kSummaryKeys[] = {
-    keys::summary::kFiles,     keys::summary::kPhases, keys::summary::kEvents,
-    keys::summary::kCounters,  keys::summary::kTracks, keys::summary::kProcesses,
-    keys::summary::kStartNs,   keys::summary::kEndNs,  keys::summary::kLoadMs,
-    keys::summary::kHeapBytes, keys::summary::kErrors, keys::summary::kWarnings,
-    keys::summary::kNotes};
+    keys::summary::kFiles,     keys::summary::kPhases,  keys::summary::kEvents,
+    keys::summary::kCounters,  keys::summary::kTracks,  keys::summary::kProcesses,
+    keys::summary::kStartNs,   keys::summary::kEndNs,   keys::summary::kLoadMs,
+    keys::summary::kHeapBytes, keys::summary::kErrors,  keys::summary::kWarnings,
+    keys::summary::kNotes,     keys::summary::kWorkers, keys::summary::kSlices,
+    keys::summary::kDigest};
+
+inline constexpr std::string_view kSummarySliceKeys[] = {
+    keys::summary_slice::kOffset,  keys::summary_slice::kBytes,  keys::summary_slice::kReadMs,
+    keys::summary_slice::kParseMs, keys::summary_slice::kWaitMs, keys::summary_slice::kMergeMs,
+    keys::summary_slice::kAbsorbed};
 
 inline constexpr std::string_view kSummaryFileKeys[] = {
     keys::summary_file::kName, keys::summary_file::kBytes, keys::summary_file::kFormat};

@@ -31,7 +31,9 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "the page chose, e.g. a profiler folder's db over its text export). The worker asks "
      "engine_detect_format what each is: a "
      "list of XSpace files is one multi-host trace, a list of Chrome JSON files one multi-rank "
-     "trace, any other list opens file by file"},
+     "trace, any other list opens file by file; workers: how many workers parse a big plain Chrome "
+     "JSON (web/worker/sliced.js; 1: the engine worker alone; absent: the cores, at most 8); "
+     "sliceMinBytes: the smallest file sliced (absent: 64 MB)"},
     {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},
     {"details", Direction::kToWorker,
      "event: event index; hover: bool (for the UI's hover tooltip, answered with hover set)"},
@@ -39,7 +41,8 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     {"locate", Direction::kToWorker, "id; name: string; tsNs: start (absolute ns); pid; tid"},
     {"query", Direction::kToWorker,
      "id; kind: engine query name (QUERY); args: JSON string; forUi: answer as queryResult"},
-    {"summary", Direction::kToWorker, "id"},
+    {"summary", Direction::kToWorker,
+     "id; digest: bool (add the store's digest: a pass over the whole store)"},
     {"lossTags", Direction::kToWorker, "id; lossId; lossTag: string; iterationTag: string"},
     {"lossRemove", Direction::kToWorker, "lossId"},
     {"runsStats", Direction::kToWorker,

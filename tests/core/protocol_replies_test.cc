@@ -53,8 +53,8 @@ TEST(ProtocolReplies, SummaryAndItsFilesCarryTheirKeys) {
   Engine e;
   load(&e);
   const std::string s = e.summary_json();
-  // The worker adds loadMs and heapBytes: they are not the engine's to write.
-  expect_keys(s, {}, kSummaryKeys, {"loadMs", "heapBytes"});
+  // The worker adds loadMs, heapBytes and the load's workers: they are not the engine's to write.
+  expect_keys(s, {}, kSummaryKeys, {"loadMs", "heapBytes", "workers", "slices", "digest"});
   expect_keys(s, {"files", "[0]"}, kSummaryFileKeys);
 }
 

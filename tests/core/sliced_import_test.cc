@@ -384,5 +384,130 @@ TEST(SlicedImport, RealTracesGiveTheOnePassStore) {
   if (found == 0) GTEST_SKIP() << "../shared/data is absent";
 }
 
+// What the browser does with a later slice: parsed in a slice worker, encoded into bytes
+// (store/slice_codec.h), sent, decoded in the engine worker and absorbed there. A refused cut's
+// bytes are read by the head itself, as in import_chrome_json_at.
+Loaded through_codec(std::string_view t, const std::vector<uint64_t>& cuts, size_t* refused,
+                     size_t chunk = 1 << 16) {
+  TraceStore store;
+  add_file(&store, t.size());
+  std::vector<uint64_t> bounds = {0};
+  bounds.insert(bounds.end(), cuts.begin(), cuts.end());
+  bounds.push_back(t.size());
+  auto* bytes = reinterpret_cast<const uint8_t*>(t.data());
+  auto feed = [&](ChromeJsonSlice& s, size_t i) {
+    for (uint64_t at = bounds[i]; at < bounds[i + 1]; at += chunk)
+      s.feed(bytes + at, std::min<uint64_t>(chunk, bounds[i + 1] - at));
+  };
+  std::unique_ptr<ChromeJsonSlice> head = ChromeJsonSlice::first(&store);
+  feed(*head, 0);
+  *refused = 0;
+  for (size_t i = 1; i + 1 < bounds.size(); ++i) {
+    std::vector<uint8_t> wire;
+    {
+      std::unique_ptr<ChromeJsonSlice> part =
+          ChromeJsonSlice::later(bounds[i], chrome_json_object_form(t.substr(0, 64)));
+      feed(*part, i);
+      wire = part->encode();
+    }
+    std::unique_ptr<ChromeJsonSlice> got = ChromeJsonSlice::decode(wire.data(), wire.size());
+    EXPECT_TRUE(got != nullptr);
+    if (head->ends_at_event_boundary() && got) {
+      head->absorb(*got);
+    } else {
+      ++*refused;
+      feed(*head, i);
+    }
+  }
+  Importer& imp = head->importer();
+  imp.finish();
+  return summarize(store, imp.failed(), imp.failure(), imp.records());
+}
+
+TEST(SliceCodec, EncodedSlicesAbsorbAsTheSlicesThemselves) {
+  for (bool object_form : {true, false}) {
+    for (uint32_t seed : {1u, 4u}) {
+      const std::string t = generated_trace(seed, 3000, object_form);
+      for (size_t n = 2; n <= 4; ++n) {
+        const std::vector<uint64_t> cuts = chrome_json_cut_points(t, n);
+        ASSERT_EQ(cuts.size(), n - 1);
+        SlicedImportStats st;
+        const Loaded direct = cut_at(t, cuts, &st);
+        size_t refused = 0;
+        const std::string what = "seed " + std::to_string(seed) + ", " + std::to_string(n) +
+                                 " slices, object form " + std::to_string(object_form);
+        expect_same(direct, through_codec(t, cuts, &refused, 997), what);
+        EXPECT_EQ(refused, st.refused) << what;
+        expect_same(one_pass(t), direct, what);
+      }
+    }
+  }
+}
+
+TEST(SliceCodec, ARefusedCutAndATruncatedFileStayExact) {
+  std::string t = "{\"traceEvents\":[";
+  size_t fake = 0;
+  for (int i = 0; i < 500; ++i) {
+    if (i) t += ",";
+    t += "{\"ph\":\"X\",\"ts\":" + std::to_string(i * 10) +
+         ",\"dur\":3,\"pid\":1,\"tid\":1,\"name\":\"a},";
+    if (i == 250) fake = t.size();
+    t += "{\\\"x\"}";  // "name":"a},{\"x": the cut below is inside this name
+  }
+  t += "]}";
+  const Loaded ref = one_pass(t);
+  ASSERT_EQ(ref.records, 500u);
+  ASSERT_EQ(t[fake], '{');
+  size_t refused = 0;
+  expect_same(ref, through_codec(t, {fake}, &refused), "cut inside a string");
+  EXPECT_EQ(refused, 1u);
+
+  const std::string full = generated_trace(9, 2000, true);
+  const std::string cut_off = full.substr(0, full.size() / 2 + 7);
+  expect_same(one_pass(cut_off),
+              through_codec(cut_off, chrome_json_cut_points(cut_off, 3), &refused), "cut off");
+}
+
+TEST(SliceCodec, AShortOrForeignBufferIsRefused) {
+  const std::string t = generated_trace(3, 300, true);
+  const std::vector<uint64_t> cuts = chrome_json_cut_points(t, 2);
+  ASSERT_EQ(cuts.size(), 1u);
+  std::unique_ptr<ChromeJsonSlice> part = ChromeJsonSlice::later(cuts[0], true);
+  part->feed(reinterpret_cast<const uint8_t*>(t.data()) + cuts[0], t.size() - cuts[0]);
+  const std::vector<uint8_t> wire = part->encode();
+  ASSERT_TRUE(ChromeJsonSlice::decode(wire.data(), wire.size()) != nullptr);
+  for (size_t n : {size_t{0}, size_t{3}, size_t{100}, wire.size() / 2, wire.size() - 1})
+    EXPECT_TRUE(ChromeJsonSlice::decode(wire.data(), n) == nullptr) << n << " of " << wire.size();
+  std::vector<uint8_t> longer = wire;
+  longer.push_back(0);
+  EXPECT_TRUE(ChromeJsonSlice::decode(longer.data(), longer.size()) == nullptr);
+  const std::string text = "not a slice at all";
+  EXPECT_TRUE(ChromeJsonSlice::decode(reinterpret_cast<const uint8_t*>(text.data()), text.size()) ==
+              nullptr);
+}
+
+TEST(SliceCodec, RealTracesThroughTheCodecGiveTheOnePassStore) {
+  const char* files[] = {
+      "pytorch_kineto/tracelens/h100/gaunernst_bert-small-uncased__1016001.json.gz",
+      "pytorch_kineto/hta/nccl_parser_config/nccl_data.json.gz",
+      "chrome_trace/catapult/big_trace.json",
+      "chrome_trace/catapult/nestable_async.json",
+      "ascend/msinsight/text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+  };
+  size_t found = 0;
+  for (const char* rel : files) {
+    std::string t;
+    if (!read_shared_text(rel, &t)) continue;
+    ++found;
+    const Loaded ref = one_pass(t);
+    for (size_t n : {2, 3}) {
+      size_t refused = 0;
+      expect_same(ref, through_codec(t, chrome_json_cut_points(t, n), &refused),
+                  std::string(rel) + ", " + std::to_string(n) + " slices");
+    }
+  }
+  if (found == 0) GTEST_SKIP() << "../shared/data is absent";
+}
+
 }  // namespace
 }  // namespace strata::testing

@@ -320,6 +320,11 @@
   }
 
   // ---- opening files --------------------------------------------------------------------------
+  // How many workers parse a big plain Chrome JSON (web/worker/sliced.js): ?workers=N or
+  // strata.setWorkers(n); 1 is the engine worker alone; 0 lets the worker use the cores.
+  let workers = Math.max(0, Math.floor(Number(new URLSearchParams(location.search).get('workers')) || 0));
+  let sliceMinBytes = 0; // 0: the worker's threshold (64 MB)
+
   // Picked or dropped files go to the worker as one list: it decides what each is (several
   // xplanes open as one trace, one per host; anything else file by file).
   function openFiles(files) {
@@ -335,7 +340,7 @@
       typeof first === 'string'
         ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop())
         : first.name || 'trace';
-    return request({ type: MSG.open, name, source: urls });
+    return request({ type: MSG.open, name, source: urls, workers, sliceMinBytes });
   }
 
   // opts.name names a single buffer/blob source (the embedding protocol passes the host's name).
@@ -367,7 +372,7 @@
     if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
     // opts.notes: what the trace's summary().notes should say (a folder's choice of files).
     const notes = opts && Array.isArray(opts.notes) ? opts.notes.map(String) : [];
-    return request({ type: MSG.open, name, source: picked.source, notes }, picked.transfer);
+    return request({ type: MSG.open, name, source: picked.source, notes, workers, sliceMinBytes }, picked.transfer);
   }
 
   // What open() and compareWith() send the worker for a source: a URL (named by its last path
@@ -478,6 +483,16 @@
     // The worker's summary now: as summary(), with heapBytes read at this moment (the engine's
     // wasm memory holds every store: a compared B's too).
     workerSummary: () => request({ type: MSG.summary }),
+    // The current store's digest (decimal text): equal digests are equal stores, so a load with
+    // N workers can be checked against one with 1. A pass over the whole store.
+    storeDigest: () => request({ type: MSG.summary, digest: true }).then((s) => s[REPLY.summary.digest]),
+    // Workers for the next big plain Chrome JSON loads (1: one; 0: as many as the cores, at most
+    // 8); minBytes: the smallest file sliced (0: 64 MB; tests slice small files).
+    setWorkers(n, minBytes) {
+      workers = Math.max(0, Math.floor(Number(n)) || 0);
+      sliceMinBytes = Math.max(0, Math.floor(Number(minBytes)) || 0);
+      return workers;
+    },
     // startNs / endNs: absolute ns as Numbers (good to 256 ns at epoch scale); startRelNs /
     // endRelNs: ns since the trace start, exact at any zoom; originNs: the trace start, exact,
     // as decimal text (BigInt(originNs) + ... for exact absolute times); startText / endText:

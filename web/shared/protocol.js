@@ -94,8 +94,12 @@ const StrataProtocol = (() => {
       'errors',
       'warnings',
       'notes',
+      'workers',
+      'slices',
+      'digest',
     ],
     summaryFile: ['name', 'bytes', 'format'],
+    summarySlice: ['offset', 'bytes', 'readMs', 'parseMs', 'waitMs', 'mergeMs', 'absorbed'],
     event: [
       'event',
       'name',
@@ -172,8 +176,9 @@ const StrataProtocol = (() => {
   }
   // A summary before any load: every key of REPLY_KEYS.summary, empty.
   function emptySummary() {
-    const lists = new Set(['files', 'errors', 'warnings', 'notes']);
-    return Object.fromEntries(REPLY_KEYS.summary.map((k) => [k, lists.has(k) ? [] : k === 'phases' ? {} : 0]));
+    const lists = new Set(['files', 'errors', 'warnings', 'notes', 'slices']);
+    const empty = (k) => (lists.has(k) ? [] : k === 'phases' ? {} : k === 'digest' ? '' : k === 'workers' ? 1 : 0);
+    return Object.fromEntries(REPLY_KEYS.summary.map((k) => [k, empty(k)]));
   }
 
   return Object.freeze({

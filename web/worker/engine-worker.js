@@ -15,6 +15,7 @@ importScripts(
   'graph.js',
   'compare.js',
   'db.js',
+  'sliced.js',
   'open.js',
 );
 
@@ -38,7 +39,8 @@ const ready = createStrataEngine().then((M) => {
   const graph = createGraph(M, sources, trace);
   const db = createDb(M, sources, trace);
   const compare = createCompare(M, sources, db, post);
-  const opener = createOpener(M, { sources, trace, loss, graph, db });
+  const sliced = createSliced(M, sources);
+  const opener = createOpener(M, { sources, trace, loss, graph, db, sliced });
   parts = { M, sources, trace, loss, runs, graph, compare, opener };
   // The reader worker starts with the engine, not with the first picked file: starting a worker
   // takes tens of ms, which a small file's whole load would otherwise wait for.
@@ -85,7 +87,7 @@ const handlers = {
     if (msg.forUi) post({ type: MSG.queryResult, id: msg.id, json });
     else reply(msg, JSON.parse(json));
   },
-  [MSG.summary]: (msg) => reply(msg, parts.trace.summary()),
+  [MSG.summary]: (msg) => reply(msg, parts.trace.summary(!!msg.digest)),
   [MSG.lossTags]: (msg) =>
     job(() => parts.loss.setTags(msg.lossId, msg.lossTag, msg.iterationTag))
       .catch(() => null)

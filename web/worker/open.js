@@ -8,10 +8,10 @@
 'use strict';
 /* exported createOpener */
 
-// M: the engine module; parts: {sources, trace, loss, graph, db}.
-function createOpener(M, { sources, trace, loss, graph, db }) {
+// M: the engine module; parts: {sources, trace, loss, graph, db, sliced}.
+function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
   const { withString, withBytes } = StrataWasm;
-  const { MSG, FILE_KIND } = StrataProtocol;
+  const { MSG, FILE_KIND, COMPRESSION } = StrataProtocol;
   const DETECT_BYTES = 1 << 20; // of a head handed to the detector (it inflates at most 64 KB)
 
   // {kind: FILE_KIND value, compression: COMPRESSION value, name: the kind's name}.
@@ -46,8 +46,9 @@ function createOpener(M, { sources, trace, loss, graph, db }) {
 
   const failed = (id, error) => ({ message: { type: MSG.loadFailed, id, error, summary: trace.summary() } });
 
-  // One source: {id, name, source} → one answer.
-  async function openOne(id, name, src, t0) {
+  // One source: {id, name, source} → one answer. slicing: the open message's {workers,
+  // sliceMinBytes} (sliced.js).
+  async function openOne(id, name, src, t0, slicing = {}) {
     let first, head;
     try {
       first = await sources.open(src, name);
@@ -86,6 +87,11 @@ function createOpener(M, { sources, trace, loss, graph, db }) {
       const r = await db.load(first);
       if (!r.ok) return failed(id, r.error);
       return loaded(id, what.name);
+    }
+    // A big plain Chrome JSON is parsed by several workers where it can be (sliced.js).
+    if (what.kind === FILE_KIND.chromeJson && what.compression === COMPRESSION.none) {
+      const planned = await sliced.plan(first, head, slicing.workers, slicing.sliceMinBytes).catch(() => null);
+      if (planned) return loadTrace(id, planned, [], what.name, t0);
     }
     return loadTrace(id, withHead(first, head), [], what.name, t0);
   }
@@ -141,7 +147,7 @@ function createOpener(M, { sources, trace, loss, graph, db }) {
     const notes = Array.isArray(msg.notes) ? msg.notes.map(String).join('\n') : '';
     withString(M, notes, (p) => M._engine_next_load_notes(p));
     const name = msg.name || 'trace';
-    if (!Array.isArray(msg.source)) return answer(await openOne(msg.id, name, msg.source, t0));
+    if (!Array.isArray(msg.source)) return answer(await openOne(msg.id, name, msg.source, t0, msg));
     const list = msg.source;
     const kinds = [];
     const unread = []; // "name\twhat" of the files of no kind Strata reads
@@ -173,7 +179,7 @@ function createOpener(M, { sources, trace, loss, graph, db }) {
     }
     // Anything else file by file, in order (logs join the loss view, a trace replaces the trace).
     for (let k = 0; k < list.length; ++k) {
-      const one = await openOne(msg.id, sourceName(list[k]), list[k], performance.now());
+      const one = await openOne(msg.id, sourceName(list[k]), list[k], performance.now(), msg);
       if (k < list.length - 1) one.message.more = true;
       await answer(one);
     }

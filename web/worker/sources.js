@@ -11,8 +11,11 @@ function createSources() {
 
   // Both readers keep one read in flight while the engine parses the chunk they yielded: the
   // browser fetches or reads the next bytes on its own threads meanwhile.
-  async function* streamChunks(resp) {
+  // ctl.cancel() (set here) ends the download: a sliced load (sliced.js) takes only the head of
+  // the stream its load opened with, and reads the rest by ranges.
+  async function* streamChunks(resp, ctl = {}) {
     const reader = resp.body.getReader();
+    ctl.cancel = () => reader.cancel().catch(() => {});
     let next = reader.read();
     for (;;) {
       const { done, value } = await next;
@@ -22,11 +25,20 @@ function createSources() {
       yield value;
     }
   }
+  // Bytes [start, end) of a URL as a stream, from a Range request (sliced.js checked that the
+  // server answers them).
+  async function* urlRangeChunks(url, start, end) {
+    if (end <= start) return;
+    const resp = await fetch(url, { headers: { Range: `bytes=${start}-${end - 1}` } });
+    if (resp.status !== 206) throw new Error(`the server did not answer the range request (HTTP ${resp.status})`);
+    yield* streamChunks(resp);
+  }
+  const readBlob = async (blob, off, len) => new Uint8Array(await blob.slice(off, off + len).arrayBuffer());
 
   // Bytes [off, off + len) of file `file` of the current trace.
   async function readRange(off, len, file) {
     const src = all[file] || current;
-    if (src.blob) return new Uint8Array(await src.blob.slice(off, off + len).arrayBuffer());
+    if (src.blob) return readBlob(src.blob, off, len);
     return readUrlRange(src.url, off, len);
   }
   // Bytes [off, off + len) of a URL (fewer when it ends sooner). A server that ignores Range gets
@@ -163,7 +175,8 @@ function createSources() {
     );
   }
 
-  // One source (a URL or a Blob/File/bytes) → {name, total, chunks, source}; throws a message.
+  // One source (a URL or a Blob/File/bytes) → {name, total, chunks, source}, for a URL also
+  // {ranges, stop}; throws a message.
   async function open(src, fallbackName) {
     if (typeof src === 'string') {
       let resp;
@@ -174,11 +187,15 @@ function createSources() {
       }
       if (!resp.ok) throw new Error(`could not fetch ${src}: HTTP ${resp.status} ${resp.statusText}`);
       const name = decodeURIComponent(new URL(src, self.location.href).pathname.split('/').pop() || fallbackName);
+      const ctl = {};
       return {
         name,
         total: Number(resp.headers.get('content-length')) || 0,
-        chunks: streamChunks(resp),
+        chunks: streamChunks(resp, ctl),
         source: { url: src },
+        // What a sliced load needs: the server takes ranges of the file as it is sent.
+        ranges: resp.headers.get('accept-ranges') === 'bytes' && !resp.headers.get('content-encoding'),
+        stop: () => ctl.cancel && ctl.cancel(),
       };
     }
     const blob = src instanceof Blob ? src : new Blob([src]);
@@ -209,6 +226,9 @@ function createSources() {
     blobChunks,
     readRange,
     peekUrl: (url, len) => readUrlRange(url, 0, len),
+    readBlob,
+    readUrlRange,
+    urlRangeChunks,
     chunksOf,
     readAll,
     startReadWorker,

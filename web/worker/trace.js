@@ -10,6 +10,10 @@ function createTrace(M, sources, post) {
   const { MSG, REPLY } = StrataProtocol;
   const PROGRESS_EVERY_MS = 250; // the UI draws at most one frame per 500 ms of a load (src/ui/main.cc)
   let loadMs = 0;
+  // The current trace's load: the workers that parsed it (1: this one alone) and, for a sliced
+  // load (sliced.js), each slice's figures (REPLY_KEYS.summarySlice).
+  let loadWorkers = 1,
+    loadSlices = [];
 
   function outBytes(p) {
     const n = M._engine_out_size();
@@ -18,10 +22,14 @@ function createTrace(M, sources, post) {
   }
   const trackList = () => outBytes(M._engine_track_list());
   const lastError = () => M.UTF8ToString(M._engine_last_error());
-  function summary() {
+  // withDigest: add the store's digest (a pass over the whole store, so only when asked).
+  function summary(withDigest) {
     const s = JSON.parse(M.UTF8ToString(M._engine_summary()));
     s[REPLY.summary.loadMs] = loadMs;
     s[REPLY.summary.heapBytes] = M.HEAPU8.buffer.byteLength;
+    s[REPLY.summary.workers] = loadWorkers;
+    s[REPLY.summary.slices] = loadSlices;
+    s[REPLY.summary.digest] = withDigest ? M.UTF8ToString(M._engine_store_digest()) : '';
     return s;
   }
   // A load of `name` that failed before it began: the message names this file; the trace stays.
@@ -60,8 +68,13 @@ function createTrace(M, sources, post) {
   // Loads opened file `first` ({name, total, chunks, source}) and then every other source of
   // `rest` (the xplanes of a multi-host run, the Kineto traces of a run's ranks) into one trace. A later file that cannot be read or
   // joined is reported in the trace's errors and skipped. Returns {ok, error}.
+  // A sliced load (sliced.js plan(): first.sliced) reads the first slice here and then absorbs
+  // the others.
   async function load(first, rest, t0) {
-    withString(M, first.name, (p) => M._engine_load_begin(p, first.total));
+    const plan = first.sliced || null;
+    withString(M, first.name, (p) =>
+      plan ? M._engine_load_begin_sliced(p, first.total) : M._engine_load_begin(p, first.total),
+    );
     let loaded = 0,
       lastPost = 0,
       total = first.total;
@@ -85,6 +98,20 @@ function createTrace(M, sources, post) {
           opened.push(file.source);
           total += file.total;
         }
+        const report = () => {
+          const now = performance.now();
+          if (now - lastPost <= PROGRESS_EVERY_MS) return;
+          lastPost = now;
+          const secs = Math.max(1e-3, (now - t0) / 1000);
+          post({
+            type: MSG.progress,
+            name: file.name,
+            loaded,
+            total: Math.max(total, loaded),
+            mbps: loaded / 1e6 / secs,
+            records: M._engine_load_records(),
+          });
+        };
         for await (const bytes of file.chunks) {
           feed(bytes);
           loaded += bytes.length;
@@ -95,24 +122,21 @@ function createTrace(M, sources, post) {
             const tl = trackList();
             post({ type: MSG.preview, name: first.name, trackList: tl }, [tl]);
           }
-          const now = performance.now();
-          if (now - lastPost > PROGRESS_EVERY_MS) {
-            lastPost = now;
-            const secs = Math.max(1e-3, (now - t0) / 1000);
-            post({
-              type: MSG.progress,
-              name: file.name,
-              loaded,
-              total: Math.max(total, loaded),
-              mbps: loaded / 1e6 / secs,
-              records: M._engine_load_records(),
-            });
-          }
+          report();
+        }
+        if (k === 0 && plan) {
+          flushLoad();
+          const progress = (n) => {
+            loaded += n;
+            report();
+          };
+          await plan.absorbRest({ feed, flush: flushLoad, progress });
         }
       }
       flushLoad();
     } catch (e) {
       pending = 0;
+      if (plan) plan.cancel();
       withString(M, `reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) => M._engine_load_fail(p));
     }
     const ok = M._engine_load_end() === 1;
@@ -128,6 +152,8 @@ function createTrace(M, sources, post) {
     // An Ascend memory CSV merged into the trace shown: that trace's files stay the sources.
     if (!merged()) sources.setCurrent(first.source, opened);
     loadMs = performance.now() - t0;
+    loadWorkers = plan ? plan.workers : 1;
+    loadSlices = plan ? plan.stats : [];
     return { ok: true };
   }
   const merged = () => M._engine_last_load_merged() === 1;

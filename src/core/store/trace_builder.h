@@ -22,6 +22,9 @@
 
 namespace strata {
 
+class SliceWriter;
+class SliceReader;
+
 class TraceBuilder {
  public:
   // `store` should be freshly constructed (store.files may be pre-filled); it must outlive the
@@ -128,6 +131,12 @@ class TraceBuilder {
   // metadata are appended in file order with the ids remapped. Call before finish(), with `part`
   // not finished; part is left empty of staged items.
   void absorb(TraceBuilder& part);
+  // A part's staging as bytes and back (builder_codec.cc, store/slice_codec.h): exactly what
+  // absorb() reads of a part and of its store, so a part parsed in another worker is absorbed
+  // as if it had been parsed here. decode_part() fills a builder made on a fresh store; false
+  // when the bytes are not a whole encoded part.
+  void encode_part(SliceWriter* out) const;
+  bool decode_part(SliceReader* in);
 
   // Builds the final layout. Call once, after the last add.
   void finish();

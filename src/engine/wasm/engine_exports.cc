@@ -11,6 +11,7 @@
 #include "core/base/json_writer.h"
 #include "core/formats/detect_format.h"
 #include "core/formats/xplane/xplane_tables.h"
+#include "core/store/store_digest.h"
 #include "engine/engine.h"
 #include "engine/wasm/browser_byte_reader.h"
 
@@ -57,6 +58,22 @@ EMSCRIPTEN_KEEPALIVE uint8_t* engine_load_buffer(uint32_t n) { return engine().l
 EMSCRIPTEN_KEEPALIVE void engine_load_commit(uint32_t n) { engine().load_commit(n); }
 EMSCRIPTEN_KEEPALIVE double engine_load_records() {
   return static_cast<double>(engine().load_records());
+}
+// A sliced load (web/worker/sliced.js): the first slice through engine_load_commit, each later
+// slice's encoded result (slice_exports.cc, in a slice worker) absorbed in file order, or, when
+// 0 is answered, its bytes fed through engine_load_commit instead.
+EMSCRIPTEN_KEEPALIVE void engine_load_begin_sliced(const char* name, double total_bytes) {
+  engine().load_begin_sliced(name, static_cast<uint64_t>(total_bytes));
+}
+EMSCRIPTEN_KEEPALIVE int engine_load_at_slice_boundary() {
+  return engine().load_at_slice_boundary() ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE int engine_load_absorb_slice(const uint8_t* data, uint32_t n, double bytes) {
+  return engine().load_absorb_slice(data, n, static_cast<uint64_t>(bytes)) ? 1 : 0;
+}
+// The current store's digest (core/store/store_digest.h) as decimal text: a pass over the store.
+EMSCRIPTEN_KEEPALIVE const char* engine_store_digest() {
+  return keep(std::to_string(strata::store_digest(*engine().store())));
 }
 EMSCRIPTEN_KEEPALIVE int engine_load_end() { return engine().load_end() ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE void engine_load_fail(const char* message) { engine().load_fail(message); }

@@ -15,6 +15,11 @@
 #include "core/formats/importer.h"
 #include "core/store/trace_builder.h"
 
+namespace strata {
+class SliceWriter;
+class SliceReader;
+}  // namespace strata
+
 namespace strata::chrome_json {
 
 // A single event larger than this is dropped (as malformed) instead of being buffered: it
@@ -52,6 +57,11 @@ class ChromeJsonImporter final : public Importer {
   // becomes this one's, so finish() (or further feeding) goes on as after one pass.
   void absorb(ChromeJsonImporter& later);
   TraceStore* store() const { return store_; }
+  // A later slice's whole state as bytes and back (slice_codec.cc): what absorb() reads of it,
+  // its builder's staging included. decode() fills an importer that begin_slice() started on a
+  // fresh store; false when the bytes are not a whole encoded slice.
+  void encode(SliceWriter* out) const;
+  bool decode(SliceReader* in);
 
  private:
   enum class State : uint8_t {

@@ -107,6 +107,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
+size_t chrome_json_cut_in(std::string_view window, size_t from) {
+  return find_cut(window, from, window.size());
+}
+
 bool chrome_json_object_form(std::string_view head) {
   size_t i = head.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   while (i < head.size() && blank(head[i])) ++i;
@@ -156,6 +160,19 @@ void ChromeJsonSlice::absorb(ChromeJsonSlice& next) {
 
 const TraceStore& ChromeJsonSlice::store() const {
   return *static_cast<const chrome_json::ChromeJsonImporter&>(*importer_).store();
+}
+
+std::unique_ptr<Importer> make_chrome_json_slice_head(TraceStore* store) {
+  return std::make_unique<chrome_json::ChromeJsonImporter>(store);
+}
+
+bool chrome_json_head_at_boundary(const Importer& head) {
+  return static_cast<const chrome_json::ChromeJsonImporter&>(head).at_event_boundary();
+}
+
+void chrome_json_head_absorb(Importer& head, ChromeJsonSlice& later) {
+  static_cast<chrome_json::ChromeJsonImporter&>(head).absorb(
+      static_cast<chrome_json::ChromeJsonImporter&>(*later.importer_));
 }
 
 SlicedImportResult import_chrome_json_sliced(TraceStore* store, std::string_view data,

@@ -27,6 +27,10 @@ class Importer;
 // > 0) of the '{' that starts an event of a later slice. Fewer when the file is small or no cut
 // is found near an approximate offset.
 std::vector<uint64_t> chrome_json_cut_points(std::string_view data, size_t slices);
+// The same search in a piece of the file read around an approximate offset (the browser reads
+// a small window per cut instead of the file): the offset in `window`, at or after `from`, of
+// the first '{' that may start a later slice, or npos.
+size_t chrome_json_cut_in(std::string_view window, size_t from);
 // True when the file is the object form {"traceEvents": [...]} (after a UTF-8 BOM and blanks).
 bool chrome_json_object_form(std::string_view head);
 
@@ -44,16 +48,28 @@ class ChromeJsonSlice {
   bool ends_at_event_boundary() const;
   // `next` read the bytes right after this slice's: merge it into this one (it is left empty).
   void absorb(ChromeJsonSlice& next);
+  // A later slice as bytes, for the worker that absorbs it (store/slice_codec.h), and back:
+  // decode() gives null when `data` is not a whole encoded slice of this build.
+  std::vector<uint8_t> encode() const;
+  static std::unique_ptr<ChromeJsonSlice> decode(const uint8_t* data, size_t n);
   // The first slice, after absorbing all others: the one-pass finish (end-of-input checks,
   // aggregated messages, the store's layout).
   Importer& importer() { return *importer_; }
   const TraceStore& store() const;
 
  private:
+  friend void chrome_json_head_absorb(Importer& head, ChromeJsonSlice& later);
   ChromeJsonSlice() = default;
   std::unique_ptr<TraceStore> own_store_;
   std::unique_ptr<Importer> importer_;
 };
+
+// The engine's first slice (engine/engine_sliced.cc): an importer it feeds and finishes like any
+// other, which can also say whether it stands between two events and take a later slice over.
+// The two functions below take only an importer that make_chrome_json_slice_head made.
+std::unique_ptr<Importer> make_chrome_json_slice_head(TraceStore* store);
+bool chrome_json_head_at_boundary(const Importer& head);
+void chrome_json_head_absorb(Importer& head, ChromeJsonSlice& later);
 
 // What a sliced import did, for tests and benchmarks.
 struct SlicedImportStats {

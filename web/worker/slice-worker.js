@@ -1,0 +1,101 @@
+// A slice worker: parses one later slice of a big plain Chrome JSON for the engine worker
+// (sliced.js) with its own copy of the engine module, and transfers the slice's encoded partial
+// result back (slice_exports.cc; the engine worker absorbs it). Started lazily by the engine
+// worker, reused across loads; one slice at a time.
+// Messages (engine worker ⇄ slice worker, both ends in web/worker/; not the page's protocol):
+//   in:  {parse: true, load, slice, base, objectForm, blob} (a Blob of the slice's bytes) or
+//        {..., url, start, end} (the bytes [start, end) of a URL, read with a Range request);
+//        {cancel: true, load}: stop that load's slice (its result is not wanted any more).
+//   out: {load, slice, buf: ArrayBuffer (transferred; empty when the slice could not be kept),
+//        bytes, records, read, parse (ms spent reading and parsing)} or {load, slice, error}.
+'use strict';
+importScripts('strata_engine.js');
+
+const READ_BYTES = 32 << 20; // a Blob is read 32 MB at a time, two reads in flight (sources.js)
+const COMMIT = 256 << 10; // bytes per call into the engine (trace.js)
+const ready = createStrataEngine();
+let cancelled = -1; // the load whose slice is to stop
+let queue = Promise.resolve(); // one slice at a time
+
+// The slice's bytes, in chunks, from a Blob or a URL range.
+async function* chunksOf(m) {
+  if (m.blob) {
+    const read = (off) =>
+      off < m.blob.size ? m.blob.slice(off, Math.min(m.blob.size, off + READ_BYTES)).arrayBuffer() : null;
+    let next = read(0);
+    for (let off = 0; off < m.blob.size; off += READ_BYTES) {
+      const now = next;
+      next = read(off + READ_BYTES);
+      if (next) next.catch(() => {}); // a stop before it is awaited is nobody's error
+      yield new Uint8Array(await now);
+    }
+    return;
+  }
+  const resp = await fetch(m.url, { headers: { Range: `bytes=${m.start}-${m.end - 1}` } });
+  if (resp.status !== 206) throw new Error(`the server did not answer the range request (HTTP ${resp.status})`);
+  const reader = resp.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+async function parse(M, m) {
+  const t0 = performance.now();
+  let readMs = 0,
+    bytes = 0;
+  M._slice_begin(m.base, m.objectForm ? 1 : 0);
+  let pending = 0;
+  const flush = () => {
+    if (pending) M._slice_commit(pending);
+    pending = 0;
+  };
+  let tRead = performance.now();
+  for await (const chunk of chunksOf(m)) {
+    readMs += performance.now() - tRead;
+    if (cancelled === m.load) {
+      M._slice_end();
+      M._slice_release();
+      return null;
+    }
+    for (let off = 0; off < chunk.length; ) {
+      const n = Math.min(chunk.length - off, COMMIT - pending);
+      const p = M._slice_buffer(pending + n) >>> 0;
+      M.HEAPU8.set(chunk.subarray(off, off + n), p + pending);
+      pending += n;
+      off += n;
+      if (pending >= COMMIT) flush();
+    }
+    bytes += chunk.length;
+    tRead = performance.now();
+  }
+  flush();
+  const records = M._slice_records();
+  const p = M._slice_end() >>> 0;
+  const buf = M.HEAPU8.slice(p, p + M._slice_out_size()).buffer; // a copy: wasm memory stays
+  M._slice_release();
+  return { buf, bytes, records, read: readMs, parse: performance.now() - t0 - readMs };
+}
+
+onmessage = (e) => {
+  const m = e.data;
+  if (m.cancel) {
+    cancelled = m.load;
+    return;
+  }
+  if (!m.parse) return;
+  queue = queue
+    .then(() => ready)
+    .then((M) => (cancelled === m.load ? null : parse(M, m)))
+    .then(
+      (r) => {
+        if (r) postMessage({ load: m.load, slice: m.slice, ...r }, [r.buf]);
+      },
+      (err) => postMessage({ load: m.load, slice: m.slice, error: String((err && err.message) || err) }),
+    );
+};

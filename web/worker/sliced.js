@@ -1,0 +1,188 @@
+// Parallel ingest: a big plain Chrome JSON (a picked File, or a URL whose server says it takes
+// ranges: Accept-Ranges: bytes, no Content-Encoding) is cut at traceEvents elements into N slices (core: formats/chrome_json/
+// sliced_import.h). This worker parses the first slice into the load (trace.js) while slice
+// workers (slice-worker.js, each its own engine module, started on the first such load and kept)
+// parse the others; their encoded results are transferred here and absorbed in file order
+// (Engine::load_absorb_slice), so the store is the one-worker load's. A cut that the first
+// slices do not end at exactly (it was inside a string) is refused: its bytes are read and fed
+// here, still exact. No SharedArrayBuffer: static hosting and embedding need no special headers.
+// Compressed files take the one-worker path: a gzip or zstd stream cannot be entered mid-way.
+'use strict';
+/* exported createSliced */
+
+// M: the engine module; sources: createSources().
+function createSliced(M, sources) {
+  const { withBytes } = StrataWasm;
+  const { REPLY } = StrataProtocol;
+  // Below this a slice worker's start (compiling the engine module, tens of ms, and its own
+  // copy of the strings) costs about what it saves.
+  const MIN_SLICED_BYTES = 64 << 20;
+  const MAX_WORKERS = 8; // more slices than cores only add merging
+  // Bytes read around an approximate offset to find a cut, and before it (the scan looks back at
+  // the `},` that ends the event before).
+  const CUT_WINDOW = 1 << 20,
+    CUT_LOOK_BACK = 64;
+  const defaultWorkers = Math.max(1, Math.min((self.navigator && navigator.hardwareConcurrency) || 1, MAX_WORKERS));
+  const pool = []; // slice workers, kept across loads: {worker, waiting: Map slice → {resolve, reject}}
+  let loads = 0;
+
+  // The page's ?workers=N / strata.setWorkers(n) (1: today's one-worker path), else the cores.
+  function count(requested) {
+    const n = Math.floor(Number(requested));
+    return n >= 1 ? Math.min(n, MAX_WORKERS) : defaultWorkers;
+  }
+
+  function startWorker() {
+    const w = { worker: new Worker('slice-worker.js'), waiting: new Map() };
+    w.worker.onmessage = (e) => {
+      const m = e.data;
+      const key = `${m.load}/${m.slice}`;
+      const p = w.waiting.get(key);
+      if (!p) return; // a load that is over
+      w.waiting.delete(key);
+      if (m.error) p.reject(new Error(m.error));
+      else p.resolve(m);
+    };
+    w.worker.onerror = (e) => {
+      e.preventDefault();
+      for (const p of w.waiting.values()) p.reject(new Error('a slice worker failed'));
+      w.waiting.clear();
+      pool.splice(pool.indexOf(w), 1);
+    };
+    pool.push(w);
+    return w;
+  }
+
+  const readAt = (src, off, len) =>
+    src.blob ? sources.readBlob(src.blob, off, len) : sources.readUrlRange(src.url, off, len);
+  // The bytes [start, end) of the source, in chunks.
+  const chunksOf = (src, start, end) =>
+    src.blob ? sources.blobChunks(src.blob.slice(start, end)) : sources.urlRangeChunks(src.url, start, end);
+
+  // opened: sources.open()'s {name, total, chunks, source}; head: its first chunk, read already.
+  // Returns what trace.load takes for a sliced load ({name, total, chunks of the first slice,
+  // source, sliced}), or null for the one-worker path (one worker asked for, a small file, a
+  // server without ranges, no cut found, no worker could start).
+  // minBytes: the smallest file sliced (strata.setWorkers' second argument, for tests on small
+  // files; else MIN_SLICED_BYTES).
+  async function plan(opened, head, requested, minBytes) {
+    const n = count(requested);
+    const src = opened.source;
+    if (n < 2 || !(src.blob || (src.url && opened.ranges))) return null;
+    const min = minBytes >= 1 ? minBytes : MIN_SLICED_BYTES;
+    const size = src.blob ? src.blob.size : opened.total;
+    if (size < min || size === 0) return null;
+    const objectForm = withBytes(M, head.subarray(0, 64), (p, k) => M._slice_object_form(p, k)) === 1;
+    const cuts = [];
+    for (let k = 1; k < n; ++k) {
+      const from = Math.max(Math.floor((size * k) / n), cuts.length ? cuts[cuts.length - 1] + 1 : 1);
+      const start = Math.max(0, from - CUT_LOOK_BACK);
+      const win = await readAt(src, start, CUT_WINDOW);
+      const at = withBytes(M, win, (p, len) => M._slice_cut_in(p, len, from - start));
+      if (at >= 0) cuts.push(start + at);
+    }
+    if (!cuts.length) return null;
+    try {
+      while (pool.length < cuts.length) startWorker();
+    } catch (e) {
+      return null; // a host without workers: one worker it is
+    }
+    const load = ++loads;
+    const bounds = [0, ...cuts, size];
+    const slices = [];
+    for (let k = 0; k + 1 < bounds.length; ++k) slices.push({ start: bounds[k], end: bounds[k + 1] });
+    const owner = slices.map((s, k) => (k ? pool[k - 1] : null)); // a failed worker leaves the pool
+    const results = slices.map((s, k) => {
+      if (k === 0) return null;
+      const w = owner[k];
+      const r = new Promise((resolve, reject) => w.waiting.set(`${load}/${k}`, { resolve, reject }));
+      r.catch(() => {}); // awaited later, or not at all when its cut is refused
+      const part = src.blob
+        ? { blob: src.blob.slice(s.start, s.end) }
+        : { url: new URL(src.url, self.location.href).href, start: s.start, end: s.end };
+      w.worker.postMessage({ parse: true, load, slice: k, base: s.start, objectForm, ...part });
+      return r;
+    });
+    // The one-worker read stops; the first slice is the head and then its own bytes.
+    opened.chunks.return().catch(() => {});
+    if (opened.stop) opened.stop(); // a URL: the download of the whole file ends here
+    const first = Math.min(head.length, cuts[0]);
+    const firstChunks = (async function* () {
+      yield head.subarray(0, first);
+      if (cuts[0] > first) yield* chunksOf(src, first, cuts[0]);
+    })();
+    const t0 = performance.now();
+    const stats = slices.map((s) => ({
+      [REPLY.summarySlice.offset]: s.start,
+      [REPLY.summarySlice.bytes]: s.end - s.start,
+      [REPLY.summarySlice.readMs]: 0,
+      [REPLY.summarySlice.parseMs]: 0,
+      [REPLY.summarySlice.waitMs]: 0,
+      [REPLY.summarySlice.mergeMs]: 0,
+      [REPLY.summarySlice.absorbed]: true,
+    }));
+
+    function cancel() {
+      for (let k = 1; k < slices.length; ++k) {
+        owner[k].waiting.delete(`${load}/${k}`);
+        owner[k].worker.postMessage({ cancel: true, load });
+      }
+    }
+
+    // After the first slice is in the engine (trace.js flushed it): each later slice's result
+    // absorbed, or its bytes fed through `feed` (then `flush`) when it cannot be. `progress(n)`
+    // counts the bytes taken.
+    async function absorbRest({ feed, flush, progress }) {
+      stats[0][REPLY.summarySlice.parseMs] = performance.now() - t0;
+      try {
+        for (let k = 1; k < slices.length; ++k) {
+          const s = slices[k],
+            st = stats[k],
+            bytes = s.end - s.start;
+          if (M._engine_load_at_slice_boundary() === 1) {
+            const tWait = performance.now();
+            const r = await results[k].catch(() => null);
+            results[k] = null; // its buffer goes once it is in the engine
+            st[REPLY.summarySlice.waitMs] = performance.now() - tWait;
+            if (r) {
+              st[REPLY.summarySlice.readMs] = r.read;
+              st[REPLY.summarySlice.parseMs] = r.parse;
+            }
+            if (r && r.buf.byteLength) {
+              const tMerge = performance.now();
+              const ok = withBytes(M, new Uint8Array(r.buf), (p, len) => M._engine_load_absorb_slice(p, len, bytes));
+              st[REPLY.summarySlice.mergeMs] = performance.now() - tMerge;
+              if (ok === 1) {
+                progress(bytes);
+                continue;
+              }
+            }
+          }
+          // The cut was inside a string, or the slice's result is missing: its bytes here.
+          st[REPLY.summarySlice.absorbed] = false;
+          owner[k].worker.postMessage({ cancel: true, load });
+          const tRead = performance.now();
+          for await (const chunk of chunksOf(src, s.start, s.end)) {
+            feed(chunk);
+            progress(chunk.length);
+          }
+          flush();
+          st[REPLY.summarySlice.parseMs] = performance.now() - tRead;
+        }
+      } catch (e) {
+        cancel();
+        throw e;
+      }
+    }
+
+    return {
+      name: opened.name,
+      total: size,
+      chunks: firstChunks,
+      source: src,
+      sliced: { absorbRest, cancel, workers: slices.length, stats },
+    };
+  }
+
+  return { plan, count };
+}
