@@ -61,7 +61,11 @@ TEST(AnalysisTable, WritesCellsLinksAndReasons) {
   child.parent = 0;
   child.cells = {AnalysisCell::of(std::string("fusion.3")), AnalysisCell::of(1000.0),
                  AnalysisCell::of(std::nan(""))};
-  child.link = {"fusion.3", {2, 5}, "18446744073709551615", "jit_step", "fusion.3"};
+  child.link.name = "fusion.3";
+  child.link.tracks = {2, 5};
+  child.link.program_id = "18446744073709551615";
+  child.link.module = "jit_step";
+  child.link.op = "fusion.3";
   t.rows = {parent, child};
   t.extra_json = R"({"peak":1})";
   const std::string json = analysis_table_json(t);
