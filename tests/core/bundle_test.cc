@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/bundle/bundle_reader.h"
+#include "core/bundle/bundle_store.h"
 #include "engine/engine.h"
 #include "engine_test_util.h"
 #include "import_test_util.h"
@@ -405,6 +406,81 @@ TEST(Bundle, OtherVersionAndOtherFilesAreRefusedWithAMessage) {
   std::remove(json.c_str());
 }
 
+// The whole bundle back as a store: the same store (strings, tracks, rows, events, samples,
+// messages) and so the same pyramid.
+void expect_store_round_trip(const Packed& p) {
+  BundleFile b;
+  std::string error;
+  ASSERT_TRUE(b.open(p.path, &error)) << error;
+  TraceStore back;
+  size_t bad = 0;
+  ASSERT_TRUE(store_from_bundle(
+      b.manifest(),
+      [&b](uint32_t i, std::vector<uint8_t>* out) {
+        *out = b.tile_bytes(i);
+        return !out->empty();
+      },
+      &back, &bad, &error))
+      << error;
+  EXPECT_EQ(bad, 0u);
+  strata::testing::expect_same_store(*p.engine.store(), back);
+  const Pyramid again = build_pyramid(back);
+  const Pyramid& was = p.engine.pyramid();
+  ASSERT_EQ(again.levels.size(), was.levels.size());
+  for (size_t l = 0; l < was.levels.size(); ++l) {
+    EXPECT_EQ(again.levels[l].bin, was.levels[l].bin);
+    EXPECT_EQ(again.levels[l].long_events, was.levels[l].long_events);
+  }
+}
+
+TEST(Bundle, WholeBundleIsTheSameStoreAgain) {
+  Packed p;
+  pack("gen.json", generated_trace(4, 2500), small_tiles(scratch_path("store.strata")), &p);
+  expect_store_round_trip(p);
+  std::remove(p.path.c_str());
+}
+
+TEST(Bundle, WholeBundleWithABadTileKeepsTheRestAndSaysWhich) {
+  Packed p;
+  pack("gen.json", generated_trace(2, 1500), small_tiles(scratch_path("badstore.strata")), &p);
+  BundleFile b;
+  std::string error;
+  ASSERT_TRUE(b.open(p.path, &error)) << error;
+  uint32_t victim = 0;
+  while (b.manifest().tiles[victim].kind != TileKind::kEvents || victim == 0) ++victim;
+  const Tile t = b.manifest().tiles[victim];
+  flip_byte(p.path, t.offset + 1);
+  TraceStore back;
+  size_t bad = 0;
+  ASSERT_TRUE(store_from_bundle(
+      b.manifest(),
+      [&b](uint32_t i, std::vector<uint8_t>* out) {
+        *out = b.tile_bytes(i);
+        return true;
+      },
+      &back, &bad, &error));
+  EXPECT_EQ(bad, 1u);
+  ASSERT_FALSE(back.errors.empty());
+  EXPECT_NE(back.errors.back().find("checksum"), std::string::npos) << back.errors.back();
+  const TraceStore& s = *p.engine.store();
+  for (size_t e = 0; e < s.events.size(); ++e) {
+    const bool hit = e >= t.first && e < t.first + t.count;
+    ASSERT_EQ(back.events.dur[e], hit ? 0 : s.events.dur[e]) << e;
+    if (!hit) {
+      ASSERT_EQ(back.events.start[e], s.events.start[e]) << e;
+    }
+  }
+  // The row stays in time order around the hole.
+  const size_t last = std::min<size_t>(s.events.size() - 1, t.first + t.count);
+  for (size_t e = t.first - 1; e < last; ++e) {
+    if (back.events.track[e] == back.events.track[e + 1] &&
+        back.events.depth[e] == back.events.depth[e + 1]) {
+      ASSERT_LE(back.events.start[e], back.events.start[e + 1]);
+    }
+  }
+  std::remove(p.path.c_str());
+}
+
 TEST(Bundle, PodManifestListsEachHostWithItsTimeBaseAndSummary) {
   const std::string dir = scratch_path("pod");
   ASSERT_EQ(::system(("mkdir -p '" + dir + "'").c_str()), 0);
@@ -447,6 +523,7 @@ TEST(Bundle, RealKinetoTraceComesBackExactly) {
   std::string error;
   ASSERT_TRUE(b.open(p.path, &error)) << error;
   expect_same_as_store(b, *p.engine.store(), p.engine.pyramid());
+  expect_store_round_trip(p);
   EXPECT_EQ(b.manifest().sources.at(0).compression, "gzip");
   EXPECT_GT(b.manifest().summary.steps, 0u) << "ResNet's ProfilerStep#N slices";
   EXPECT_LT(p.stats.total_bytes, gz.size()) << "smaller than the gzipped source";

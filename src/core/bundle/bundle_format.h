@@ -111,6 +111,9 @@ struct Manifest {
   bool has_time = false;
   uint64_t events = 0, samples = 0;
   HostSummary summary;
+  std::string display_time_unit;
+  std::vector<uint64_t> phase_counts;                // 256: records by their "ph" byte
+  std::vector<std::string> errors, warnings, notes;  // the load's problems, as summary() lists them
   std::vector<std::string> strings;
   std::vector<ProcessInfo> processes;
   std::vector<TrackInfo> tracks;

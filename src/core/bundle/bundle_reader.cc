@@ -117,6 +117,12 @@ bool parse_index(const Header& h, const uint8_t* data, size_t n, Manifest* out,
   m.summary.busy_ns = r.get<int64_t>();
   m.summary.steps = r.get<uint32_t>();
   m.summary.step_median_ns = r.get<int64_t>();
+  m.display_time_unit = r.str();
+  r.get_all(m.phase_counts, 256);
+  for (auto* list : {&m.errors, &m.warnings, &m.notes}) {
+    list->resize(count());
+    for (std::string& text : *list) text = r.str();
+  }
   m.strings.resize(count());
   for (std::string& s : m.strings) s = r.str();
   m.processes.resize(count());

@@ -259,6 +259,12 @@ Bytes Packer::index_blob() const {
   x.put<uint64_t>(s_.events.size()), x.put<uint64_t>(s_.samples.size());
   const HostSummary sum = host_summary(s_);
   x.put<int64_t>(sum.busy_ns), x.put<uint32_t>(sum.steps), x.put<int64_t>(sum.step_median_ns);
+  x.str(s_.display_time_unit);
+  x.put_all(s_.phase_counts.data(), s_.phase_counts.size());
+  for (const auto* list : {&s_.errors, &s_.warnings, &s_.notes}) {
+    x.put<uint32_t>(static_cast<uint32_t>(list->size()));
+    for (const std::string& m : *list) x.str(m);
+  }
   x.put<uint32_t>(static_cast<uint32_t>(s_.strings.size()));
   for (size_t i = 0; i < s_.strings.size(); ++i) x.str(s_.strings.get(static_cast<StrId>(i)));
   x.put<uint32_t>(static_cast<uint32_t>(s_.processes.size()));
