@@ -19,9 +19,10 @@ constexpr uint32_t kFormatVersion = 1;
 constexpr size_t kHeaderBytes = 64;
 // Flag: the tiles are separate files (tiles/<index>.zst beside manifest.strata).
 constexpr uint32_t kFlagSplit = 1;
-// Items (events, bins + long events, samples) per tile at most: a tile stays a few hundred KB
-// raw, so a view fetches little more than it shows, and the index stays small.
-constexpr uint32_t kTileItems = 1u << 16;
+// Items (events, bins + long events, samples) per tile at most: about 300 KB raw, 50 KB packed
+// on a Kineto trace, so a zoomed view fetches little more than it shows (a fifth of what 65,536
+// items per tile fetch, for 2.7x the index), and the index stays small (docs/BENCHMARKS.md).
+constexpr uint32_t kTileItems = 1u << 13;
 // zstd level for tiles and index: level 3 packs at disk speed and decodes at GB/s.
 constexpr int kZstdLevel = 3;
 
