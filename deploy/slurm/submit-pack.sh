@@ -14,6 +14,7 @@ count=$(cd "$in" && find . -maxdepth 1 -type f ! -name '*.strata' ! -name 'pod.j
 ((count > 0)) || { echo "submit-pack: no trace files in $in" >&2; exit 1; }
 pack=${STRATA_PACK:-$root/build/native/strata-pack}
 array=$(cd "$root" && sbatch --parsable --array=0-$((count - 1)) --chdir="$root" \
+  --output="$out/strata-pack-%A_%a.out" \
   --export=ALL,STRATA_ROOT="$root",STRATA_PACK="$pack" "$@" \
   "$root/deploy/slurm/pack-array.sbatch" "$in" "$out")
 merge=$(sbatch --parsable --job-name=strata-pod-merge --dependency=afterok:"${array%%;*}" \
