@@ -12,6 +12,7 @@
 
 #include "core/bundle/bundle_reader.h"
 #include "core/bundle/bundle_store.h"
+#include "core/formats/sqlite/byte_reader.h"
 #include "engine/engine.h"
 #include "engine_test_util.h"
 #include "import_test_util.h"
@@ -478,6 +479,33 @@ TEST(Bundle, WholeBundleWithABadTileKeepsTheRestAndSaysWhich) {
       ASSERT_LE(back.events.start[e], back.events.start[e + 1]);
     }
   }
+  std::remove(p.path.c_str());
+}
+
+TEST(Bundle, EngineOpensABundleAsTheTraceItWasPackedFrom) {
+  Packed p;
+  pack("gen.json", generated_trace(3, 1500), small_tiles(scratch_path("engine.strata")), &p);
+  std::string bytes;
+  ASSERT_TRUE(read_file(p.path, &bytes));
+  const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+  Engine e;
+  MemoryByteReader reader(data, bytes.size());
+  ASSERT_TRUE(e.load_bundle("engine.strata", &reader)) << e.last_error();
+  strata::testing::expect_same_store(*p.engine.store(), *e.store());
+  EXPECT_EQ(e.track_list(), p.engine.track_list());
+  EXPECT_EQ(e.find_json("op1", 50), p.engine.find_json("op1", 50));
+  EXPECT_EQ(e.query_json("find", "{\"text\":\"k3\",\"limit\":20}"),
+            p.engine.query_json("find", "{\"text\":\"k3\",\"limit\":20}"));
+
+  // Another version: refused with the message, the trace shown stays.
+  std::string old = bytes;
+  old[8] = 2;
+  MemoryByteReader bad(reinterpret_cast<const uint8_t*>(old.data()), old.size());
+  const uint32_t generation = e.generation();
+  EXPECT_FALSE(e.load_bundle("old.strata", &bad));
+  EXPECT_NE(e.last_error().find("format version 2"), std::string::npos) << e.last_error();
+  EXPECT_EQ(e.generation(), generation);
+  EXPECT_EQ(e.store()->events.size(), p.engine.store()->events.size());
   std::remove(p.path.c_str());
 }
 
