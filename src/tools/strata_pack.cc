@@ -1,5 +1,6 @@
 // strata-pack: one trace in (any format Strata loads, compressed too), one static tile bundle
-// out (docs/BUNDLE.md); or the pod manifest of a directory of bundles.
+// out (docs/BUNDLE.md); or the pod manifest of a directory of bundles. SQLite exports (Nsight
+// Systems, Ascend) are read in place, every other format streamed as the page streams it.
 //   strata-pack IN [IN2 ...] [-o OUT] [--split] [--tile-items N] [--verify]
 //   strata-pack --merge-pod DIR [-o DIR/pod.json]
 //   strata-pack --verify BUNDLE
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/formats/sqlite/byte_reader.h"
 #include "engine/engine.h"
 #include "tools/pack/bundle_file.h"
 #include "tools/pack/bundle_writer.h"
@@ -39,9 +41,26 @@ std::string default_out(std::string in) {
   return in + ".strata";
 }
 
+// A profiler's SQLite export is opened where it is, as the worker does (Engine::load_sqlite).
+bool is_sqlite(const std::string& path) {
+  char head[16] = {};
+  FILE* f = std::fopen(path.c_str(), "rb");
+  const bool ok = f && std::fread(head, 1, sizeof(head), f) == sizeof(head) &&
+                  std::memcmp(head, "SQLite format 3", 16) == 0;
+  if (f) std::fclose(f);
+  return ok;
+}
+
 // Loads the files as one trace, in 32 MB chunks as the worker feeds them.
 bool load(strata::Engine* engine, const std::vector<std::string>& paths, uint64_t* bytes) {
   constexpr size_t kChunk = 32u << 20;
+  if (paths.size() == 1 && is_sqlite(paths[0])) {
+    strata::FileByteReader reader(paths[0]);
+    *bytes = reader.size();
+    if (reader.ok() && engine->load_sqlite(paths[0], &reader)) return true;
+    std::fprintf(stderr, "strata-pack: the load failed: %s\n", engine->last_error().c_str());
+    return false;
+  }
   engine->set_preview(UINT64_MAX, 0);  // no early partial store: the pack needs the whole one
   *bytes = 0;
   for (size_t i = 0; i < paths.size(); ++i) {
