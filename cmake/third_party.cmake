@@ -1,5 +1,6 @@
 # Decompressors built from the pinned sources in third_party/src (scripts/setup.sh), the same
-# code natively and in wasm. Decompression only: Strata never writes compressed files.
+# code natively and in wasm. Decompression only in the browser; strata-pack (native) adds zstd's
+# compressor (CMakeLists.txt, strata_zstd_compress).
 
 set(ZLIB_DIR ${STRATA_THIRD_PARTY}/zlib)
 set(ZSTD_DIR ${STRATA_THIRD_PARTY}/zstd/lib)

@@ -17,8 +17,10 @@ need_root() { [ "$(id -u)" = 0 ] || { echo "setup.sh: run as root (it installs D
 # ---- Debian packages --------------------------------------------------------------------
 PKGS=(emscripten protobuf-compiler libprotobuf-dev libgtest-dev cmake ninja-build g++ clang-format ccache
       clang libclang-rt-14-dev
-      chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates tcl
-      slurm-wlm)  # slurm-wlm: a private single-node Slurm for the pod-pack array job test
+      chromium firefox-esr xvfb zstd dpkg-dev xz-utils bzip2 ca-certificates tcl)
+# The pod pack's real-Slurm test (tests/pod/slurm_pack_test.sh) starts a single-node Slurm of
+# its own from these binaries; it does not use the package's services.
+PKGS+=(slurm-wlm)
 command -v node >/dev/null 2>&1 || PKGS+=(nodejs)
 command -v npm >/dev/null 2>&1 || PKGS+=(npm)
 missing=()

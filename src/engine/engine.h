@@ -60,6 +60,10 @@ class Engine {
   // (engine_sqlite.cc): not streamed, since SQLite reads pages anywhere in the file. True: it
   // replaced the trace; false: the old one is kept and last_error() says why.
   bool load_sqlite(std::string_view name, ByteReader* reader);
+  // A one-file tile bundle (docs/BUNDLE.md), read through `reader` (engine_bundle.cc): header,
+  // index, then every events and counter tile, into a store as the packed trace's; a damaged
+  // tile is named in its errors and the rest shown. Same contract as load_sqlite.
+  bool load_bundle(std::string_view name, ByteReader* reader);
   // Progressive display: for a file of at least `min_file` bytes, the first `bytes` are also
   // indexed on their own and replace the current trace as soon as they are read (a new
   // generation), so the first timeline appears long before a big file is done. The trace shown

@@ -1,0 +1,77 @@
+// Engine::load_bundle: a tile bundle read where it is (the reader's byte ranges stand in for
+// Range requests), every events and counter tile placed back into a store, its pyramid built
+// and installed as a load's end does; a bundle that cannot be opened keeps the trace shown.
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "core/bundle/bundle_reader.h"
+#include "core/bundle/bundle_store.h"
+#include "core/formats/sqlite/byte_reader.h"
+#include "engine/engine.h"
+
+namespace strata {
+
+namespace {
+
+bool read_range(ByteReader* r, uint64_t offset, uint64_t n, std::vector<uint8_t>* out) {
+  if (offset > r->size() || n > r->size() - offset) return false;
+  out->resize(n);
+  return n == 0 || r->read(offset, out->data(), n);
+}
+
+}  // namespace
+
+bool Engine::load_bundle(std::string_view name, ByteReader* reader) {
+  using namespace bundle;
+  load_begin(name, reader->size());
+  importer_.reset();  // no stream to feed
+  preview_importer_.reset();
+  preview_store_.reset();
+  std::string error;
+  std::vector<uint8_t> bytes;
+  Header h;
+  Manifest m;
+  auto store = std::make_unique<TraceStore>();
+  size_t bad = 0;
+  try {
+    bool ok = read_range(reader, 0, kHeaderBytes, &bytes);
+    if (!ok) error = "not a Strata bundle (shorter than its header)";
+    ok = ok && parse_header(bytes.data(), bytes.size(), &h, &error);
+    if (ok && (h.flags & kFlagSplit)) {
+      error = "a split bundle's manifest: open its directory's tiles by URL, not this file alone";
+      ok = false;
+    }
+    if (ok && !read_range(reader, h.index_offset, h.index_length, &bytes)) bytes.clear();
+    ok = ok && parse_index(h, bytes.data(), bytes.size(), &m, &error);
+    ok = ok && store_from_bundle(
+                   m,
+                   [&](uint32_t i, std::vector<uint8_t>* out) {
+                     return read_range(reader, m.tiles[i].offset, m.tiles[i].length, out);
+                   },
+                   store.get(), &bad, &error);
+    if (!ok) {
+      load_fail(error);
+      return false;
+    }
+  } catch (const std::bad_alloc&) {
+    load_fail("out of memory while reading the bundle");
+    return false;
+  }
+  Pyramid pyramid;
+  try {
+    pyramid = build_pyramid(*store);
+  } catch (const std::bad_alloc&) {
+    load_fail("out of memory while building the zoom levels");
+    return false;
+  }
+  loading_.reset();
+  loaded_bytes_ = reader->size();
+  install(std::move(store), std::move(pyramid));
+  last_error_.clear();
+  session_errors_.clear();
+  loading_name_.clear();
+  return true;
+}
+
+}  // namespace strata

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The local pod path end to end (ctest "pack_pod_local"): a generated 4-rank pod (strata_make_demo
+# rank/world traces, one gzipped) packed by scripts/pack-pod with 2 jobs at once; every bundle
+# verifies, pod.json lists the 4 hosts with their steps and busy time; then the Slurm array
+# task script run as array task 2 by hand (no Slurm needed) packs the same file as pack-one does.
+#   tests/pod/pack_pod_test.sh STRATA_PACK STRATA_MAKE_DEMO
+set -euo pipefail
+pack=$1 demo=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mkdir -p "$tmp/in"
+for r in 0 1 2 3; do "$demo" "$tmp/in/rank$r.json" 1 "$r/4" >/dev/null; done
+gzip "$tmp/in/rank3.json"
+STRATA_PACK=$pack "$root/scripts/pack-pod" "$tmp/in" "$tmp/out" -j 2 || fail "pack-pod failed"
+for r in 0 1 2 3; do
+  [[ -f "$tmp/out/rank$r.strata" ]] || fail "rank$r.strata missing"
+  "$pack" --verify "$tmp/out/rank$r.strata" | grep -q ', 0 bad$' || fail "rank$r.strata does not verify"
+done
+pod=$tmp/out/pod.json
+node -e '
+  const pod = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const fail = (m) => { console.error("FAIL: " + m); process.exit(1); };
+  if (pod.format !== "strata-pod" || pod.version !== 1) fail("not a v1 pod manifest");
+  const names = pod.hosts.map((h) => h.name).join(",");
+  if (names !== "rank0,rank1,rank2,rank3") fail("hosts: " + names);
+  for (const h of pod.hosts) {
+    if (!(h.steps > 0 && h.step > 0)) fail(h.name + ": no steps");
+    if (!(h.busy > 0 && h.busy <= h.span)) fail(h.name + ": busy " + h.busy + " of " + h.span);
+    if (!(h.events > 1000) || h.offset < 0) fail(h.name + ": events " + h.events + ", offset " + h.offset);
+  }
+  if (!pod.hosts[3].sources[0].endsWith("rank3.json.gz")) fail("rank3 source: " + pod.hosts[3].sources);
+  if (pod.errors.length) fail("errors: " + pod.errors);
+' "$pod" || fail "pod.json"
+# The Slurm array task, as task 2 would run it.
+SLURM_ARRAY_TASK_ID=2 STRATA_ROOT=$root STRATA_PACK=$pack bash "$root/deploy/slurm/pack-array.sbatch" \
+  "$tmp/in" "$tmp/slurm" >/dev/null || fail "pack-array.sbatch task 2"
+cmp -s "$tmp/slurm/rank2.strata" "$tmp/out/rank2.strata" || fail "task 2 did not pack rank2 as pack-pod did"
+# An index past the files fails with a message, not a pack of something else.
+if STRATA_PACK=$pack "$root/scripts/pack-one" "$tmp/in" "$tmp/x" 4 2>"$tmp/err"; then fail "index 4 packed"; fi
+grep -q "has 4 trace files" "$tmp/err" || fail "index 4: $(cat "$tmp/err")"
+echo "pack_pod_local: ok"
