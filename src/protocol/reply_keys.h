@@ -395,9 +395,8 @@ inline constexpr std::string_view kRunsStatsKeys[] = {
 
 // The compare session's reply and compareOpen's answer (reply_keys_compare.h).
 inline constexpr std::string_view kCompareKeys[] = {
-    keys::compare::kA,     keys::compare::kB,      keys::compare::kTables,
-    keys::compare::kSteps, keys::compare::kErrors, keys::compare::kTree,
-    keys::compare::kAlignment};
+    keys::compare::kA,      keys::compare::kB,    keys::compare::kTables,   keys::compare::kSteps,
+    keys::compare::kErrors, keys::compare::kTree, keys::compare::kAlignment};
 inline constexpr std::string_view kCompareAlignmentKeys[] = {
     keys::compare_alignment::kMode,     keys::compare_alignment::kStep,
     keys::compare_alignment::kEvent,    keys::compare_alignment::kUsed,

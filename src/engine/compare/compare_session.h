@@ -17,8 +17,8 @@
 
 #include "engine/compare/op_diff.h"
 #include "engine/compare/step_compare.h"
-#include "engine/compare/tree_compare.h"
 #include "engine/compare/timeline_align.h"
+#include "engine/compare/tree_compare.h"
 #include "engine/engine.h"
 
 namespace strata {
