@@ -3,6 +3,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/base/byte_reader.h"
@@ -178,9 +179,41 @@ bool parse_index(const Header& h, const uint8_t* data, size_t n, Manifest* out,
         (t.kind == TileKind::kLevel && t.level >= m.level_bin_ns.size()))
       return fail(error, "the bundle's index is corrupt (a tile refers to nothing)");
   }
+  // The store's layout rules the queries rely on (core/store/trace_store.h): each track's rows
+  // are ascending and inside the events, series inside the samples, every index in range.
+  const char* bad = nullptr;
+  for (const ProcessInfo& p : m.processes)
+    for (uint32_t t : p.tracks)
+      if (t >= m.tracks.size()) bad = "a process lists a track that is not there";
+  for (const TrackInfo& t : m.tracks) {
+    if (t.process >= m.processes.size()) bad = "a track's process is not there";
+    if (t.kind > 5) bad = "a track of no known kind";
+    if (static_cast<uint64_t>(t.first_event) + t.event_count > m.events)
+      bad = "a track's events are outside the trace";
+    if (static_cast<uint64_t>(t.first_series) + t.series_count > m.series.size())
+      bad = "a track's counter series are not there";
+    for (size_t d = 0; d < t.rows.size(); ++d)
+      if (t.rows[d] > m.events || (d && t.rows[d] < t.rows[d - 1]) || t.rows[d] < t.first_event ||
+          t.rows[d] > t.first_event + t.event_count)
+        bad = "a track's rows are out of order";
+  }
+  for (const SeriesInfo& c : m.series)
+    if (c.track >= m.tracks.size() ||
+        static_cast<uint64_t>(c.first_sample) + c.sample_count > m.samples)
+      bad = "a counter series is outside the samples";
   for (const RowInfo& row : m.rows)
-    if (row.track >= m.tracks.size())
-      return fail(error, "the bundle's index is corrupt (a row refers to nothing)");
+    if (row.track >= m.tracks.size() || row.depth + 1 >= m.tracks[row.track].rows.size())
+      bad = "a row refers to nothing";
+  for (const Tile& t : m.tiles) {
+    if (bad) break;  // the checks below index the rows checked above
+    if (t.kind != TileKind::kEvents) continue;
+    const TrackInfo& tr = m.tracks[m.rows[t.row].track];
+    const uint32_t depth = m.rows[t.row].depth;
+    if (t.first < tr.rows[depth] ||
+        t.count > tr.rows[depth + 1] - std::min(t.first, tr.rows[depth + 1]))
+      bad = "an events tile lies outside its row";
+  }
+  if (bad) return fail(error, std::string("the bundle's index is corrupt (") + bad + ")");
   *out = std::move(m);
   return true;
 }
