@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/fnv.h"
 #include "core/pyramid/pyramid.h"
 #include "core/store/store_digest.h"
 #include "core/store/trace_store.h"
@@ -50,35 +51,13 @@ inline double cpu_seconds() {
 #endif
 }
 
-// FNV-1a over everything the store holds, in order.
-struct Digest {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void bytes(const void* p, size_t n) {
-    auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-  }
-  template <class T>
-  void pod(const T& v) {
-    bytes(&v, sizeof(v));
-  }
-  template <class T>
-  void vec(const std::vector<T>& v) {
-    pod(v.size());
-    if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
-  }
-  void str(std::string_view s) {
-    pod(s.size());
-    bytes(s.data(), s.size());
-  }
-};
-
 // The store's digest is the core's (core/store/store_digest.h), which the browser's summary
 // gives too (strata.summary({digest: true})).
 using strata::store_digest;
 
 // FNV-1a over the pyramid (levels, bins, long events, counter min/max).
 inline uint64_t pyramid_digest(const strata::Pyramid& p) {
-  Digest d;
+  strata::Fnv64 d;
   d.pod(p.origin);
   for (const strata::PyramidRow& r : p.rows) d.pod(r.track), d.pod(r.depth);
   for (const strata::PyramidLevel& L : p.levels) {

@@ -1,37 +1,11 @@
 #include "core/store/store_digest.h"
 
-#include <string_view>
-#include <vector>
+#include "core/base/fnv.h"
 
 namespace strata {
 
-namespace {
-
-struct Fnv {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void bytes(const void* p, size_t n) {
-    auto* b = static_cast<const unsigned char*>(p);
-    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-  }
-  template <class T>
-  void pod(const T& v) {
-    bytes(&v, sizeof(v));
-  }
-  template <class T>
-  void vec(const std::vector<T>& v) {
-    pod(static_cast<uint64_t>(v.size()));  // the same in wasm32 and natively
-    if (!v.empty()) bytes(v.data(), v.size() * sizeof(T));
-  }
-  void str(std::string_view s) {
-    pod(static_cast<uint64_t>(s.size()));
-    bytes(s.data(), s.size());
-  }
-};
-
-}  // namespace
-
 uint64_t store_digest(const TraceStore& s) {
-  Fnv d;
+  Fnv64 d;
   for (size_t i = 0; i < s.strings.size(); ++i) d.str(s.strings.get(static_cast<StrId>(i)));
   for (const Process& p : s.processes) {
     d.str(p.key);
