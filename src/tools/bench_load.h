@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "tools/stream_load.h"
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten/emscripten.h>
@@ -44,35 +45,10 @@ inline double cpu_seconds() {
 // Loads `paths` as one trace (the first opens the load, the others join it). False, with the
 // reason on stderr, when a file cannot be read or the load fails; *bytes: the files' sizes.
 inline bool load_files(Engine* engine, const std::vector<std::string>& paths, long* bytes) {
-  constexpr size_t kChunk = 32u << 20;
-  *bytes = 0;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    FILE* f = std::fopen(paths[i].c_str(), "rb");
-    if (!f) {
-      std::perror(paths[i].c_str());
-      return false;
-    }
-    std::fseek(f, 0, SEEK_END);
-    const long size = std::ftell(f);
-    std::fseek(f, 0, SEEK_SET);
-    *bytes += size;
-    if (i == 0)
-      engine->load_begin(paths[i], static_cast<uint64_t>(size));
-    else if (!engine->load_next_file(paths[i], static_cast<uint64_t>(size)))
-      std::fprintf(stderr, "%s\n", engine->last_error().c_str());
-    for (;;) {
-      uint8_t* buf = engine->load_buffer(kChunk);
-      const size_t n = std::fread(buf, 1, kChunk, f);
-      if (n == 0) break;
-      engine->load_commit(n);
-    }
-    std::fclose(f);
-  }
-  if (!engine->load_end()) {
-    std::fprintf(stderr, "the load failed: %s\n", engine->last_error().c_str());
-    return false;
-  }
-  return true;
+  uint64_t n = 0;
+  const bool ok = tools::stream_files(engine, paths, &n, "bench");
+  *bytes = static_cast<long>(n);
+  return ok;
 }
 
 // One analysis query timed: its first answer after the load, and the best of `runs` more (the

@@ -20,6 +20,7 @@
 #include "tools/pack/bundle_file.h"
 #include "tools/pack/bundle_writer.h"
 #include "tools/pack/pod_manifest.h"
+#include "tools/stream_load.h"
 
 namespace {
 
@@ -53,7 +54,6 @@ bool is_sqlite(const std::string& path) {
 
 // Loads the files as one trace, in 32 MB chunks as the worker feeds them.
 bool load(strata::Engine* engine, const std::vector<std::string>& paths, uint64_t* bytes) {
-  constexpr size_t kChunk = 32u << 20;
   if (paths.size() == 1 && is_sqlite(paths[0])) {
     strata::FileByteReader reader(paths[0]);
     *bytes = reader.size();
@@ -62,35 +62,7 @@ bool load(strata::Engine* engine, const std::vector<std::string>& paths, uint64_
     return false;
   }
   engine->set_preview(UINT64_MAX, 0);  // no early partial store: the pack needs the whole one
-  *bytes = 0;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    FILE* f = std::fopen(paths[i].c_str(), "rb");
-    if (!f) {
-      std::perror(paths[i].c_str());
-      if (i) engine->load_fail("cannot read " + paths[i]);
-      return false;
-    }
-    std::fseek(f, 0, SEEK_END);
-    const auto size = static_cast<uint64_t>(std::ftell(f));
-    std::fseek(f, 0, SEEK_SET);
-    *bytes += size;
-    if (i == 0)
-      engine->load_begin(paths[i], size);
-    else if (!engine->load_next_file(paths[i], size))
-      std::fprintf(stderr, "strata-pack: %s\n", engine->last_error().c_str());
-    for (;;) {
-      uint8_t* buf = engine->load_buffer(kChunk);
-      const size_t n = std::fread(buf, 1, kChunk, f);
-      if (n == 0) break;
-      engine->load_commit(n);
-    }
-    std::fclose(f);
-  }
-  if (!engine->load_end()) {
-    std::fprintf(stderr, "strata-pack: the load failed: %s\n", engine->last_error().c_str());
-    return false;
-  }
-  return true;
+  return strata::tools::stream_files(engine, paths, bytes, "strata-pack");
 }
 
 // What a reader fetches for a first view (the whole trace) and a zoom to a thousandth of it
