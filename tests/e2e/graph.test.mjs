@@ -259,7 +259,14 @@ async function openOpFromTimeline(env, moduleName, programId) {
   const ok = await call((q) => window.strata.graphOpenFromTrace(q), picked.xla.graph);
   assert.equal(ok, true);
   assert.equal(await call(() => window.strata.tab()), 'graph');
-  const g = await call(() => window.strata.graph());
+  // The details pane fills in once the node's details are answered (a frame or two later).
+  const g = await poll(
+    async () => {
+      const v = await call(() => window.strata.graph());
+      return v && v.details ? v : null;
+    },
+    { message: 'graph().details of the opened op' },
+  );
   assert.equal(g.module, moduleName);
   assert.equal(g.selected, picked.xla.graph.op);
   const node = g.nodes.find((n) => n.name === picked.xla.graph.op);

@@ -32,8 +32,9 @@ function createDb(M, sources, trace) {
     return new Uint8Array(x.response);
   }
 
-  async function stopStream(opened) {
-    if (opened.stop) opened.stop();
+  // byRange: the URL's download itself stops too (its bytes are read by ranges instead).
+  async function stopStream(opened, byRange) {
+    if (byRange && opened.stop) opened.stop();
     try {
       await opened.chunks.return(); // the stream's read-ahead is not needed: bytes are read by offset
     } catch (e) {
@@ -46,10 +47,11 @@ function createDb(M, sources, trace) {
   // read; byRange: read a URL by Range requests (when its server takes them) instead of
   // fetching it whole. Returns {ok, blob} or {ok: false, error} for a file that could not be read.
   async function openWith(opened, open, byRange = false) {
-    await stopStream(opened);
     let blob = opened.source.blob;
     const url = opened.source.url;
-    if (!blob && url && byRange && opened.ranges && opened.total > 0) {
+    const ranged = !blob && url && byRange && opened.ranges && opened.total > 0;
+    await stopStream(opened, ranged);
+    if (ranged) {
       self.strataDbRead = (offset, n) => rangeRead(url, offset, n);
       try {
         return { ok: withString(M, opened.name, (p) => open(p, opened.total)) === 1 };
