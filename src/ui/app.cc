@@ -31,6 +31,8 @@ App* g_app = nullptr;                    // for query callbacks (one App per UI 
 // The kind a query of B's engine is filed under until answered (not an engine query name).
 constexpr const char* kCompareSelectQuery = "compare:select";
 constexpr const char* kCompareMatchQuery = "compare:match";  // the linked selection's
+// A matched pair brought into view fills at most this share of the timelines' width.
+constexpr double kMatchViewFill = 0.8;
 
 uint32_t send_query(const char* kind, const std::string& args) {
   uint32_t id = g_app->next_query_id++;
@@ -334,6 +336,21 @@ void compare_match(App* app, bool from_b) {
   host_compare_match(id, from_b, args.c_str());
 }
 
+// The first selected event of A and of B both in view: A's view (B's follows it) is moved, and
+// widened when needed, to hold both (B's in A's time) when one is outside it.
+void show_matched(App* app) {
+  const Timeline& a = app->timeline;
+  const CompareTimelines& c = app->compare.timelines;
+  if (a.selection.empty() || c.b.selection.empty()) return;
+  const double off = app->compare.model.alignment.offset_ns;
+  const double lo = std::min(a.selection[0].start, c.b.selection[0].start - off);
+  const double hi = std::max(a.selection[0].end, c.b.selection[0].end - off);
+  if (lo >= a.view.start && hi <= a.view.end) return;
+  const double span = std::max(a.view.end - a.view.start, (hi - lo) / kMatchViewFill);
+  const double mid = (lo + hi) / 2;
+  timeline_set_view(&app->timeline, mid - span / 2, mid + span / 2);
+}
+
 // B's selection changed by a click in B's timeline: its details, and its counterparts in A
 // (several: after B's engine answers their summary).
 void b_selection_changed(App* app) {
@@ -469,8 +486,10 @@ void app_query_result(App* app, uint32_t id, const char* json) {
       const CompareMatch& m = ct.match;
       for (size_t i = 0; i < m.events.size() && i < m.starts.size() && i < m.ends.size(); ++i)
         t.selection.push_back({m.events[i], m.starts[i], m.ends[i]});
+      compare_timelines_reveal_match(m, &t, app->data);
       selection_changed(app, false);
     }
+    show_matched(app);
     return;
   }
   if (kind == "find") {

@@ -152,6 +152,9 @@ TEST(EventMatch, AnswerReadBackByTheUi) {
   EXPECT_EQ(m.starts[0], 90'000);
   EXPECT_EQ(m.ends[0], 102'000);
   EXPECT_EQ(m.names[0], "x");
+  ASSERT_EQ(m.depths.size(), 1u);  // its row, to scroll B to
+  EXPECT_EQ(m.depths[0], 0u);
+  EXPECT_EQ(m.tracks.size(), 1u);
   EXPECT_EQ(compare_match_text(m), "in B: the same occurrence (#2 from the alignment point)");
 
   ASSERT_TRUE(compare_match_parse(

@@ -110,6 +110,16 @@ describe('linked selection of A and B', { skip: skipUnlessData(RANK0, RANK1) }, 
     const wantRel = usToNs(want.ts) - B.startNs;
     assert.ok(Math.abs(t.bSelStart - wantRel) <= 1000, `B's selection at ${t.bSelStart} ns, the file's ${wantRel}`);
     assert.ok(Math.abs(t.bSelEnd - t.bSelStart - usToNs(want.dur)) <= 1000);
+    // B's timeline scrolled to it: drawn in B's events area.
+    const shown = await poll(
+      async () => {
+        await s.frame();
+        const x = (await view()).timelines;
+        return x.bSelShown && x;
+      },
+      { message: "B's counterpart shown" },
+    );
+    assert.equal(shown.bSelEvent, t.bSelEvent);
     // Both panes' events, and B - A of the files' durations.
     const d = await poll(
       async () => {

@@ -50,6 +50,8 @@ bool compare_match_parse(const char* json, CompareMatch* m, std::string* error) 
         m->starts.resize(n, 0);
         m->ends.resize(n, 0);
         m->names.resize(n);
+        m->tracks.resize(n, 0);
+        m->depths.resize(n, 0);
       }
       const auto at = static_cast<size_t>(i);
       const std::string& f = path[2];
@@ -57,6 +59,8 @@ bool compare_match_parse(const char* json, CompareMatch* m, std::string* error) 
       if (f == rk::event::kStart) m->starts[at] = json_number(l);
       if (f == rk::event::kEnd) m->ends[at] = json_number(l);
       if (f == rk::event::kName) m->names[at] = l.value;
+      if (f == rk::event::kTrack) m->tracks[at] = static_cast<uint32_t>(json_number(l));
+      if (f == rk::event::kDepth) m->depths[at] = static_cast<uint32_t>(json_number(l));
     }
   });
   return true;

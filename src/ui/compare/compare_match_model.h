@@ -21,6 +21,7 @@ struct CompareMatch {
   std::vector<uint32_t> events;
   std::vector<double> starts, ends;
   std::vector<std::string> names;
+  std::vector<uint32_t> tracks, depths;  // their rows (display track, depth), to scroll to
 };
 
 // False, with *error saying why, on an answer that is not JSON.

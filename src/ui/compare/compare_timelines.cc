@@ -152,7 +152,13 @@ bool compare_timelines_match_answer(CompareTimelines* c, const char* json) {
   std::vector<double> starts, ends;
   if (c->match.events.size() > 1) details_set_summary(&c->b_details, json, &events, &starts, &ends);
   set_b_selection(c, c->match.events, c->match.starts, c->match.ends);
+  compare_timelines_reveal_match(c->match, &c->b, c->b_data);
   return false;
+}
+
+void compare_timelines_reveal_match(const CompareMatch& m, Timeline* t, const TraceData& d) {
+  if (m.tracks.empty() || m.depths.empty() || m.tracks[0] >= t->layout.track_h.size()) return;
+  timeline_scroll_to_row(t, d, m.tracks[0], m.depths[0]);
 }
 
 void compare_timelines_b_selection_changed(CompareTimelines* c) {
@@ -262,6 +268,11 @@ std::string compare_timelines_json(const CompareTimelines& c, const CompareModel
   num("bSelStart", c.b.selection.empty() ? 0 : c.b.selection[0].start);
   num("bSelEnd", c.b.selection.empty() ? 0 : c.b.selection[0].end);
   num("bSelEvent", c.b.selection.empty() ? -1 : static_cast<double>(c.b.selection[0].event));
+  float sx = 0, sy = 0;
+  o += ",\"bSelShown\":";
+  o += !c.b.selection.empty() && timeline_locate(c.b, c.b_data, c.b.selection[0].event, &sx, &sy)
+           ? "true"
+           : "false";
   num("aOutlined", static_cast<double>(count_set(c.a_outline)));
   num("bOutlined", static_cast<double>(count_set(c.b.name_outline)));
   num("bTiles", static_cast<double>(c.b.tiles.tiles.size()));

@@ -60,16 +60,18 @@ void compare_timelines_select_answer(CompareTimelines* c, const char* json);
 // The match answered: the counterparts become the other side's selection. B's are set here
 // (and B's details asked); true when they are A's, for the App to set (`m`: the answer read).
 bool compare_timelines_match_answer(CompareTimelines* c, const char* json);
+// Scrolls `t` to the row of the match's first counterpart (a counterpart is shown where it is).
+void compare_timelines_reveal_match(const CompareMatch& m, Timeline* t, const TraceData& d);
 // One side's selection changed by the user: the other side's follows. B's: its details.
 void compare_timelines_b_selection_changed(CompareTimelines* c);
 // B's details arrived (ui_compare_details).
 void compare_timelines_b_details(CompareTimelines* c, int64_t event, const char* json);
 // For strata.compareView(): {bLoaded, offsetNs, aStart, aEnd, bStart, bEnd (relative ns of
 // each view), aSelected, bSelected, bSelStart, bSelEnd, bSelEvent (B's first selected event),
-// aOutlined, bOutlined (names), bTiles, eventsX, eventsW, aY, aH, bY, bH (the events areas, CSS
-// px), bSettled}. match: {from, kind, ordinal, occurrences, nearest, none, text} (the last linked
-// selection), aName, bName, aDurNs, bDurNs, deltaNs (the two details panes' events; "" / 0 when
-// none).
+// bSelShown (drawn in B's events area), aOutlined, bOutlined (names), bTiles, eventsX, eventsW, aY,
+// aH, bY, bH (the events areas, CSS px), bSettled}. match: {from, kind, ordinal, occurrences,
+// nearest, none, text} (the last linked selection), aName, bName, aDurNs, bDurNs, deltaNs (the two
+// details panes' events; "" / 0 when none).
 std::string compare_timelines_json(const CompareTimelines& c, const CompareModel& m,
                                    const Timeline& a, const DetailsPane& a_details);
 
