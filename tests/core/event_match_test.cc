@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compare_test_util.h"
 #include "engine/compare/compare_session.h"
 #include "engine/engine.h"
 #include "engine_test_util.h"
@@ -43,13 +44,6 @@ constexpr const char* kB = R"([
   {"ph":"X","pid":1,"tid":2,"ts":1010,"dur":12,"name":"x","cat":"cpu_op"},
   {"ph":"X","pid":1,"tid":2,"ts":1070,"dur":12,"name":"x","cat":"cpu_op"},
   {"ph":"i","s":"p","pid":1,"ts":1075,"name":"x"}])";
-
-bool load_b(CompareSession* c, const std::string& name, const std::string& bytes) {
-  c->load_begin(name, bytes.size());
-  std::memcpy(c->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  c->load_commit(bytes.size());
-  return c->load_end();
-}
 
 // The event named `name` starting `us` µs after the store's start (kind: its track's), or -1.
 int64_t at(const TraceStore& s, std::string_view name, int64_t us,
@@ -82,7 +76,7 @@ struct Pair {
 TEST(EventMatch, GeneratedPairOnAStep) {
   Pair p;
   ASSERT_TRUE(testing::load_trace(&p.a, "a.json", kA));
-  ASSERT_TRUE(load_b(&p.c, "b.json", kB)) << p.c.last_error();
+  ASSERT_TRUE(testing::load_b(&p.c, "b.json", kB)) << p.c.last_error();
   p.align(AlignMode::kStep, 2);
   const TraceStore &a = p.sa(), &b = p.sb();
 
@@ -134,7 +128,7 @@ TEST(EventMatch, GeneratedPairOnAStep) {
 TEST(EventMatch, AnswerReadBackByTheUi) {
   Pair p;
   ASSERT_TRUE(testing::load_trace(&p.a, "a.json", kA));
-  ASSERT_TRUE(load_b(&p.c, "b.json", kB));
+  ASSERT_TRUE(testing::load_b(&p.c, "b.json", kB));
   p.align(AlignMode::kStep, 2);
   const TraceStore &a = p.sa(), &b = p.sb();
   CompareMatch m;
@@ -201,7 +195,7 @@ TEST(EventMatch, TwoRealRanksOnAStep) {
     GTEST_SKIP() << "../shared/data absent";
   Pair p;
   ASSERT_TRUE(testing::load_trace(&p.a, "rank-0.json.gz", gz0));
-  ASSERT_TRUE(load_b(&p.c, "rank-1.json.gz", gz1)) << p.c.last_error();
+  ASSERT_TRUE(testing::load_b(&p.c, "rank-1.json.gz", gz1)) << p.c.last_error();
   p.align(AlignMode::kStep, 552);
   const Alignment al = p.c.alignment(p.a);
   ASSERT_EQ(al.used, AlignMode::kStep);

@@ -6,18 +6,13 @@
 #include "core/formats/json/json_flat.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_compare_match.h"
+#include "ui/compare/compare_tree_model.h"
 
 namespace strata {
 
 namespace {
 
 namespace rk = protocol::keys;
-
-// "[12]" → 12, else -1.
-long index_of(const std::string& k) {
-  if (k.size() < 3 || k.front() != '[' || k.back() != ']') return -1;
-  return std::strtol(k.c_str() + 1, nullptr, 10);
-}
 
 }  // namespace
 
@@ -42,7 +37,7 @@ bool compare_match_parse(const char* json, CompareMatch* m, std::string* error) 
       if (f == r::kOrdinal) m->first_ordinal = static_cast<int64_t>(json_number(l));
       if (f == r::kKind) m->first_kind = l.value;
     } else if (top == rk::select::kEvents && path.size() == 3) {
-      const long i = index_of(path[1]);
+      const long i = compare_json_index(path[1]);
       if (i < 0) return;
       const auto n = static_cast<size_t>(i) + 1;
       if (m->events.size() < n) {
