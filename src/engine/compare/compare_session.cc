@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/base/json_writer.h"
+#include "engine/compare/diff_row_json.h"
 #include "protocol/analysis_keys.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_compare_match.h"
@@ -22,22 +23,7 @@ void append_row(std::string* o, const OpDiffRow& r) {
   namespace k = protocol::keys::compare_row;
   protocol::append_key(o, k::kName, '{');
   json_append_string(o, r.name);
-  protocol::append_key(o, k::kACount);
-  json_append_int(o, static_cast<int64_t>(r.a.count));
-  protocol::append_key(o, k::kATotalNs);
-  json_append_int(o, r.a.total);
-  protocol::append_key(o, k::kASelfNs);
-  json_append_int(o, r.a.self);
-  protocol::append_key(o, k::kBCount);
-  json_append_int(o, static_cast<int64_t>(r.b.count));
-  protocol::append_key(o, k::kBTotalNs);
-  json_append_int(o, r.b.total);
-  protocol::append_key(o, k::kBSelfNs);
-  json_append_int(o, r.b.self);
-  protocol::append_key(o, k::kDeltaNs);
-  json_append_int(o, r.delta());
-  protocol::append_key(o, k::kDeltaPct);
-  json_append_number(o, r.delta_pct());
+  append_diff_figures(o, r);
   *o += '}';
 }
 
