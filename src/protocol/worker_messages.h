@@ -77,6 +77,12 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     {"compareQuery", Direction::kToWorker,
      "id; kind: engine query name (QUERY); args: JSON string: the query asked of B, answered as "
      "queryResult"},
+    {"compareMatch", Direction::kToWorker,
+     "id; from: 'a' | 'b'; args: JSON string {events: [event indices of that side]}: their "
+     "counterparts on the other side (engine/compare/event_match.h), answered as queryResult "
+     "with REPLY_KEYS.compareMatch"},
+    {"compareDetails", Direction::kToWorker,
+     "event: an event index of B: its details, answered by compareDetails"},
 
     // ---- engine worker → page ------------------------------------------------------------------
     {"ready", Direction::kToPage, "(the engine module has started)"},
@@ -115,6 +121,9 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     {"compareView", Direction::kToPage,
      "bytes: ArrayBuffer (B's kTrackList, after a compareOpen that loaded it, or a kViewReply to "
      "a compareView request), for the UI's B timeline (ui_compare_receive)"},
+    {"compareDetails", Direction::kToPage,
+     "event (B's); json: B's details JSON (REPLY_KEYS.details), for the Compare tab's B pane "
+     "(ui_compare_details)"},
 };
 
 inline constexpr size_t kWorkerMessageCount = sizeof(kWorkerMessages) / sizeof(kWorkerMessages[0]);

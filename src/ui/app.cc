@@ -10,6 +10,7 @@
 #include "platform/browser/host.h"
 #include "platform/browser/runs_host.h"
 #include "protocol/reply_keys.h"
+#include "ui/compare/compare_details.h"
 #include "ui/help/help_overlay.h"
 #include "ui/labels.h"
 #include "ui/memory/memory_links.h"
@@ -29,6 +30,9 @@ constexpr float kBannerMaxShare = 0.3f;  // and at most this share of the page's
 App* g_app = nullptr;                    // for query callbacks (one App per UI module)
 // The kind a query of B's engine is filed under until answered (not an engine query name).
 constexpr const char* kCompareSelectQuery = "compare:select";
+constexpr const char* kCompareMatchQuery = "compare:match";  // the linked selection's
+// A matched pair brought into view fills at most this share of the timelines' width.
+constexpr double kMatchViewFill = 0.8;
 
 uint32_t send_query(const char* kind, const std::string& args) {
   uint32_t id = g_app->next_query_id++;
@@ -241,8 +245,17 @@ void route_search_commands(App* app) {
   }
 }
 
-// Selection changed: one event → its details; several → the engine's summary.
-void selection_changed(App* app) {
+bool linking(const App& app) {
+  return app.tab == ViewTab::kCompare && app.compare.model.has_b &&
+         app.compare.timelines.b_data.loaded;
+}
+
+void compare_match(App* app, bool from_b);
+
+// Selection changed: one event → its details; several → the engine's summary. On the Compare
+// tab, unless `link` is false (the selection is the answer of a match), the counterparts in B
+// follow.
+void selection_changed(App* app, bool link = true) {
   Timeline& t = app->timeline;
   t.selection_changed = false;
   t.selected_flows.clear();
@@ -261,6 +274,7 @@ void selection_changed(App* app) {
     app->selection_query = send_query("select", args + "]}");
   }
   host_selection_changed(t.selection.empty() ? -1 : static_cast<int64_t>(t.selection[0].event));
+  if (link && linking(*app)) compare_match(app, false);
 }
 
 // The select query's args for a timeline's last drag: its rows over its time range.
@@ -283,6 +297,7 @@ void region_requested(App* app) {
   app->details.multi = true;
   app->details.summary_waiting = true;
   app->selection_query = send_query("select", args);
+  if (linking(*app)) app->compare.timelines.a_link_select = app->selection_query;
 }
 
 // A select query of B's engine (a diff row's events, a drag on B's timeline); its answer is B's
@@ -292,6 +307,64 @@ void compare_select_in_b(App* app, const std::string& args) {
   app->queries[id] = kCompareSelectQuery;
   app->compare.timelines.b_select_query = id;
   host_compare_query(id, "select", args.c_str());
+}
+
+// The counterparts of one side's selection in the other (the engine's match; the answer:
+// app_query_result). An empty selection empties the other's.
+void compare_match(App* app, bool from_b) {
+  CompareTimelines& c = app->compare.timelines;
+  const std::vector<SelectedEvent>& sel = from_b ? c.b.selection : app->timeline.selection;
+  c.match_query = 0;
+  if (sel.empty()) {
+    c.match = CompareMatch{};
+    if (from_b) {
+      app->timeline.selection.clear();
+      app->details = DetailsPane{};
+      host_selection_changed(-1);
+    } else {
+      c.b.selection.clear();
+      c.b_details = DetailsPane{};
+    }
+    return;
+  }
+  std::string args = "{\"events\":[";
+  for (size_t i = 0; i < sel.size(); ++i) args += (i ? "," : "") + std::to_string(sel[i].event);
+  args += "]}";
+  const uint32_t id = app->next_query_id++;
+  app->queries[id] = kCompareMatchQuery;
+  c.match_query = id;
+  host_compare_match(id, from_b, args.c_str());
+}
+
+// The first selected event of A and of B both in view: A's view (B's follows it) is moved, and
+// widened when needed, to hold both (B's in A's time) when one is outside it.
+void show_matched(App* app) {
+  const Timeline& a = app->timeline;
+  const CompareTimelines& c = app->compare.timelines;
+  if (a.selection.empty() || c.b.selection.empty()) return;
+  const double off = app->compare.model.alignment.offset_ns;
+  const double lo = std::min(a.selection[0].start, c.b.selection[0].start - off);
+  const double hi = std::max(a.selection[0].end, c.b.selection[0].end - off);
+  if (lo >= a.view.start && hi <= a.view.end) return;
+  const double span = std::max(a.view.end - a.view.start, (hi - lo) / kMatchViewFill);
+  const double mid = (lo + hi) / 2;
+  timeline_set_view(&app->timeline, mid - span / 2, mid + span / 2);
+}
+
+// B's selection changed by a click in B's timeline: its details, and its counterparts in A
+// (several: after B's engine answers their summary).
+void b_selection_changed(App* app) {
+  CompareTimelines& c = app->compare.timelines;
+  compare_timelines_b_selection_changed(&c);
+  if (c.b.selection.size() > 1) {
+    std::string args = "{\"events\":[";
+    for (size_t i = 0; i < c.b.selection.size(); ++i)
+      args += (i ? "," : "") + std::to_string(c.b.selection[i].event);
+    compare_select_in_b(app, args + "]}");
+    c.b_link_select = c.b_select_query;
+    return;
+  }
+  compare_match(app, true);
 }
 
 }  // namespace
@@ -395,13 +468,28 @@ void app_query_result(App* app, uint32_t id, const char* json) {
     analysis_view_result(&app->analysis, id, json);
     return;
   }
-  if (kind == kCompareSelectQuery) {  // B's events of a diff row, from B's engine
-    if (id != app->compare.timelines.b_select_query) return;
-    std::vector<uint32_t> events;
-    std::vector<double> starts, ends;
-    DetailsPane read;
-    details_set_summary(&read, json, &events, &starts, &ends);
-    compare_timelines_select_answer(&app->compare.timelines, events, starts, ends);
+  CompareTimelines& ct = app->compare.timelines;
+  if (kind == kCompareSelectQuery) {  // B's events of a diff row or a drag, from B's engine
+    if (id != ct.b_select_query) return;
+    compare_timelines_select_answer(&ct, json);
+    if (id == ct.b_link_select) {  // a drag or ctrl-click in B: A follows
+      ct.b_link_select = 0;
+      compare_match(app, true);
+    }
+    return;
+  }
+  if (kind == kCompareMatchQuery) {  // the counterparts of one side's selection
+    if (id != ct.match_query) return;
+    if (compare_timelines_match_answer(&ct, json)) {  // A's
+      Timeline& t = app->timeline;
+      t.selection.clear();
+      const CompareMatch& m = ct.match;
+      for (size_t i = 0; i < m.events.size() && i < m.starts.size() && i < m.ends.size(); ++i)
+        t.selection.push_back({m.events[i], m.starts[i], m.ends[i]});
+      compare_timelines_reveal_match(m, &t, app->data);
+      selection_changed(app, false);
+    }
+    show_matched(app);
     return;
   }
   if (kind == "find") {
@@ -420,7 +508,9 @@ void app_query_result(App* app, uint32_t id, const char* json) {
       t.selection_changed = true;
     } else {
       host_selection_changed(t.selection.empty() ? -1 : static_cast<int64_t>(t.selection[0].event));
+      if (id == ct.a_link_select && linking(*app)) compare_match(app, false);  // a drag in A
     }
+    if (id == ct.a_link_select) ct.a_link_select = 0;
   }
 }
 
@@ -460,16 +550,24 @@ void app_frame(App* app, float w, float h, double now_ms) {
     const float tables_h = timelines ? below * kCompareTablesShare : below;
     compare_view_frame(&c, 0, top, w, tables_h);
     if (timelines) {
+      // Under the tables: the two timelines, then A's and B's details side by side.
+      const float details_h = compare_details_height(c.timelines, below - tables_h);
+      const float tl_h = below - tables_h - details_h;
       compare_timelines_frame(&c.timelines, c.model, compare_view_table(c), c.results,
-                              &app->timeline, app->data, &app->keys, 0, top + tables_h, w,
-                              below - tables_h, now_ms, &app->batch, &app->batch_b);
+                              &app->timeline, app->data, &app->keys, 0, top + tables_h, w, tl_h,
+                              now_ms, &app->batch, &app->batch_b);
+      if (c.timelines.b_data.loaded)
+        compare_details_frame(&c.timelines, &app->details, &app->timeline, app->data, 0,
+                              top + tables_h + tl_h, w, details_h);
       timeline_request_data(&app->timeline, app->data, host_post_to_engine);
       timeline_request_overview(&app->timeline, &app->data, host_post_to_engine);
       if (app->timeline.selection_changed) selection_changed(app);
       if (app->timeline.region_pending) region_requested(app);
-      if (c.timelines.b.region_pending) {  // a drag on B's timeline selects there
+      if (c.timelines.b.selection_changed) b_selection_changed(app);
+      if (c.timelines.b.region_pending) {  // a drag on B's timeline selects there, then in A
         c.timelines.b.region_pending = false;
         compare_select_in_b(app, region_args(c.timelines.b));
+        c.timelines.b_link_select = c.timelines.b_select_query;
       }
     } else {
       app->keys.commands.clear();

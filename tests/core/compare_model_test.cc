@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "compare_test_util.h"
 #include "engine/compare/compare_session.h"
 #include "engine_test_util.h"
 
@@ -26,18 +27,11 @@ constexpr const char* kB = R"([
   {"ph":"X","pid":1,"tid":1,"ts":40,"dur":1,"name":"q, \"quoted\"","cat":"cpu_op"},
   {"ph":"X","pid":1,"tid":1,"ts":50,"dur":5,"name":"z","cat":"cpu_op"}])";
 
-bool load_b(CompareSession* c, const std::string& name, const std::string& bytes) {
-  c->load_begin(name, bytes.size());
-  std::memcpy(c->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  c->load_commit(bytes.size());
-  return c->load_end();
-}
-
 TEST(CompareModel, ReadsTheSessionsReply) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "a.json", kA));
   CompareSession c;
-  ASSERT_TRUE(load_b(&c, "b.json", kB));
+  ASSERT_TRUE(testing::load_b(&c, "b.json", kB));
   CompareModel m;
   std::string error;
   ASSERT_TRUE(compare_model_parse(c.result_json(a).c_str(), &m, &error)) << error;
@@ -93,7 +87,7 @@ TEST(CompareModel, ReadsTheCallTree) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "a.json", kA));
   CompareSession c;
-  ASSERT_TRUE(load_b(&c, "b.json", kB));
+  ASSERT_TRUE(testing::load_b(&c, "b.json", kB));
   CompareModel m;
   std::string error;
   ASSERT_TRUE(compare_model_parse(c.result_json(a).c_str(), &m, &error)) << error;
@@ -154,7 +148,7 @@ TEST(CompareModel, ReadsTheAlignment) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "a.json", kA));
   CompareSession c;
-  ASSERT_TRUE(load_b(&c, "b.json", kB));
+  ASSERT_TRUE(testing::load_b(&c, "b.json", kB));
   AlignRequest r;
   r.mode = AlignMode::kEvent;
   r.event = "q, \"quoted\"";  // 30 µs into A, 40 µs into B

@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "compare_test_util.h"
 #include "engine/engine.h"
 #include "engine_test_util.h"
 #include "import_test_util.h"
@@ -20,17 +21,6 @@ namespace {
 
 constexpr const char* kRank0 = "pytorch_kineto/hta/trace_filter/sampled_rank-0.json.gz";
 constexpr const char* kRank1 = "pytorch_kineto/hta/trace_filter/sampled_rank-1.json.gz";
-
-bool load_b(CompareSession* c, const std::string& name, const std::string& bytes,
-            size_t chunk = 64 << 10) {
-  c->load_begin(name, bytes.size());
-  for (size_t off = 0; off < bytes.size(); off += chunk) {
-    const size_t n = std::min(chunk, bytes.size() - off);
-    std::memcpy(c->load_buffer(n), bytes.data() + off, n);
-    c->load_commit(n);
-  }
-  return c->load_end();
-}
 
 struct Sum {
   uint64_t count = 0;
@@ -62,7 +52,7 @@ TEST(CompareSession, TwoRealRanksEqualAnIndependentDiff) {
   ASSERT_TRUE(testing::load_trace(&a, "rank-0.json.gz", gz0));
   CompareSession c;
   EXPECT_FALSE(c.has_b());
-  ASSERT_TRUE(load_b(&c, "rank-1.json.gz", gz1)) << c.last_error();
+  ASSERT_TRUE(testing::load_b(&c, "rank-1.json.gz", gz1)) << c.last_error();
   ASSERT_TRUE(c.has_b());
   EXPECT_EQ(a.store()->files.front().name, "rank-0.json.gz");  // A untouched
 
@@ -130,7 +120,7 @@ TEST(CompareSession, ARealTraceAgainstItselfIsEmpty) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "rank-0.json.gz", gz0));
   CompareSession c;
-  ASSERT_TRUE(load_b(&c, "rank-0-again.json.gz", gz0));
+  ASSERT_TRUE(testing::load_b(&c, "rank-0-again.json.gz", gz0));
   size_t names = 0;
   for (OpDiffKey key :
        {OpDiffKey::kOperator, OpDiffKey::kKernel, OpDiffKey::kXlaOp, OpDiffKey::kCategory}) {
@@ -163,7 +153,7 @@ TEST(CompareSession, StepsWithoutCommonNumbersMatchByOrder) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "a.json", kSteps1And2));
   CompareSession c;
-  ASSERT_TRUE(load_b(&c, "b.json", kSteps7And8));
+  ASSERT_TRUE(testing::load_b(&c, "b.json", kSteps7And8));
   const StepCompare s = compare_steps(a, c.b());
   EXPECT_EQ(s.align, StepAlign::kOrder);
   ASSERT_EQ(s.pairs.size(), 2u);
@@ -178,7 +168,7 @@ TEST(CompareSession, NoCommonStepsAlignOnStartsAndSaySo) {
   Engine a;
   ASSERT_TRUE(testing::load_trace(&a, "a.json", kSteps1And2));
   CompareSession c;
-  ASSERT_TRUE(load_b(&c, "b.json", kNoSteps));
+  ASSERT_TRUE(testing::load_b(&c, "b.json", kNoSteps));
   const StepCompare s = compare_steps(a, c.b());
   EXPECT_EQ(s.align, StepAlign::kStart);
   EXPECT_TRUE(s.pairs.empty());
@@ -196,8 +186,8 @@ TEST(CompareSession, ABadBKeepsAAndThePreviousB) {
   CompareSession c;
   const std::string before = c.result_json(a);
   EXPECT_NE(before.find("\"b\":null"), std::string::npos);
-  ASSERT_TRUE(load_b(&c, "b.json", kSteps7And8));
-  EXPECT_FALSE(load_b(&c, "broken.json", "PK\x03\x04 not a trace"));
+  ASSERT_TRUE(testing::load_b(&c, "b.json", kSteps7And8));
+  EXPECT_FALSE(testing::load_b(&c, "broken.json", "PK\x03\x04 not a trace"));
   EXPECT_NE(c.last_error().find("broken.json"), std::string::npos) << c.last_error();
   EXPECT_TRUE(c.has_b());
   EXPECT_EQ(c.b_name(), "b.json");

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "compare_test_util.h"
 #include "engine/compare/compare_session.h"
 #include "engine/compare/step_compare.h"
 #include "engine/engine.h"
@@ -21,13 +22,6 @@ namespace {
 
 constexpr const char* kRank0 = "pytorch_kineto/hta/trace_filter/sampled_rank-0.json.gz";
 constexpr const char* kRank1 = "pytorch_kineto/hta/trace_filter/sampled_rank-1.json.gz";
-
-bool load_b(CompareSession* c, const std::string& name, const std::string& bytes) {
-  c->load_begin(name, bytes.size());
-  std::memcpy(c->load_buffer(bytes.size()), bytes.data(), bytes.size());
-  c->load_commit(bytes.size());
-  return c->load_end();
-}
 
 // A starts at 0 µs: steps 1 (0-50) and 2 (50-110), "x" at 5 and 20, "only_a" at 30.
 constexpr const char* kA = R"([
@@ -72,7 +66,7 @@ TEST(TimelineAlign, ModeNamesRoundTrip) {
 TEST(TimelineAlign, GeneratedPairEveryMode) {
   Pair p;
   ASSERT_TRUE(testing::load_trace(&p.a, "a.json", kA));
-  ASSERT_TRUE(load_b(&p.c, "b.json", kB)) << p.c.last_error();
+  ASSERT_TRUE(testing::load_b(&p.c, "b.json", kB)) << p.c.last_error();
 
   Alignment s = p.align(AlignMode::kStart);
   EXPECT_EQ(s.used, AlignMode::kStart);
@@ -128,7 +122,7 @@ TEST(TimelineAlign, GeneratedPairEveryMode) {
 TEST(TimelineAlign, NoCommonStepsAlignOnStartsAndSaySo) {
   Pair p;
   ASSERT_TRUE(testing::load_trace(&p.a, "a.json", kA));
-  ASSERT_TRUE(load_b(&p.c, "b.json", kNoSteps));
+  ASSERT_TRUE(testing::load_b(&p.c, "b.json", kNoSteps));
   for (AlignMode m : {AlignMode::kStep, AlignMode::kOrder}) {
     Alignment al = p.align(m);
     EXPECT_EQ(al.used, AlignMode::kStart);
@@ -162,7 +156,7 @@ TEST(TimelineAlign, TwoRealRanksOnAStepAndOnAnOperator) {
     GTEST_SKIP() << "../shared/data absent";
   Pair p;
   ASSERT_TRUE(testing::load_trace(&p.a, "rank-0.json.gz", gz0));
-  ASSERT_TRUE(load_b(&p.c, "rank-1.json.gz", gz1)) << p.c.last_error();
+  ASSERT_TRUE(testing::load_b(&p.c, "rank-1.json.gz", gz1)) << p.c.last_error();
   const TraceStore& a = *p.a.store();
   const TraceStore& b = *p.c.b().store();
   for (int64_t n : {int64_t{551}, int64_t{552}}) {

@@ -33,6 +33,19 @@ describe('compare two runs', { skip: skipUnlessData(RANK0, RANK1) }, () => {
   strataSuite((e) => (s = e.session));
   const compare = (a, b, what) =>
     s.call(([x, y]) => window.strata.compare(x, y), [a, b], 120_000, what || 'strata.compare()');
+  // A row's click (key: a table's, or 'tree' with the row's path); A's selection once it has one.
+  async function selectRow(key, name, message) {
+    assert.equal(await s.call(([k, n]) => window.strata.compareSelect(k, n), [key, name]), true);
+    await s.frame();
+    await s.frame();
+    return poll(
+      async () => {
+        const x = await s.call(() => window.strata.selection());
+        return x.count > 0 && x;
+      },
+      { message },
+    );
+  }
 
   test('strata.compare(null, b): the tables equal an independent diff; steps by number', async () => {
     await s.open(dataUrl(RANK0));
@@ -114,16 +127,7 @@ describe('compare two runs', { skip: skipUnlessData(RANK0, RANK1) }, () => {
     assert.equal(v.added.length, t.added.length);
     assert.equal(v.removed.length, t.removed.length);
     const top = t.changed.find((row) => row.name === v.changed[0]);
-    assert.equal(await s.call((n) => window.strata.compareSelect('operator', n), top.name), true);
-    await s.frame();
-    await s.frame();
-    const sel = await poll(
-      async () => {
-        const x = await s.call(() => window.strata.selection());
-        return x.count > 0 && x;
-      },
-      { message: 'the row selects its events in A' },
-    );
+    const sel = await selectRow('operator', top.name, 'the row selects its events in A');
     assert.equal(sel.count, top.aCount);
     assert.ok(sel.events.every((e) => e.name === top.name));
     const after = await s.call(() => window.strata.compareView());
@@ -165,16 +169,7 @@ describe('compare two runs', { skip: skipUnlessData(RANK0, RANK1) }, () => {
     await s.call(() => window.strata.setTab('compare'));
     const row = tree.rows.find((r) => r.status === 'changed' && !r.name.startsWith('ProfilerStep#') && r.aCount > 0);
     assert.ok(row, 'a changed operator row');
-    assert.equal(await s.call((p) => window.strata.compareSelect('tree', p), row.path), true);
-    await s.frame();
-    await s.frame();
-    const sel = await poll(
-      async () => {
-        const x = await s.call(() => window.strata.selection());
-        return x.count > 0 && x;
-      },
-      { message: 'the tree row selects its events in A' },
-    );
+    const sel = await selectRow('tree', row.path, 'the tree row selects its events in A');
     assert.ok(sel.events.every((e) => e.name === row.name));
     assert.ok(sel.count >= row.aCount, 'every event of the leaf name, this path among them');
     const v = await s.call(() => window.strata.compareView());

@@ -85,6 +85,14 @@
     compareAlign(mode, step, event) {
       compareAlign(mode, step, event);
     },
+    // The linked selection: the counterparts of one side's events (answered as a query result),
+    // and B's selected event's details.
+    compareMatch(id, from, args) {
+      worker.postMessage({ type: MSG.compareMatch, id, from, args });
+    },
+    compareDetails(event) {
+      worker.postMessage({ type: MSG.compareDetails, event });
+    },
     selectionChanged(event) {
       selected = event;
       lastDetails = null;
@@ -215,6 +223,9 @@
         break;
       case MSG.compareView: // B's track list or a view reply, for the Compare tab's B timeline
         StrataWasm.withBytes(ui, new Uint8Array(m.bytes), (p, n) => ui._ui_compare_receive(p, n));
+        break;
+      case MSG.compareDetails: // B's selected event, for the Compare tab's B details
+        withString(m.json, (p) => ui._ui_compare_details(m.event, p));
         break;
       case MSG.lossLoaded:
       case MSG.lossPoints: {
@@ -672,6 +683,11 @@
     // (row names as shown), steps (matched), selected, selectedB (its count in B), csv,
     // treeShown (the call tree's rows shown, by path)}.
     compareView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_compare_view_json())) : null),
+    // A click on B's event `event` in the Compare tab's B timeline (start, end: ns from B's start,
+    // as compareView().timelines.bSelStart / bSelEnd): A's selection follows.
+    compareSelectB(event, start, end) {
+      if (ui) ui._ui_compare_select_b(Number(event), Number(start), Number(end));
+    },
     // A row click on the Compare tab: selects its events in A's timeline (false: no such row);
     // key 'tree' takes a call-tree row's path.
     compareSelect: (key, name) =>

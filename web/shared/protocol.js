@@ -30,6 +30,8 @@ const StrataProtocol = (() => {
     'compareAlign',
     'compareView',
     'compareQuery',
+    'compareMatch',
+    'compareDetails',
   ];
   const TO_PAGE = [
     'ready',
@@ -49,6 +51,7 @@ const StrataProtocol = (() => {
     'graphModules',
     'graphNode',
     'compareView',
+    'compareDetails',
   ];
   const names = (list) => Object.freeze(Object.fromEntries(list.map((n) => [n, n])));
   const MSG = names([...TO_WORKER, ...TO_PAGE]);
@@ -154,6 +157,8 @@ const StrataProtocol = (() => {
     compare: ['a', 'b', 'tables', 'steps', 'errors', 'tree', 'alignment'],
     compareAlignment: ['mode', 'step', 'event', 'used', 'note', 'aAlignNs', 'bAlignNs', 'offsetNs', 'aStep', 'bStep'],
     compareOpen: ['ok', 'error', 'name', 'result'],
+    compareMatch: ['from', 'occurrences', 'nearest', 'none', 'matches'],
+    compareMatchRow: ['event', 'counterpart', 'kind', 'ordinal'],
   });
 
   // REPLY.<reply>.<key> === '<key>': how a script reads a reply's field (m[REPLY.summary.heapBytes]).

@@ -37,6 +37,34 @@ function createCompare(M, sources, db, post) {
     );
     return result();
   }
+  // The linked selection: from 'a' | 'b', args {"events": [indices]} (JSON text);
+  // REPLY_KEYS.compareMatch's JSON text.
+  const match = (from, args) =>
+    withString(M, String(args || '{}'), (p) => M.UTF8ToString(M._compare_match(from === 'b' ? 1 : 0, p)));
+  // B's event details (REPLY_KEYS.details), its record read from B's file when that is plain.
+  let bSource = null; // the loaded B's {url} | {blob}
+  async function details(event) {
+    let record = new Uint8Array(0);
+    if (bSource && M._compare_record_range(event) === 1) {
+      const off = M._compare_record_offset(),
+        len = M._compare_record_length();
+      try {
+        record = bSource.blob
+          ? await sources.readBlob(bSource.blob, off, len)
+          : await sources.readUrlRange(bSource.url, off, len);
+      } catch (e) {
+        /* args unavailable: details without them */
+      }
+    }
+    const call = (bytes) => withBytes(M, bytes, (p, n) => M.UTF8ToString(M._compare_details(event, p, n)));
+    let json = call(record);
+    try {
+      JSON.parse(json);
+    } catch (e) {
+      json = call(new Uint8Array(0)); // the file changed?
+    }
+    return json;
+  }
   const lastError = () => M.UTF8ToString(M._compare_last_error());
   function answer(ok, name) {
     return { [K.ok]: ok, [K.error]: ok ? '' : lastError(), [K.name]: name, [K.result]: result() };
@@ -83,6 +111,7 @@ function createCompare(M, sources, db, post) {
     if (kind === FILE_KIND.sqlite) {
       const r = await db.openWith({ ...file, name }, (p, size) => M._compare_load_sqlite(p, size));
       if (r.error) return fail(name, r.error);
+      if (r.ok) bSource = null; // a database's events have no records to read back
       return answer(r.ok, name);
     }
     withString(M, name, (p) => M._compare_load_begin(p, file.total));
@@ -104,9 +133,12 @@ function createCompare(M, sources, db, post) {
       withString(M, `reading the file failed: ${e.message || e}`, (p) => M._compare_load_fail(p));
     }
     const ok = M._compare_load_end() === 1;
-    if (ok) postTrackList();
+    if (ok) {
+      bSource = file.source;
+      postTrackList();
+    }
     return answer(ok, name);
   }
 
-  return { open, result, align, view, query };
+  return { open, result, align, view, query, match, details };
 }

@@ -127,6 +127,10 @@ const handlers = {
   },
   [MSG.compareQuery]: (msg) =>
     post({ type: MSG.queryResult, id: msg.id, json: parts.compare.query(msg.kind, msg.args) }),
+  [MSG.compareMatch]: (msg) =>
+    post({ type: MSG.queryResult, id: msg.id, json: parts.compare.match(msg.from, msg.args) }),
+  [MSG.compareDetails]: async (msg) =>
+    post({ type: MSG.compareDetails, event: msg.event, json: await parts.compare.details(msg.event) }),
 };
 
 onmessage = (e) => {

@@ -5,12 +5,16 @@
 #include <memory>
 
 #include "core/base/json_writer.h"
+#include "engine/compare/diff_row_json.h"
 #include "protocol/analysis_keys.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_compare_match.h"
 
 namespace strata {
 
 namespace {
+
+constexpr size_t kMatchesListed = 1000;  // matches listed in a compareMatch answer
 
 constexpr OpDiffKey kKeys[] = {OpDiffKey::kOperator, OpDiffKey::kKernel, OpDiffKey::kXlaOp,
                                OpDiffKey::kCategory};
@@ -19,22 +23,7 @@ void append_row(std::string* o, const OpDiffRow& r) {
   namespace k = protocol::keys::compare_row;
   protocol::append_key(o, k::kName, '{');
   json_append_string(o, r.name);
-  protocol::append_key(o, k::kACount);
-  json_append_int(o, static_cast<int64_t>(r.a.count));
-  protocol::append_key(o, k::kATotalNs);
-  json_append_int(o, r.a.total);
-  protocol::append_key(o, k::kASelfNs);
-  json_append_int(o, r.a.self);
-  protocol::append_key(o, k::kBCount);
-  json_append_int(o, static_cast<int64_t>(r.b.count));
-  protocol::append_key(o, k::kBTotalNs);
-  json_append_int(o, r.b.total);
-  protocol::append_key(o, k::kBSelfNs);
-  json_append_int(o, r.b.self);
-  protocol::append_key(o, k::kDeltaNs);
-  json_append_int(o, r.delta());
-  protocol::append_key(o, k::kDeltaPct);
-  json_append_number(o, r.delta_pct());
+  append_diff_figures(o, r);
   *o += '}';
 }
 
@@ -217,6 +206,78 @@ Alignment CompareSession::alignment(const Engine& a) const {
     return none;
   }
   return align_timelines(a, *b_, compare_steps(a, *b_), align_);
+}
+
+bool CompareSession::b_record_range(uint32_t event, uint64_t* offset, uint32_t* length) const {
+  if (!has_b_ || !b_->event_source(event, offset, length)) return false;
+  uint64_t in_file = *offset;
+  if (b_->file_compressed(b_->source_file(&in_file))) return false;
+  *offset = in_file;
+  return true;
+}
+
+std::vector<EventMatch> CompareSession::match(const Engine& a, bool from_b,
+                                              const std::vector<uint32_t>& events) const {
+  if (!has_b_) return {};
+  const Alignment al = alignment(a);
+  if (from_b) return match_events(*b_->store(), *a.store(), al.b_align, al.a_align, events);
+  return match_events(*a.store(), *b_->store(), al.a_align, al.b_align, events);
+}
+
+std::string CompareSession::match_json(const Engine& a, bool from_b,
+                                       const std::vector<uint32_t>& events) const {
+  namespace k = protocol::keys::compare_match;
+  namespace r = protocol::keys::compare_match_row;
+  const std::vector<EventMatch> matches = match(a, from_b, events);
+  size_t counts[3] = {0, 0, 0};  // by MatchKind
+  std::vector<uint32_t> counterparts;
+  std::vector<uint8_t> taken;  // one counterpart can be the nearest of several events
+  const Engine& to = from_b ? a : *b_;
+  if (has_b_) taken.assign(to.store()->events.size(), 0);
+  std::string o;
+  protocol::append_key(&o, k::kFrom, '{');
+  json_append_string(&o, from_b ? "b" : "a");
+  protocol::append_key(&o, k::kMatches);
+  o += '[';
+  for (size_t i = 0; i < matches.size(); ++i) {
+    const EventMatch& m = matches[i];
+    ++counts[static_cast<size_t>(m.kind)];
+    if (m.counterpart >= 0 && !taken[static_cast<size_t>(m.counterpart)]) {
+      taken[static_cast<size_t>(m.counterpart)] = 1;
+      counterparts.push_back(static_cast<uint32_t>(m.counterpart));
+    }
+    if (i >= kMatchesListed) continue;
+    if (i) o += ',';
+    protocol::append_key(&o, r::kEvent, '{');
+    json_append_int(&o, m.event);
+    protocol::append_key(&o, r::kCounterpart);
+    json_append_int(&o, m.counterpart);
+    protocol::append_key(&o, r::kKind);
+    json_append_string(&o, match_kind_name(m.kind));
+    protocol::append_key(&o, r::kOrdinal);
+    json_append_int(&o, m.ordinal);
+    o += '}';
+  }
+  o += ']';
+  protocol::append_key(&o, k::kOccurrences);
+  json_append_int(&o, static_cast<int64_t>(counts[static_cast<size_t>(MatchKind::kOccurrence)]));
+  protocol::append_key(&o, k::kNearest);
+  json_append_int(&o, static_cast<int64_t>(counts[static_cast<size_t>(MatchKind::kNearest)]));
+  protocol::append_key(&o, k::kNone);
+  json_append_int(&o, static_cast<int64_t>(counts[static_cast<size_t>(MatchKind::kUnmatched)]));
+  // The counterparts as the other side's select reply, so the UI reads them as any selection.
+  std::string args = "{\"events\":[";
+  for (size_t i = 0; i < counterparts.size(); ++i)
+    args += (i ? "," : "") + std::to_string(counterparts[i]);
+  args += "]}";
+  const std::string sel = has_b_ ? to.query_json("select", args) : std::string("{}");
+  if (sel.size() > 2) {
+    o += ',';
+    o.append(sel, 1, std::string::npos);  // its keys after the match's
+  } else {
+    o += '}';
+  }
+  return o;
 }
 
 std::string CompareSession::result_json(const Engine& a) const {

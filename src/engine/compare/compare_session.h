@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/compare/event_match.h"
 #include "engine/compare/op_diff.h"
 #include "engine/compare/step_compare.h"
 #include "engine/compare/timeline_align.h"
@@ -70,6 +71,20 @@ class CompareSession {
   std::string b_query_json(std::string_view kind, std::string_view args) const {
     return b_->query_json(kind, args);
   }
+  // B's event details (Engine::details_json), with its record when B's file is plain:
+  // b_record_range gives where the record is in B's file (false: compressed, or none).
+  bool b_record_range(uint32_t event, uint64_t* offset, uint32_t* length) const;
+  std::string b_details_json(uint32_t event, std::string_view record) const {
+    return b_->details_json(event, record);
+  }
+
+  // The linked selection: the counterparts of `events` of A in B (from_b false), or of B's in
+  // A, lined up on the alignment chosen (event_match.h); none without a B.
+  std::vector<EventMatch> match(const Engine& a, bool from_b,
+                                const std::vector<uint32_t>& events) const;
+  // The same as REPLY_KEYS.compareMatch, with the other side's select reply of the
+  // counterparts (reply_keys_compare.h).
+  std::string match_json(const Engine& a, bool from_b, const std::vector<uint32_t>& events) const;
 
  private:
   std::unique_ptr<Engine> b_;  // never null

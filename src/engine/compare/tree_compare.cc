@@ -2,6 +2,7 @@
 
 #include "core/base/json_writer.h"
 #include "engine/analysis/framework_op_stats.h"
+#include "engine/compare/diff_row_json.h"
 #include "protocol/reply_keys.h"
 
 namespace strata {
@@ -32,22 +33,7 @@ void append_row(std::string* o, const TreeDiffRow& r) {
   json_append_int(o, r.parent == kNone ? -1 : static_cast<int64_t>(r.parent));
   protocol::append_key(o, k::kStatus);
   json_append_string(o, diff_status_name(r.status));
-  protocol::append_key(o, k::kACount);
-  json_append_int(o, static_cast<int64_t>(r.a.count));
-  protocol::append_key(o, k::kATotalNs);
-  json_append_int(o, r.a.total);
-  protocol::append_key(o, k::kASelfNs);
-  json_append_int(o, r.a.self);
-  protocol::append_key(o, k::kBCount);
-  json_append_int(o, static_cast<int64_t>(r.b.count));
-  protocol::append_key(o, k::kBTotalNs);
-  json_append_int(o, r.b.total);
-  protocol::append_key(o, k::kBSelfNs);
-  json_append_int(o, r.b.self);
-  protocol::append_key(o, k::kDeltaNs);
-  json_append_int(o, r.delta());
-  protocol::append_key(o, k::kDeltaPct);
-  json_append_number(o, r.delta_pct());
+  append_diff_figures(o, r);
   append_names(o, k::kANames, r.a_names);
   append_names(o, k::kBNames, r.b_names);
   *o += '}';

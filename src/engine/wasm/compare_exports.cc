@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/compare/compare_session.h"
+#include "engine/query_args.h"
 #include "engine/wasm/browser_byte_reader.h"
 
 const strata::Engine& engine_current();
@@ -14,7 +15,9 @@ const strata::Engine& engine_current();
 namespace {
 strata::CompareSession* g_compare = nullptr;
 std::string g_json;
-std::vector<uint8_t> g_out;  // B's last binary message
+std::vector<uint8_t> g_out;    // B's last binary message
+uint64_t g_record_offset = 0;  // compare_record_range()'s answer
+uint32_t g_record_length = 0;
 
 strata::CompareSession& compare() {
   if (!g_compare) g_compare = new strata::CompareSession();
@@ -71,6 +74,30 @@ EMSCRIPTEN_KEEPALIVE const uint8_t* compare_view(const uint8_t* request, uint32_
 EMSCRIPTEN_KEEPALIVE uint32_t compare_out_size() { return static_cast<uint32_t>(g_out.size()); }
 EMSCRIPTEN_KEEPALIVE const char* compare_query(const char* kind, const char* args) {
   g_json = compare().b_query_json(kind ? kind : "", args ? args : "");
+  return g_json.c_str();
+}
+
+// The linked selection: the counterparts of args {"events": [indices]} of A (from_b 0) in B,
+// or of B's in A (REPLY_KEYS.compareMatch).
+EMSCRIPTEN_KEEPALIVE const char* compare_match(int from_b, const char* args) {
+  strata::QueryArgs q;
+  std::string err;
+  std::vector<uint32_t> list;
+  if (q.parse(args ? args : "", &err))
+    for (double e : q.numbers("events"))
+      if (e >= 0) list.push_back(static_cast<uint32_t>(e));
+  g_json = compare().match_json(engine_current(), from_b != 0, list);
+  return g_json.c_str();
+}
+// B's event details: 1 when its record can be read from B's file at compare_record_offset() /
+// compare_record_length() (0: compressed or none; details without it).
+EMSCRIPTEN_KEEPALIVE int compare_record_range(uint32_t event) {
+  return compare().b_record_range(event, &g_record_offset, &g_record_length) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE double compare_record_offset() { return static_cast<double>(g_record_offset); }
+EMSCRIPTEN_KEEPALIVE uint32_t compare_record_length() { return g_record_length; }
+EMSCRIPTEN_KEEPALIVE const char* compare_details(uint32_t event, const char* record, uint32_t len) {
+  g_json = compare().b_details_json(event, std::string_view(record ? record : "", len));
   return g_json.c_str();
 }
 

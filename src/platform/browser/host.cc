@@ -20,6 +20,10 @@ EM_JS(void, strata_js_compare_post, (const void* p, size_t n), {
 });
 EM_JS(void, strata_js_compare_query, (uint32_t id, const char* kind, const char* args),
       { Module.strataHost.compareQuery(id >>> 0, UTF8ToString(kind), UTF8ToString(args)); });
+EM_JS(void, strata_js_compare_match, (uint32_t id, const char* from, const char* args),
+      { Module.strataHost.compareMatch(id >>> 0, UTF8ToString(from), UTF8ToString(args)); });
+EM_JS(void, strata_js_compare_details, (uint32_t event),
+      { Module.strataHost.compareDetails(event >>> 0); });
 EM_JS(void, strata_js_compare_align, (const char* mode, double step, const char* event),
       { Module.strataHost.compareAlign(UTF8ToString(mode), step, UTF8ToString(event)); });
 EM_JS(void, strata_js_query, (uint32_t id, const char* kind, const char* args),
@@ -42,6 +46,10 @@ void host_compare_post_to_engine(const void* bytes, size_t n) { strata_js_compar
 void host_compare_query(uint32_t id, const char* kind, const char* args_json) {
   strata_js_compare_query(id, kind, args_json);
 }
+void host_compare_match(uint32_t id, bool from_b, const char* args_json) {
+  strata_js_compare_match(id, from_b ? "b" : "a", args_json);
+}
+void host_compare_details(uint32_t event) { strata_js_compare_details(event); }
 void host_compare_align(const char* mode, double step, const char* event) {
   strata_js_compare_align(mode, step, event);
 }

@@ -18,6 +18,11 @@ void host_compare_file_picker();
 void host_compare_post_to_engine(const void* bytes, size_t n);
 void host_compare_query(uint32_t id, const char* kind, const char* args_json);
 void host_compare_align(const char* mode, double step, const char* event);
+// The linked selection: the counterparts of A's events in B (from_b false) or of B's in A,
+// args {"events": [...]} (answered as ui_query_result, REPLY_KEYS.compareMatch); B's event's
+// details (answered by ui_compare_details).
+void host_compare_match(uint32_t id, bool from_b, const char* args_json);
+void host_compare_details(uint32_t event);
 // A panel query (engine_queries.cc); the answer arrives as ui_query_result(id, json).
 void host_query(uint32_t id, const char* kind, const char* args_json);
 void host_selection_changed(int64_t event);

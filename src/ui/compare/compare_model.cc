@@ -17,12 +17,6 @@ namespace {
 
 namespace rk = protocol::keys;
 
-// "[12]" → 12, else -1.
-long index_of(const std::string& k) {
-  if (k.size() < 3 || k.front() != '[' || k.back() != ']') return -1;
-  return std::strtol(k.c_str() + 1, nullptr, 10);
-}
-
 template <typename T>
 T& at(std::vector<T>* v, long i) {
   if (static_cast<size_t>(i) >= v->size()) v->resize(static_cast<size_t>(i) + 1);
@@ -105,13 +99,13 @@ bool compare_model_parse(const char* json, CompareModel* m, std::string* error) 
                                       : path[2] == k::kAdded   ? &t->added
                                       : path[2] == k::kRemoved ? &t->removed
                                                                : nullptr;
-      const long i = index_of(path[3]);
+      const long i = compare_json_index(path[3]);
       if (rows && i >= 0) set_row(&at(rows, i), path[4], l);
     } else if (top == rk::compare::kSteps && path.size() >= 2) {
       namespace k = rk::compare_steps;
       if (path.size() == 2 && path[1] == k::kAlign) m->align = l.value;
       if (path.size() == 2 && path[1] == k::kNote) m->note = l.value;
-      const long i = path.size() >= 4 && path[1] == k::kRows ? index_of(path[2]) : -1;
+      const long i = path.size() >= 4 && path[1] == k::kRows ? compare_json_index(path[2]) : -1;
       if (i >= 0) set_step(&at(&m->steps, i), path, l);
     } else if (top == rk::compare::kTree) {
       compare_tree_parse_line(&m->tree, path, l);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <unordered_set>
 
@@ -11,6 +12,7 @@
 #include "core/view/time_view.h"
 #include "platform/browser/host.h"
 #include "protocol/reply_keys.h"
+#include "protocol/reply_keys_compare_match.h"
 #include "ui/theme.h"
 
 namespace strata {
@@ -87,6 +89,35 @@ void side_label(const char* text, float x, float y) {
   ImGui::GetForegroundDrawList()->AddText(ImVec2(x + 2, y + 2), theme::kAccentText, text);
 }
 
+// B's details of one event, from B's engine (the answer: compare_timelines_b_details).
+void ask_b_details(CompareTimelines* c, uint32_t event) {
+  c->b_details = DetailsPane{};
+  c->b_details.event = event;
+  c->b_details.waiting = true;
+  host_compare_details(event);
+}
+
+// B's selection; one event's details are asked of B's engine (several keep their summary).
+void set_b_selection(CompareTimelines* c, const std::vector<uint32_t>& events,
+                     const std::vector<double>& starts, const std::vector<double>& ends) {
+  c->b.selection.clear();
+  for (size_t i = 0; i < events.size() && i < starts.size() && i < ends.size(); ++i)
+    c->b.selection.push_back({events[i], starts[i], ends[i]});
+  if (c->b.selection.size() == 1) ask_b_details(c, c->b.selection[0].event);
+}
+
+double field_number(const DetailsPane& p, std::string_view key) {
+  for (const JsonLine& l : p.lines)
+    if (l.depth == 0 && l.key == key) return std::strtod(l.value.c_str(), nullptr);
+  return 0;
+}
+
+std::string field_text(const DetailsPane& p, std::string_view key) {
+  for (const JsonLine& l : p.lines)
+    if (l.depth == 0 && l.key == key) return l.value;
+  return "";
+}
+
 }  // namespace
 
 void compare_timelines_receive(CompareTimelines* c, const uint8_t* data, size_t n) {
@@ -104,12 +135,41 @@ void compare_timelines_receive(CompareTimelines* c, const uint8_t* data, size_t 
   }
 }
 
-void compare_timelines_select_answer(CompareTimelines* c, const std::vector<uint32_t>& events,
-                                     const std::vector<double>& starts,
-                                     const std::vector<double>& ends) {
-  c->b.selection.clear();
-  for (size_t i = 0; i < events.size() && i < starts.size() && i < ends.size(); ++i)
-    c->b.selection.push_back({events[i], starts[i], ends[i]});
+void compare_timelines_select_answer(CompareTimelines* c, const char* json) {
+  std::vector<uint32_t> events;
+  std::vector<double> starts, ends;
+  c->b_details = DetailsPane{};
+  details_set_summary(&c->b_details, json, &events, &starts, &ends);
+  set_b_selection(c, events, starts, ends);
+}
+
+bool compare_timelines_match_answer(CompareTimelines* c, const char* json) {
+  std::string error;
+  if (!compare_match_parse(json, &c->match, &error)) return false;
+  if (c->match.from_b) return true;  // A's: the App's selection
+  c->b_details = DetailsPane{};
+  std::vector<uint32_t> events;
+  std::vector<double> starts, ends;
+  if (c->match.events.size() > 1) details_set_summary(&c->b_details, json, &events, &starts, &ends);
+  set_b_selection(c, c->match.events, c->match.starts, c->match.ends);
+  compare_timelines_reveal_match(c->match, &c->b, c->b_data);
+  return false;
+}
+
+void compare_timelines_reveal_match(const CompareMatch& m, Timeline* t, const TraceData& d) {
+  if (m.tracks.empty() || m.depths.empty() || m.tracks[0] >= t->layout.track_h.size()) return;
+  timeline_scroll_to_row(t, d, m.tracks[0], m.depths[0]);
+}
+
+void compare_timelines_b_selection_changed(CompareTimelines* c) {
+  c->b.selection_changed = false;
+  c->b_details = DetailsPane{};
+  if (c->b.selection.size() == 1) ask_b_details(c, c->b.selection[0].event);
+}
+
+void compare_timelines_b_details(CompareTimelines* c, int64_t event, const char* json) {
+  if (event != c->b_details.event) return;  // B's selection moved on
+  details_set(&c->b_details, event, json);
 }
 
 void compare_timelines_frame(CompareTimelines* c, const CompareModel& m, const CompareTable& shown,
@@ -180,15 +240,13 @@ void compare_timelines_frame(CompareTimelines* c, const CompareModel& m, const C
     a->view = shifted(b.view, -off);  // B was panned or zoomed: A follows
   b.view = shifted(a->view, off);
   a->limits = a_own;
-  // A click or drag in B selects there only (a drag through B's engine, App; B's details are
-  // not shown here).
-  b.selection_changed = false;
+  // A click or drag in B: the App asks B's details and the counterparts in A.
   timeline_request_data(&b, bd, host_compare_post_to_engine);
   timeline_request_overview(&b, &bd, host_compare_post_to_engine);
 }
 
 std::string compare_timelines_json(const CompareTimelines& c, const CompareModel& m,
-                                   const Timeline& a) {
+                                   const Timeline& a, const DetailsPane& a_details) {
   namespace k = protocol::keys::compare_alignment;
   std::string o = "{\"bLoaded\":";
   o += c.b_data.loaded ? "true" : "false";
@@ -209,6 +267,12 @@ std::string compare_timelines_json(const CompareTimelines& c, const CompareModel
   // B's first selected event, [start, end] in ns from B's start (0, 0: none).
   num("bSelStart", c.b.selection.empty() ? 0 : c.b.selection[0].start);
   num("bSelEnd", c.b.selection.empty() ? 0 : c.b.selection[0].end);
+  num("bSelEvent", c.b.selection.empty() ? -1 : static_cast<double>(c.b.selection[0].event));
+  float sx = 0, sy = 0;
+  o += ",\"bSelShown\":";
+  o += !c.b.selection.empty() && timeline_locate(c.b, c.b_data, c.b.selection[0].event, &sx, &sy)
+           ? "true"
+           : "false";
   num("aOutlined", static_cast<double>(count_set(c.a_outline)));
   num("bOutlined", static_cast<double>(count_set(c.b.name_outline)));
   num("bTiles", static_cast<double>(c.b.tiles.tiles.size()));
@@ -221,6 +285,41 @@ std::string compare_timelines_json(const CompareTimelines& c, const CompareModel
   num("bH", c.b.layout.h);
   o += ",\"bSettled\":";
   o += timeline_settled(c.b, c.b_data) ? "true" : "false";
+  // The last linked selection and the two details panes' events.
+  namespace mk = protocol::keys::compare_match;
+  const CompareMatch& mt = c.match;
+  o += ",\"match\":";
+  protocol::append_key(&o, mk::kFrom, '{');
+  json_append_string(&o, !mt.asked ? "" : mt.from_b ? "b" : "a");
+  o += ",\"kind\":";
+  json_append_string(&o, mt.first_kind);
+  o += ",\"ordinal\":";
+  json_append_number(&o, static_cast<double>(mt.first_ordinal));
+  protocol::append_key(&o, mk::kOccurrences);
+  json_append_number(&o, mt.occurrences);
+  protocol::append_key(&o, mk::kNearest);
+  json_append_number(&o, mt.nearest);
+  protocol::append_key(&o, mk::kNone);
+  json_append_number(&o, mt.none);
+  o += ",\"text\":";
+  json_append_string(&o, compare_match_text(mt));
+  o += '}';
+  const bool has_a = a_details.event >= 0 && !a_details.lines.empty() && !a_details.multi;
+  const bool has_b = c.b_details.event >= 0 && !c.b_details.lines.empty() && !c.b_details.multi;
+  const double a_dur = has_a ? field_number(a_details, protocol::keys::event::kDurNs) : 0;
+  const double b_dur = has_b ? field_number(c.b_details, protocol::keys::event::kDurNs) : 0;
+  o += ",\"aName\":";
+  json_append_string(&o, has_a ? field_text(a_details, protocol::keys::event::kName) : "");
+  o += ",\"bName\":";
+  json_append_string(&o, has_b ? field_text(c.b_details, protocol::keys::event::kName) : "");
+  // The steps' and the rows' names of the same figures.
+  protocol::append_key(&o, protocol::keys::compare_steps::kADurNs);
+  json_append_number(&o, a_dur);
+  protocol::append_key(&o, protocol::keys::compare_steps::kBDurNs);
+  json_append_number(&o, b_dur);
+  protocol::append_key(&o, protocol::keys::compare_row::kDeltaNs);
+  json_append_number(&o, has_a && has_b ? b_dur - a_dur : 0);
+  num("bDetailsEvent", static_cast<double>(c.b_details.event));
   return o + "}";
 }
 

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "platform/gl/rect_renderer.h"
+#include "ui/compare/compare_match_model.h"
 #include "ui/compare/compare_model.h"
+#include "ui/details/details_pane.h"
 #include "ui/input/keymap.h"
 #include "ui/timeline/timeline.h"
 #include "ui/trace_data.h"
@@ -33,6 +35,15 @@ struct CompareTimelines {
   std::string outline_key;
   uint64_t outline_result = 0;
   uint32_t b_select_query = 0;  // B's select query awaited (a diff row's events in B)
+  // The linked selection: a click, ctrl-click or drag in one timeline selects the counterparts
+  // in the other (the engine's match, compare_match_model.h). The match query awaited, the
+  // select queries whose answer is then matched (a drag's, B's several events'), the answer.
+  uint32_t match_query = 0;
+  uint32_t a_link_select = 0, b_link_select = 0;
+  CompareMatch match;
+  DetailsPane b_details;         // B's selected event (B's engine's details), beside A's
+  DetailsLayout details_layout;  // the two panes' collapse
+  DetailsLayout b_details_layout;
 };
 
 // A message of B's engine (its track list, or a reply to B's view request).
@@ -43,15 +54,25 @@ void compare_timelines_frame(CompareTimelines* c, const CompareModel& m, const C
                              uint64_t result, Timeline* a, const TraceData& a_data, NavKeys* keys,
                              float x, float y, float w, float h, double now_ms, RectBatch* a_batch,
                              RectBatch* b_batch);
-// B's select query answered: its events become B's selection.
-void compare_timelines_select_answer(CompareTimelines* c, const std::vector<uint32_t>& events,
-                                     const std::vector<double>& starts,
-                                     const std::vector<double>& ends);
+// B's select query answered (`json`, the select reply): its events become B's selection and
+// B's details show them (one event: asks B's engine for its details).
+void compare_timelines_select_answer(CompareTimelines* c, const char* json);
+// The match answered: the counterparts become the other side's selection. B's are set here
+// (and B's details asked); true when they are A's, for the App to set (`m`: the answer read).
+bool compare_timelines_match_answer(CompareTimelines* c, const char* json);
+// Scrolls `t` to the row of the match's first counterpart (a counterpart is shown where it is).
+void compare_timelines_reveal_match(const CompareMatch& m, Timeline* t, const TraceData& d);
+// One side's selection changed by the user: the other side's follows. B's: its details.
+void compare_timelines_b_selection_changed(CompareTimelines* c);
+// B's details arrived (ui_compare_details).
+void compare_timelines_b_details(CompareTimelines* c, int64_t event, const char* json);
 // For strata.compareView(): {bLoaded, offsetNs, aStart, aEnd, bStart, bEnd (relative ns of
-// each view), aSelected, bSelected, bSelStart, bSelEnd (B's first selected event), aOutlined,
-// bOutlined (names), bTiles, eventsX, eventsW, aY, aH, bY, bH (the events areas, CSS px),
-// bSettled}.
+// each view), aSelected, bSelected, bSelStart, bSelEnd, bSelEvent (B's first selected event),
+// bSelShown (drawn in B's events area), aOutlined, bOutlined (names), bTiles, eventsX, eventsW, aY,
+// aH, bY, bH (the events areas, CSS px), bSettled}. match: {from, kind, ordinal, occurrences,
+// nearest, none, text} (the last linked selection), aName, bName, aDurNs, bDurNs, deltaNs (the two
+// details panes' events; "" / 0 when none).
 std::string compare_timelines_json(const CompareTimelines& c, const CompareModel& m,
-                                   const Timeline& a);
+                                   const Timeline& a, const DetailsPane& a_details);
 
 }  // namespace strata

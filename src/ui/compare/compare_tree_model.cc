@@ -11,11 +11,6 @@ namespace {
 
 namespace rk = protocol::keys;
 
-long index_of(const std::string& k) {
-  if (k.size() < 3 || k.front() != '[' || k.back() != ']') return -1;
-  return std::strtol(k.c_str() + 1, nullptr, 10);
-}
-
 void set_row(CompareTreeRow* r, const std::vector<std::string>& path, const JsonLine& l) {
   namespace k = rk::compare_tree_row;
   const std::string& f = path[3];
@@ -68,6 +63,11 @@ std::string joined(const std::vector<std::string>& names) {
 
 }  // namespace
 
+long compare_json_index(const std::string& key) {
+  if (key.size() < 3 || key.front() != '[' || key.back() != ']') return -1;
+  return std::strtol(key.c_str() + 1, nullptr, 10);
+}
+
 void compare_tree_parse_line(CompareTree* t, const std::vector<std::string>& path,
                              const JsonLine& l) {
   namespace k = rk::compare_tree;
@@ -83,7 +83,7 @@ void compare_tree_parse_line(CompareTree* t, const std::vector<std::string>& pat
     return;
   }
   if (path.size() < 4 || path[1] != k::kRows) return;
-  const long i = index_of(path[2]);
+  const long i = compare_json_index(path[2]);
   if (i < 0) return;
   if (static_cast<size_t>(i) >= t->rows.size()) t->rows.resize(static_cast<size_t>(i) + 1);
   set_row(&t->rows[static_cast<size_t>(i)], path, l);

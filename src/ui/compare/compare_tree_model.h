@@ -27,6 +27,10 @@ struct CompareTree {
   std::string note;
 };
 
+// An array element's place, from its key in json_walk's path ("[12]" → 12; -1 for a member's
+// key): the compare replies' rows (compare_model, compare_match_model and the tree's).
+long compare_json_index(const std::string& key);
+
 // One line of the reply under "tree" (`path` from json_walk, path[0] == "tree").
 void compare_tree_parse_line(CompareTree* t, const std::vector<std::string>& path,
                              const JsonLine& l);

@@ -274,7 +274,7 @@ void compare_view_frame(CompareView* v, float x, float y, float w, float h) {
   if (on_tree(*v)) {
     if (!v->selected.empty()) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kAccentText),
-                         "%s: selected in A's timeline; B has %.0f", v->selected.c_str(),
+                         "%s: selected in A's and B's timelines; B has %.0f", v->selected.c_str(),
                          v->selected_b);
     }
     compare_tree_section(v);
@@ -306,7 +306,8 @@ const CompareTable& compare_view_table(const CompareView& v) {
   return on_tree(v) ? kNone : v.model.tables[static_cast<size_t>(v.key)];
 }
 
-std::string compare_view_json(const CompareView& v, const Timeline& a) {
+std::string compare_view_json(const CompareView& v, const Timeline& a,
+                              const DetailsPane& a_details) {
   const CompareModel& m = v.model;
   const CompareTable& t = m.tables[on_tree(v) ? 0 : static_cast<size_t>(v.key)];
   std::string o = "{\"hasB\":";
@@ -345,7 +346,7 @@ std::string compare_view_json(const CompareView& v, const Timeline& a) {
   json_append_string(&o, al.note);
   protocol::append_key(&o, k::kOffsetNs);
   json_append_number(&o, al.offset_ns);
-  o += "},\"timelines\":" + compare_timelines_json(v.timelines, m, a);
+  o += "},\"timelines\":" + compare_timelines_json(v.timelines, m, a, a_details);
   return o + "}";
 }
 

@@ -45,8 +45,9 @@ bool compare_view_select(CompareView* v, const std::string& key, const std::stri
 // What the tab shows, for strata.compareView(): {hasB, a, b, key, error, note, align, changed,
 // added, removed (names in the order shown), steps, selected, selectedB, csv, treeShown (the
 // call tree's rows shown, by path), alignment (the reply's, REPLY_KEYS.compareAlignment),
-// timelines (compare_timelines_json, with A's `a`)}.
-std::string compare_view_json(const CompareView& v, const Timeline& a);
+// timelines (compare_timelines_json, with A's timeline and details)}.
+std::string compare_view_json(const CompareView& v, const Timeline& a,
+                              const DetailsPane& a_details);
 // The shown key's table.
 const CompareTable& compare_view_table(const CompareView& v);
 // The CSV of the key's table ("steps" for the steps, "tree" for the call tree), as exported.

@@ -327,14 +327,14 @@ void drag_edge(DetailsLayout* l) {
 }  // namespace
 
 void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData& d,
-                  int64_t origin_ns, float x, float y, float w, float h) {
+                  int64_t origin_ns, float x, float y, float w, float h, const char* title) {
   p->xla_y = p->graph_link_y = p->args_y = -1;
   p->time_rows.clear();
   ImGui::SetNextWindowPos(ImVec2(x, y));
   ImGui::SetNextWindowSize(ImVec2(w, h));
   ImGui::SetNextWindowCollapsed(l->collapsed);
   const bool open = ImGui::Begin(
-      "Details", nullptr,
+      title, nullptr,
       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoSavedSettings);
   const bool was_collapsed = l->collapsed;
   const float was_height = l->height;

@@ -58,7 +58,9 @@ void details_set(DetailsPane* p, int64_t event, const char* json);
 // (event, start, end relative ns) so the timeline can outline them.
 void details_set_summary(DetailsPane* p, const char* json, std::vector<uint32_t>* events,
                          std::vector<double>* starts, std::vector<double>* ends);
+// `title`: the window's (an ImGui name: "A###details_a" when two panes are drawn side by side).
 void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData& d,
-                  int64_t origin_ns, float x, float y, float w, float h);
+                  int64_t origin_ns, float x, float y, float w, float h,
+                  const char* title = "Details");
 
 }  // namespace strata

@@ -21,13 +21,31 @@ EMSCRIPTEN_KEEPALIVE void ui_compare_set_result(const char* json, const char* er
 // What the Compare tab shows: compare_view_json's; valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* ui_compare_view_json() {
   static std::string out;
-  out = strata::compare_view_json(strata::ui_app()->compare, strata::ui_app()->timeline);
+  out = strata::compare_view_json(strata::ui_app()->compare, strata::ui_app()->timeline,
+                                  strata::ui_app()->details);
   return out.c_str();
 }
 
 // A message of B's engine for the Compare tab's B timeline (its track list or a view reply).
 EMSCRIPTEN_KEEPALIVE void ui_compare_receive(const uint8_t* data, uint32_t n) {
   strata::compare_timelines_receive(&strata::ui_app()->compare.timelines, data, n);
+  strata::request_redraw();
+}
+
+// B's event details (asked by host_compare_details), for the tab's B pane.
+EMSCRIPTEN_KEEPALIVE void ui_compare_details(double event, const char* json) {
+  strata::compare_timelines_b_details(&strata::ui_app()->compare.timelines,
+                                      static_cast<int64_t>(event), json);
+  strata::request_redraw();
+}
+
+// Selects B's event as a click on it in B's timeline does (start, end: ns from B's start): A's
+// selection follows (the linked selection).
+EMSCRIPTEN_KEEPALIVE void ui_compare_select_b(double event, double start, double end) {
+  strata::CompareTimelines& c = strata::ui_app()->compare.timelines;
+  c.b.selection.clear();
+  if (event >= 0) c.b.selection.push_back({static_cast<uint32_t>(event), start, end});
+  c.b.selection_changed = true;
   strata::request_redraw();
 }
 
