@@ -132,6 +132,8 @@ const handlers = {
 
 onmessage = (e) => {
   const msg = e.data;
+  // A new open stops a sliced load in progress rather than waiting behind it (sliced.js).
+  if (msg.type === MSG.open && parts) parts.sliced.stopActive();
   ready
     .then(() => {
       const handle = handlers[msg.type];

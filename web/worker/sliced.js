@@ -30,6 +30,8 @@ function createSliced(M, sources) {
   const defaultWorkers = Math.max(1, Math.min((self.navigator && navigator.hardwareConcurrency) || 1, MAX_WORKERS));
   const pool = []; // slice workers, kept across loads: {worker, waiting: Map slice → {resolve, reject}}
   let loads = 0;
+  let active = null; // the sliced load in progress: its stop()
+  const STOPPED = 'stopped: another file was opened';
 
   // The page's ?workers=N / strata.setWorkers(n) (1: today's one-worker path), else the cores.
   function count(requested) {
@@ -138,11 +140,27 @@ function createSliced(M, sources) {
     }));
 
     function cancel() {
+      if (active === stop) active = null;
       for (let k = 1; k < slices.length; ++k) {
         owner[k].waiting.delete(`${load}/${k}`);
         owner[k].worker.postMessage({ cancel: true, load });
       }
     }
+    // A newer open: the slice workers drop their slices and the load ends (trace.js checks
+    // stopped() between chunks; a wait for a slice's result ends here).
+    let stopped = false;
+    function stop() {
+      stopped = true;
+      for (let k = 1; k < slices.length; ++k) {
+        const p = owner[k].waiting.get(`${load}/${k}`);
+        if (p) p.reject(new Error(STOPPED));
+      }
+      cancel();
+    }
+    const check = () => {
+      if (stopped) throw new Error(STOPPED);
+    };
+    active = stop;
 
     // After the first slice is in the engine (trace.js flushed it): each later slice's result
     // absorbed, or its bytes fed through `feed` (then `flush`) when it cannot be. `progress(n)`
@@ -158,6 +176,7 @@ function createSliced(M, sources) {
             const tWait = performance.now();
             const r = await results[k].catch(() => null);
             results[k] = null; // its buffer goes once it is in the engine
+            check();
             st[REPLY.summarySlice.waitMs] = performance.now() - tWait;
             if (r) {
               st[REPLY.summarySlice.readMs] = r.read;
@@ -178,6 +197,7 @@ function createSliced(M, sources) {
           owner[k].worker.postMessage({ cancel: true, load });
           const tRead = performance.now();
           for await (const chunk of chunksOf(src, s.start, s.end)) {
+            check();
             feed(chunk);
             progress(chunk.length);
           }
@@ -188,6 +208,7 @@ function createSliced(M, sources) {
         cancel();
         throw e;
       }
+      if (active === stop) active = null;
     }
 
     return {
@@ -195,7 +216,7 @@ function createSliced(M, sources) {
       total: size,
       chunks: firstChunks,
       source: src,
-      sliced: { absorbRest, cancel, workers: slices.length, stats },
+      sliced: { absorbRest, cancel, stopped: () => stopped, workers: slices.length, stats },
     };
   }
 
@@ -210,5 +231,11 @@ function createSliced(M, sources) {
     }
   }
 
-  return { plan, count, warm };
+  // A new open while a sliced load runs: that load stops (its slice workers drop their slices)
+  // and fails with STOPPED, so the new file's load, queued behind it, starts at once.
+  function stopActive() {
+    if (active) active();
+  }
+
+  return { plan, count, warm, stopActive };
 }

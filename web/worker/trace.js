@@ -113,6 +113,7 @@ function createTrace(M, sources, post) {
           });
         };
         for await (const bytes of file.chunks) {
+          if (plan && plan.stopped()) throw new Error('the load was stopped');
           feed(bytes);
           loaded += bytes.length;
           if (M._engine_generation() !== generation && !previewed) {
@@ -137,7 +138,10 @@ function createTrace(M, sources, post) {
     } catch (e) {
       pending = 0;
       if (plan) plan.cancel();
-      withString(M, `reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) => M._engine_load_fail(p));
+      const why = plan && plan.stopped() ? 'the load stopped: another file was opened' : null;
+      withString(M, why || `reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) =>
+        M._engine_load_fail(p),
+      );
     }
     const ok = M._engine_load_end() === 1;
     if (!ok) {
