@@ -95,6 +95,7 @@ const StrataProtocol = (() => {
       'warnings',
       'notes',
       'workers',
+      'workersSetting',
       'slices',
       'digest',
     ],
