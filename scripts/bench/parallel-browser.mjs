@@ -177,5 +177,30 @@ if (many && many.slices.length) {
     `\nmodel inputs: parse (all slices, read + parse) ${(parse / 1000).toFixed(2)} s, merge ` +
       `${((mergePerByte * 1e9) / 1000).toFixed(2)} s per GB absorbed, tail ${(tail / 1000).toFixed(2)} s`,
   );
+  // The same from CPU seconds, which a busy machine distorts less: on N free cores a load takes
+  // about max(the engine worker's CPU, the browser's total CPU / N). The engine worker's thread
+  // (the first worker thread) holds a + b/N + c (N-1)/N: a the part every load pays (preview,
+  // finish, zoom levels), b the whole file's parse (at the slice worker's rate per byte: the
+  // busiest worker thread after the engine's), c the merge of the whole file.
+  if (many.n === 2 && one1 && many.slices.length === 2 && many.cpu.workers.length >= 2) {
+    const e1 = one1.cpu.workers[0],
+      e2 = many.cpu.workers[0],
+      slice = Math.max(...many.cpu.workers.slice(1));
+    const [s0, s1] = many.slices.map((x) => x.bytes);
+    const b = (slice * size) / s1,
+      a = Math.max(0, e1 - b),
+      c = Math.max(0, ((e2 - a - (b * s0) / size) * size) / s1);
+    console.log('\n| cores N | 1 worker s | N workers s | speed-up (CPU model) |');
+    console.log('|---|---|---|---|');
+    for (const n of [2, 4, 8]) {
+      const t1 = Math.max(e1, one1.cpu.total / n),
+        tn = Math.max(a + b / n + (c * (n - 1)) / n, many.cpu.total / n);
+      console.log(`| ${n} | ${t1.toFixed(2)} | ${tn.toFixed(2)} | ${(t1 / tn).toFixed(2)}x |`);
+    }
+    console.log(
+      `\nCPU model inputs: every load ${a.toFixed(2)} s, parse ${b.toFixed(2)} s, merge ${c.toFixed(2)} s ` +
+        `(per file), browser total ${one1.cpu.total.toFixed(2)} s (1 worker) / ${many.cpu.total.toFixed(2)} s (2)`,
+    );
+  }
 }
 if (!same) process.exit(1);
