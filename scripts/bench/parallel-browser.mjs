@@ -4,12 +4,16 @@
 // interleaved so both counts see the same machine load. Prints the medians, the ratio, each
 // slice's figures (summary().slices) and the 8-core model from them; checks that every load's
 // store digest equals the one-worker load's.
+// Each load starts --settle-ms (1000) after the page is ready, as a user's pick comes after the
+// page has started (its slice workers start with the engine worker and compile meanwhile).
 //   node scripts/bench/parallel-browser.mjs <trace.json> [--rounds N] [--workers 1,2] [--no-url]
+//     [--settle-ms 1000]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../serve.mjs';
+import { snapshot, delta } from './thread-cpu.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -18,6 +22,7 @@ const file = path.resolve(args[0]);
 const rounds = Number(opt('--rounds', '3'));
 const counts = opt('--workers', '1,2').split(',').map(Number);
 const withUrl = !args.includes('--no-url');
+const settleMs = Number(opt('--settle-ms', '1000'));
 const loadAvg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 const size = fs.statSync(file).size;
 
@@ -31,6 +36,28 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--use-angle=swiftshader'],
 });
 
+// A load's CPU seconds: each worker thread's (Chromium names them DedicatedWorker; by start
+// order: the engine worker, the slice workers, then the read workers, whose threads start
+// once their parent's script runs), the rest of the page's renderer process, and each other
+// process kind (the browser process, which reads the file; the GPU process, which draws).
+function cpuOf(threads) {
+  const workers = threads.filter((t) => t.name.startsWith('DedicatedWorker'));
+  const renderer = workers.length ? workers[0].pid : -1;
+  const sum = (ts) => ts.reduce((a, t) => a + t.cpu, 0);
+  return {
+    workers: workers.map((t) => t.cpu),
+    renderer: sum(threads.filter((t) => t.pid === renderer && !t.name.startsWith('DedicatedWorker'))),
+    others: sum(threads.filter((t) => t.pid !== renderer)),
+    byKind: Object.fromEntries(
+      [...new Set(threads.filter((t) => t.pid !== renderer).map((t) => t.kind))].map((k) => [
+        k,
+        sum(threads.filter((t) => t.pid !== renderer && t.kind === k)),
+      ]),
+    ),
+    total: sum(threads),
+  };
+}
+
 // One load in a fresh page (fresh engine and slice workers, as a user's first load of the tab).
 async function load(workers, how) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -38,6 +65,8 @@ async function load(workers, how) {
     await page.goto(`${server.url}?workers=${workers}`);
     await page.waitForFunction(() => window.strata);
     await page.evaluate(() => window.strata.ready);
+    await new Promise((r) => setTimeout(r, settleMs));
+    const before = snapshot();
     let s;
     if (how === 'pick') {
       await page.evaluate(() => {
@@ -50,8 +79,17 @@ async function load(workers, how) {
     } else {
       s = await page.evaluate((u) => strata.open(u), `/bench-files/${path.basename(file)}`);
     }
+    const cpu = cpuOf(delta(before, snapshot()));
     const digest = await page.evaluate(() => strata.storeDigest());
-    return { loadMs: s.loadMs, workers: s.workers, slices: s.slices, events: s.events, heapBytes: s.heapBytes, digest };
+    return {
+      loadMs: s.loadMs,
+      workers: s.workers,
+      slices: s.slices,
+      events: s.events,
+      heapBytes: s.heapBytes,
+      digest,
+      cpu,
+    };
   } finally {
     await page.close();
   }
@@ -104,6 +142,21 @@ if (many && many.slices.length) {
         `${(s.waitMs / 1000).toFixed(2)} | ${(s.mergeMs / 1000).toFixed(2)} | ${s.absorbed} |`,
     ),
   );
+  console.log(
+    '\n| load | worker threads CPU s (start order) | rest of the renderer CPU s | other processes CPU s | total CPU s | wall s |',
+  );
+  console.log('|---|---|---|---|---|---|');
+  const one1 = medianRun(runs.filter((x) => x.how === 'pick' && x.n === counts[0]));
+  for (const [label, x] of [
+    [`picked, ${counts[0]} worker(s)`, one1],
+    [`picked, ${many.n} workers`, many],
+  ])
+    console.log(
+      `| ${label} | ${x.cpu.workers.map((c) => c.toFixed(2)).join(' / ')} | ${x.cpu.renderer.toFixed(2)} | ` +
+        `${x.cpu.others.toFixed(2)} (${Object.entries(x.cpu.byKind)
+          .map(([k, c]) => `${k} ${c.toFixed(2)}`)
+          .join(', ')}) | ${x.cpu.total.toFixed(2)} | ${(x.loadMs / 1000).toFixed(2)} |`,
+    );
   // The model: a load with N workers on N free cores takes the first slice's parse (1/N of the
   // parse), the merges of the N-1 others (each costs what it cost here per byte: the copy into
   // the engine's memory and TraceBuilder::absorb) and the tail after the last merge (finish,
@@ -124,5 +177,30 @@ if (many && many.slices.length) {
     `\nmodel inputs: parse (all slices, read + parse) ${(parse / 1000).toFixed(2)} s, merge ` +
       `${((mergePerByte * 1e9) / 1000).toFixed(2)} s per GB absorbed, tail ${(tail / 1000).toFixed(2)} s`,
   );
+  // The same from CPU seconds, which a busy machine distorts less: on N free cores a load takes
+  // about max(the engine worker's CPU, the browser's total CPU / N). The engine worker's thread
+  // (the first worker thread) holds a + b/N + c (N-1)/N: a the part every load pays (preview,
+  // finish, zoom levels), b the whole file's parse (at the slice worker's rate per byte: the
+  // busiest worker thread after the engine's), c the merge of the whole file.
+  if (many.n === 2 && one1 && many.slices.length === 2 && many.cpu.workers.length >= 2) {
+    const e1 = one1.cpu.workers[0],
+      e2 = many.cpu.workers[0],
+      slice = Math.max(...many.cpu.workers.slice(1));
+    const [s0, s1] = many.slices.map((x) => x.bytes);
+    const b = (slice * size) / s1,
+      a = Math.max(0, e1 - b),
+      c = Math.max(0, ((e2 - a - (b * s0) / size) * size) / s1);
+    console.log('\n| cores N | 1 worker s | N workers s | speed-up (CPU model) |');
+    console.log('|---|---|---|---|');
+    for (const n of [2, 4, 8]) {
+      const t1 = Math.max(e1, one1.cpu.total / n),
+        tn = Math.max(a + b / n + (c * (n - 1)) / n, many.cpu.total / n);
+      console.log(`| ${n} | ${t1.toFixed(2)} | ${tn.toFixed(2)} | ${(t1 / tn).toFixed(2)}x |`);
+    }
+    console.log(
+      `\nCPU model inputs: every load ${a.toFixed(2)} s, parse ${b.toFixed(2)} s, merge ${c.toFixed(2)} s ` +
+        `(per file), browser total ${one1.cpu.total.toFixed(2)} s (1 worker) / ${many.cpu.total.toFixed(2)} s (2)`,
+    );
+  }
 }
 if (!same) process.exit(1);

@@ -68,10 +68,12 @@ inline constexpr std::string_view kWarnings = "warnings";
 // What the load chose, not a problem (a profiler folder's db read, its text export set aside).
 inline constexpr std::string_view kNotes = "notes";
 // Added by the worker (web/worker/trace.js), like loadMs: the workers that parsed the trace (1:
-// the engine worker alone; more: a sliced load, web/worker/sliced.js), each slice's figures
-// (summary_slice) and, when the summary message asks for it, the store's digest as decimal text
-// (core/store/store_digest.h; else "").
+// the engine worker alone; more: a sliced load, web/worker/sliced.js), the worker count the last
+// open asked for (the page's setting or ?workers=N; 0: as many as the cores), each slice's
+// figures (summary_slice) and, when the summary message asks for it, the store's digest as
+// decimal text (core/store/store_digest.h; else "").
 inline constexpr std::string_view kWorkers = "workers";
+inline constexpr std::string_view kWorkersSetting = "workersSetting";
 inline constexpr std::string_view kSlices = "slices";
 inline constexpr std::string_view kDigest = "digest";
 }  // namespace summary
@@ -316,8 +318,8 @@ inline constexpr std::string_view kSummaryKeys[] = {
     keys::summary::kCounters,  keys::summary::kTracks,  keys::summary::kProcesses,
     keys::summary::kStartNs,   keys::summary::kEndNs,   keys::summary::kLoadMs,
     keys::summary::kHeapBytes, keys::summary::kErrors,  keys::summary::kWarnings,
-    keys::summary::kNotes,     keys::summary::kWorkers, keys::summary::kSlices,
-    keys::summary::kDigest};
+    keys::summary::kNotes,     keys::summary::kWorkers, keys::summary::kWorkersSetting,
+    keys::summary::kSlices,    keys::summary::kDigest};
 
 inline constexpr std::string_view kSummarySliceKeys[] = {
     keys::summary_slice::kOffset,  keys::summary_slice::kBytes,  keys::summary_slice::kReadMs,

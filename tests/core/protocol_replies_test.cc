@@ -54,7 +54,8 @@ TEST(ProtocolReplies, SummaryAndItsFilesCarryTheirKeys) {
   load(&e);
   const std::string s = e.summary_json();
   // The worker adds loadMs, heapBytes and the load's workers: they are not the engine's to write.
-  expect_keys(s, {}, kSummaryKeys, {"loadMs", "heapBytes", "workers", "slices", "digest"});
+  expect_keys(s, {}, kSummaryKeys,
+              {"loadMs", "heapBytes", "workers", "workersSetting", "slices", "digest"});
   expect_keys(s, {"files", "[0]"}, kSummaryFileKeys);
 }
 

@@ -70,6 +70,8 @@ describe('parallel ingest across engine workers', () => {
     const full = fs.readFileSync(files['plain.json']);
     write('truncated.json', full.subarray(0, Math.floor(full.length * 0.7) + 3));
     write('tricky.json.gz', zlib.gzipSync(fs.readFileSync(files['tricky.json'])));
+    // Big enough that its sliced load is still running when the next open comes.
+    write('big.json', generated(1_500_000, false));
     session = await newStrataPage(env.browser);
     await session.goto(env.server.origin + '/');
   });
@@ -196,6 +198,40 @@ describe('parallel ingest across engine workers', () => {
     const two = await pick(dataPath(REAL), 2);
     assertSame(one, two, REAL);
     assert.equal(two.summary.workers, 2);
+  });
+
+  test('a new open stops a sliced load: its slice workers stop and the new file loads', async () => {
+    session.clearErrors();
+    const one = await pick(files['plain.json'], 1);
+    await setWorkers(2, 1);
+    const bigUrl = env.server.origin + '/gen/big.json';
+    // Not awaited: the open of plain.json comes while big.json's slices are being parsed.
+    const first = session.call((u) => window.strata.open(u), bigUrl, 120_000, 'open big.json');
+    await new Promise((r) => setTimeout(r, 400));
+    const t0 = Date.now();
+    const second = await session.open(env.server.origin + '/gen/plain.json');
+    const stoppedIn = Date.now() - t0;
+    const firstSummary = await first;
+    assert.ok(
+      firstSummary.errors.some((e) => /big\.json: the load stopped: another file was opened/.test(e)),
+      JSON.stringify(firstSummary.errors),
+    );
+    assert.equal(second.files[0].name, 'plain.json');
+    assertSame(one, { summary: second, digest: await digest() }, 'the file opened meanwhile');
+    assert.equal(second.workers, 2);
+    // The slice workers are free again: the next sliced load of the big file is whole.
+    const again = await byUrl(bigUrl, 2);
+    assert.equal(again.summary.workers, 2);
+    assert.deepEqual(again.summary.errors, []);
+    assert.ok(
+      again.summary.slices.every((s) => s.absorbed),
+      JSON.stringify(again.summary.slices),
+    );
+    assert.ok(
+      stoppedIn < again.summary.loadMs,
+      `stopped and loaded in ${stoppedIn} ms, a whole load ${again.summary.loadMs} ms`,
+    );
+    assertClean('stopped load', /\/gen\/(big|plain)\.json: net::ERR_ABORTED$/);
   });
 
   test(

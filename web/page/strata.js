@@ -331,8 +331,9 @@
   }
 
   // ---- opening files --------------------------------------------------------------------------
-  // How many workers parse a big plain Chrome JSON (web/worker/sliced.js): ?workers=N or
-  // strata.setWorkers(n); 1 is the engine worker alone; 0 lets the worker use the cores.
+  // How many workers parse a big plain Chrome JSON (web/worker/sliced.js): ?workers=N, the
+  // top bar's setting (web/page/workers.js) or strata.setWorkers(n); 1 is the engine worker
+  // alone; 0 lets the worker use the cores.
   let workers = Math.max(0, Math.floor(Number(new URLSearchParams(location.search).get('workers')) || 0));
   let sliceMinBytes = 0; // 0: the worker's threshold (64 MB)
 
@@ -499,12 +500,16 @@
     // N workers can be checked against one with 1. A pass over the whole store.
     storeDigest: () => request({ type: MSG.summary, digest: true }).then((s) => s[REPLY.summary.digest]),
     // Workers for the next big plain Chrome JSON loads (1: one; 0: as many as the cores, at most
-    // 8); minBytes: the smallest file sliced (0: 64 MB; tests slice small files).
+    // 8); minBytes: the smallest file sliced (0: 64 MB; tests slice small files; absent: kept).
+    // Not remembered (the top bar's setting is: web/page/workers.js); 'strata:workers' tells it.
     setWorkers(n, minBytes) {
       workers = Math.max(0, Math.floor(Number(n)) || 0);
-      sliceMinBytes = Math.max(0, Math.floor(Number(minBytes)) || 0);
+      if (minBytes !== undefined) sliceMinBytes = Math.max(0, Math.floor(Number(minBytes)) || 0);
+      window.dispatchEvent(new CustomEvent('strata:workers', { detail: { workers } }));
       return workers;
     },
+    // The worker count the next loads ask for (0: the cores).
+    workers: () => workers,
     // startNs / endNs: absolute ns as Numbers (good to 256 ns at epoch scale); startRelNs /
     // endRelNs: ns since the trace start, exact at any zoom; originNs: the trace start, exact,
     // as decimal text (BigInt(originNs) + ... for exact absolute times); startText / endText:

@@ -99,6 +99,7 @@ const StrataProtocol = (() => {
       'warnings',
       'notes',
       'workers',
+      'workersSetting',
       'slices',
       'digest',
     ],

@@ -30,7 +30,7 @@ function job(run) {
   return done;
 }
 
-let parts = null; // {M, sources, trace, loss, runs, graph, compare, opener}
+let parts = null; // {M, sources, trace, loss, runs, graph, compare, opener, sliced}
 const ready = createStrataEngine().then((M) => {
   const sources = createSources();
   const trace = createTrace(M, sources, post);
@@ -41,10 +41,11 @@ const ready = createStrataEngine().then((M) => {
   const compare = createCompare(M, sources, db, post);
   const sliced = createSliced(M, sources);
   const opener = createOpener(M, { sources, trace, loss, graph, db, sliced });
-  parts = { M, sources, trace, loss, runs, graph, compare, opener };
+  parts = { M, sources, trace, loss, runs, graph, compare, opener, sliced };
   // The reader worker starts with the engine, not with the first picked file: starting a worker
   // takes tens of ms, which a small file's whole load would otherwise wait for.
   sources.startReadWorker();
+  sliced.warm(); // the slice workers too, for the same reason (sliced.js)
 });
 
 let memoryDone = Promise.resolve(); // the memory chart's extra read of the current trace
@@ -135,6 +136,8 @@ const handlers = {
 
 onmessage = (e) => {
   const msg = e.data;
+  // A new open stops a sliced load in progress rather than waiting behind it (sliced.js).
+  if (msg.type === MSG.open && parts) parts.sliced.stopActive();
   ready
     .then(() => {
       const handle = handlers[msg.type];

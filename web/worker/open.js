@@ -147,6 +147,7 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
     const notes = Array.isArray(msg.notes) ? msg.notes.map(String).join('\n') : '';
     withString(M, notes, (p) => M._engine_next_load_notes(p));
     const name = msg.name || 'trace';
+    trace.setWorkersSetting(msg.workers);
     if (!Array.isArray(msg.source)) return answer(await openOne(msg.id, name, msg.source, t0, msg));
     const list = msg.source;
     const kinds = [];

@@ -1,7 +1,8 @@
 // A slice worker: parses one later slice of a big plain Chrome JSON for the engine worker
 // (sliced.js) with its own copy of the engine module, and transfers the slice's encoded partial
-// result back (slice_exports.cc; the engine worker absorbs it). Started lazily by the engine
-// worker, reused across loads; one slice at a time.
+// result back (slice_exports.cc; the engine worker absorbs it). Started by the engine worker
+// when it starts (so its module is compiled before a load needs it), reused across loads; one
+// slice at a time.
 // Messages (engine worker ⇄ slice worker, both ends in web/worker/; not the page's protocol):
 //   in:  {parse: true, load, slice, base, objectForm, blob} (a Blob of the slice's bytes) or
 //        {..., url, start, end} (the bytes [start, end) of a URL, read with a Range request);
@@ -9,41 +10,21 @@
 //   out: {load, slice, buf: ArrayBuffer (transferred; empty when the slice could not be kept),
 //        bytes, records, read, parse (ms spent reading and parsing)} or {load, slice, error}.
 'use strict';
-importScripts('strata_engine.js');
+importScripts('strata_engine.js', 'sources.js');
 
-const READ_BYTES = 32 << 20; // a Blob is read 32 MB at a time, two reads in flight (sources.js)
 const COMMIT = 256 << 10; // bytes per call into the engine (trace.js)
+// Started with the worker, which the engine worker starts with itself: the module compiles and
+// the read worker starts before the first slice is posted.
 const ready = createStrataEngine();
+// A Blob slice is read by a read worker of this worker's own (read-worker.js, as the engine
+// worker's reads are), so receiving the bytes runs beside this worker's parse, not inside it.
+const sources = createSources();
+sources.startReadWorker();
 let cancelled = -1; // the load whose slice is to stop
 let queue = Promise.resolve(); // one slice at a time
 
 // The slice's bytes, in chunks, from a Blob or a URL range.
-async function* chunksOf(m) {
-  if (m.blob) {
-    const read = (off) =>
-      off < m.blob.size ? m.blob.slice(off, Math.min(m.blob.size, off + READ_BYTES)).arrayBuffer() : null;
-    let next = read(0);
-    for (let off = 0; off < m.blob.size; off += READ_BYTES) {
-      const now = next;
-      next = read(off + READ_BYTES);
-      if (next) next.catch(() => {}); // a stop before it is awaited is nobody's error
-      yield new Uint8Array(await now);
-    }
-    return;
-  }
-  const resp = await fetch(m.url, { headers: { Range: `bytes=${m.start}-${m.end - 1}` } });
-  if (resp.status !== 206) throw new Error(`the server did not answer the range request (HTTP ${resp.status})`);
-  const reader = resp.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-}
+const chunksOf = (m) => (m.blob ? sources.blobChunks(m.blob) : sources.urlRangeChunks(m.url, m.start, m.end));
 
 async function parse(M, m) {
   const t0 = performance.now();

@@ -18,6 +18,11 @@ function createSliced(M, sources) {
   // copy of the strings) costs about what it saves.
   const MIN_SLICED_BYTES = 64 << 20;
   const MAX_WORKERS = 8; // more slices than cores only add merging
+  // The first slice's size against a later slice's. The engine worker parses the first slice
+  // and, on top of it, the first-part preview (the engine parses the file's first 64 MB twice
+  // and shows them) and the load's progress; a slice worker only parses. Measured per-byte
+  // parse times in the two decide it (docs/BENCHMARKS.md "In the browser").
+  const FIRST_SLICE_SHARE = 0.9;
   // Bytes read around an approximate offset to find a cut, and before it (the scan looks back at
   // the `},` that ends the event before).
   const CUT_WINDOW = 1 << 20,
@@ -25,11 +30,19 @@ function createSliced(M, sources) {
   const defaultWorkers = Math.max(1, Math.min((self.navigator && navigator.hardwareConcurrency) || 1, MAX_WORKERS));
   const pool = []; // slice workers, kept across loads: {worker, waiting: Map slice → {resolve, reject}}
   let loads = 0;
+  let active = null; // the sliced load in progress: its stop()
+  const STOPPED = 'stopped: another file was opened';
 
   // The page's ?workers=N / strata.setWorkers(n) (1: today's one-worker path), else the cores.
   function count(requested) {
     const n = Math.floor(Number(requested));
     return n >= 1 ? Math.min(n, MAX_WORKERS) : defaultWorkers;
+  }
+
+  // Where the k-th of n cuts is looked for: the first slice gets FIRST_SLICE_SHARE of a later
+  // slice's bytes, so that it ends when the others' results arrive (see FIRST_SLICE_SHARE).
+  function approxCut(size, n, k) {
+    return Math.max(1, Math.floor((size * (FIRST_SLICE_SHARE + k - 1)) / (FIRST_SLICE_SHARE + n - 1)));
   }
 
   function startWorker() {
@@ -73,14 +86,18 @@ function createSliced(M, sources) {
     const size = src.blob ? src.blob.size : opened.total;
     if (size < min || size === 0) return null;
     const objectForm = withBytes(M, head.subarray(0, 64), (p, k) => M._slice_object_form(p, k)) === 1;
+    // The windows are read at once (for a URL: one round trip for all, not one per cut).
+    const froms = [];
+    for (let k = 1; k < n; ++k) froms.push(approxCut(size, n, k));
+    const wins = await Promise.all(froms.map((from) => readAt(src, Math.max(0, from - CUT_LOOK_BACK), CUT_WINDOW)));
     const cuts = [];
-    for (let k = 1; k < n; ++k) {
-      const from = Math.max(Math.floor((size * k) / n), cuts.length ? cuts[cuts.length - 1] + 1 : 1);
-      const start = Math.max(0, from - CUT_LOOK_BACK);
-      const win = await readAt(src, start, CUT_WINDOW);
-      const at = withBytes(M, win, (p, len) => M._slice_cut_in(p, len, from - start));
+    froms.forEach((approx, k) => {
+      const from = Math.max(approx, cuts.length ? cuts[cuts.length - 1] + 1 : 1);
+      const start = Math.max(0, approx - CUT_LOOK_BACK);
+      if (from - start >= wins[k].length) return; // the cut before took this window
+      const at = withBytes(M, wins[k], (p, len) => M._slice_cut_in(p, len, from - start));
       if (at >= 0) cuts.push(start + at);
-    }
+    });
     if (!cuts.length) return null;
     try {
       while (pool.length < cuts.length) startWorker();
@@ -123,11 +140,27 @@ function createSliced(M, sources) {
     }));
 
     function cancel() {
+      if (active === stop) active = null;
       for (let k = 1; k < slices.length; ++k) {
         owner[k].waiting.delete(`${load}/${k}`);
         owner[k].worker.postMessage({ cancel: true, load });
       }
     }
+    // A newer open: the slice workers drop their slices and the load ends (trace.js checks
+    // stopped() between chunks; a wait for a slice's result ends here).
+    let stopped = false;
+    function stop() {
+      stopped = true;
+      for (let k = 1; k < slices.length; ++k) {
+        const p = owner[k].waiting.get(`${load}/${k}`);
+        if (p) p.reject(new Error(STOPPED));
+      }
+      cancel();
+    }
+    const check = () => {
+      if (stopped) throw new Error(STOPPED);
+    };
+    active = stop;
 
     // After the first slice is in the engine (trace.js flushed it): each later slice's result
     // absorbed, or its bytes fed through `feed` (then `flush`) when it cannot be. `progress(n)`
@@ -143,6 +176,7 @@ function createSliced(M, sources) {
             const tWait = performance.now();
             const r = await results[k].catch(() => null);
             results[k] = null; // its buffer goes once it is in the engine
+            check();
             st[REPLY.summarySlice.waitMs] = performance.now() - tWait;
             if (r) {
               st[REPLY.summarySlice.readMs] = r.read;
@@ -163,6 +197,7 @@ function createSliced(M, sources) {
           owner[k].worker.postMessage({ cancel: true, load });
           const tRead = performance.now();
           for await (const chunk of chunksOf(src, s.start, s.end)) {
+            check();
             feed(chunk);
             progress(chunk.length);
           }
@@ -173,6 +208,7 @@ function createSliced(M, sources) {
         cancel();
         throw e;
       }
+      if (active === stop) active = null;
     }
 
     return {
@@ -180,9 +216,26 @@ function createSliced(M, sources) {
       total: size,
       chunks: firstChunks,
       source: src,
-      sliced: { absorbRest, cancel, workers: slices.length, stats },
+      sliced: { absorbRest, cancel, stopped: () => stopped, workers: slices.length, stats },
     };
   }
 
-  return { plan, count };
+  // The slice workers a load on this machine's cores uses, started with the engine worker:
+  // each compiles its engine module and starts its read worker before the first big file comes,
+  // which a load would otherwise wait for. A larger ?workers=N starts the rest at its load.
+  function warm() {
+    try {
+      while (pool.length < defaultWorkers - 1) startWorker();
+    } catch (e) {
+      /* no workers on this host: loads take the one-worker path */
+    }
+  }
+
+  // A new open while a sliced load runs: that load stops (its slice workers drop their slices)
+  // and fails with STOPPED, so the new file's load, queued behind it, starts at once.
+  function stopActive() {
+    if (active) active();
+  }
+
+  return { plan, count, warm, stopActive };
 }

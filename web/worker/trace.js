@@ -14,6 +14,7 @@ function createTrace(M, sources, post) {
   // load (sliced.js), each slice's figures (REPLY_KEYS.summarySlice).
   let loadWorkers = 1,
     loadSlices = [];
+  let workersSetting = 0; // what the last open asked for (the open message's workers; 0: the cores)
 
   function outBytes(p) {
     const n = M._engine_out_size();
@@ -28,6 +29,7 @@ function createTrace(M, sources, post) {
     s[REPLY.summary.loadMs] = loadMs;
     s[REPLY.summary.heapBytes] = M.HEAPU8.buffer.byteLength;
     s[REPLY.summary.workers] = loadWorkers;
+    s[REPLY.summary.workersSetting] = workersSetting;
     s[REPLY.summary.slices] = loadSlices;
     s[REPLY.summary.digest] = withDigest ? M.UTF8ToString(M._engine_store_digest()) : '';
     return s;
@@ -113,6 +115,7 @@ function createTrace(M, sources, post) {
           });
         };
         for await (const bytes of file.chunks) {
+          if (plan && plan.stopped()) throw new Error('the load was stopped');
           feed(bytes);
           loaded += bytes.length;
           if (M._engine_generation() !== generation && !previewed) {
@@ -137,7 +140,10 @@ function createTrace(M, sources, post) {
     } catch (e) {
       pending = 0;
       if (plan) plan.cancel();
-      withString(M, `reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) => M._engine_load_fail(p));
+      const why = plan && plan.stopped() ? 'the load stopped: another file was opened' : null;
+      withString(M, why || `reading the file failed after ${loaded} bytes: ${e.message || e}`, (p) =>
+        M._engine_load_fail(p),
+      );
     }
     const ok = M._engine_load_end() === 1;
     if (!ok) {
@@ -238,5 +244,23 @@ function createTrace(M, sources, post) {
   const query = (kind, args) =>
     StrataWasm.withStrings(M, [kind, args], (k, a) => M.UTF8ToString(M._engine_query(k, a)));
 
-  return { load, fail, merged, summary, trackList, memoryScan, details, view, find, locate, query, flushLoad };
+  const setWorkersSetting = (n) => {
+    workersSetting = Math.max(0, Math.floor(Number(n)) || 0);
+  };
+
+  return {
+    load,
+    fail,
+    merged,
+    summary,
+    setWorkersSetting,
+    trackList,
+    memoryScan,
+    details,
+    view,
+    find,
+    locate,
+    query,
+    flushLoad,
+  };
 }
