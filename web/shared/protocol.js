@@ -30,6 +30,7 @@ const StrataProtocol = (() => {
     'compareAlign',
     'compareView',
     'compareQuery',
+    'podHosts',
   ];
   const TO_PAGE = [
     'ready',
@@ -48,6 +49,7 @@ const StrataProtocol = (() => {
     'graph',
     'graphModules',
     'graphNode',
+    'podLoaded',
     'compareView',
   ];
   const names = (list) => Object.freeze(Object.fromEntries(list.map((n) => [n, n])));
@@ -99,6 +101,24 @@ const StrataProtocol = (() => {
       'digest',
     ],
     summaryFile: ['name', 'bytes', 'format'],
+    pod: ['base', 'medianStepNs', 'medianBusyPct', 'stragglers', 'hosts', 'errors'],
+    podHost: [
+      'name',
+      'bundle',
+      'offsetNs',
+      'spanNs',
+      'events',
+      'tracks',
+      'busyNs',
+      'busyPct',
+      'steps',
+      'stepMedianNs',
+      'stepRatio',
+      'straggler',
+      'why',
+      'error',
+      'open',
+    ],
     summarySlice: ['offset', 'bytes', 'readMs', 'parseMs', 'waitMs', 'mergeMs', 'absorbed'],
     event: [
       'event',
