@@ -14,6 +14,7 @@
 #include "core/memory/memory_data.h"
 #include "core/pyramid/pyramid.h"
 #include "core/store/trace_store.h"
+#include "engine/bundle_open.h"
 #include "engine/memory_scan.h"
 #include "engine/record_extractor.h"
 
@@ -66,8 +67,7 @@ class Engine {
   // tile is named in its errors and the rest shown. Same contract as load_sqlite. A split
   // bundle's manifest (docs/BUNDLE.md) needs `split_tile`, which reads tile i's `length` bytes
   // from its own file (tiles/<i>.zst) into `out`; without it a split manifest is refused.
-  using SplitTileReader =
-      std::function<bool(uint32_t index, uint32_t length, std::vector<uint8_t>* out)>;
+  using SplitTileReader = strata::SplitTileReader;  // engine/bundle_open.h
   bool load_bundle(std::string_view name, ByteReader* reader,
                    const SplitTileReader& split_tile = {});
   // A pod's hosts as one trace on one time axis (engine/pod/pod_load.cc): load_hosts_begin, then

@@ -75,6 +75,7 @@ const StrataProtocol = (() => {
     perfetto: 7,
     sqlite: 8,
     bundle: 9,
+    pod: 10,
   });
   const COMPRESSION = Object.freeze({ none: 0, gzip: 1, zstd: 2 });
 
