@@ -14,6 +14,7 @@ const pageShared = {
   StrataPage: 'readonly', // page/common.js
   createStrataUI: 'readonly', // the UI module (strata_ui.js)
   strataRunsInit: 'readonly', // page/runs.js
+  strataPodInit: 'readonly', // page/pod.js
   strataDroppedFolder: 'readonly',
 };
 const workerShared = {
@@ -27,6 +28,7 @@ const workerShared = {
   createCompare: 'readonly', // worker/compare.js
   createOpener: 'readonly', // worker/open.js
   createDb: 'readonly', // worker/db.js
+  createPod: 'readonly', // worker/pod.js
   createSliced: 'readonly', // worker/sliced.js
 };
 

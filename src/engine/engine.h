@@ -14,6 +14,7 @@
 #include "core/memory/memory_data.h"
 #include "core/pyramid/pyramid.h"
 #include "core/store/trace_store.h"
+#include "engine/bundle_open.h"
 #include "engine/memory_scan.h"
 #include "engine/record_extractor.h"
 
@@ -66,10 +67,19 @@ class Engine {
   // tile is named in its errors and the rest shown. Same contract as load_sqlite. A split
   // bundle's manifest (docs/BUNDLE.md) needs `split_tile`, which reads tile i's `length` bytes
   // from its own file (tiles/<i>.zst) into `out`; without it a split manifest is refused.
-  using SplitTileReader =
-      std::function<bool(uint32_t index, uint32_t length, std::vector<uint8_t>* out)>;
+  using SplitTileReader = strata::SplitTileReader;  // engine/bundle_open.h
   bool load_bundle(std::string_view name, ByteReader* reader,
                    const SplitTileReader& split_tile = {});
+  // A pod's hosts as one trace on one time axis (engine/pod/pod_load.cc): load_hosts_begin, then
+  // load_host for each picked host (its bundle read through `reader`; its processes become the
+  // section group `name`, pids kept, times as written so it sits at its offset in the pod), then
+  // load_hosts_end. A host that cannot be opened is left out: load_host is false, last_error()
+  // says why, and the trace's errors list it; load_host_fail records a host the caller could not
+  // fetch at all. load_hosts_end is false, with the trace shown kept, when no host opened.
+  void load_hosts_begin(std::string_view name);
+  bool load_host(std::string_view name, ByteReader* reader);
+  void load_host_fail(std::string_view name, std::string_view why);
+  bool load_hosts_end();
   // Progressive display: for a file of at least `min_file` bytes, the first `bytes` are also
   // indexed on their own and replace the current trace as soon as they are read (a new
   // generation), so the first timeline appears long before a big file is done. The trace shown
@@ -181,6 +191,9 @@ class Engine {
   mutable std::shared_ptr<AnalysisCache> analysis_cache_;
   Pyramid pyramid_;                      // its multi-resolution summaries
   std::unique_ptr<TraceStore> loading_;  // trace being loaded
+  bool loading_hosts_ = false;           // load_hosts_begin .. load_hosts_end
+  uint32_t hosts_loaded_ = 0;
+  std::vector<std::string> host_errors_;  // this pod load's hosts that did not open
   std::unique_ptr<Importer> importer_;
   bool sliced_ = false;  // importer_ is make_chrome_json_slice_head's
   std::string loading_name_;

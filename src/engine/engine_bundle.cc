@@ -8,6 +8,7 @@
 #include "core/bundle/bundle_reader.h"
 #include "core/bundle/bundle_store.h"
 #include "core/formats/sqlite/byte_reader.h"
+#include "engine/bundle_open.h"
 #include "engine/engine.h"
 
 namespace strata {
@@ -22,38 +23,44 @@ bool read_range(ByteReader* r, uint64_t offset, uint64_t n, std::vector<uint8_t>
 
 }  // namespace
 
+bool read_bundle_store(ByteReader* reader, const SplitTileReader& split_tile, TraceStore* out,
+                       std::string* error) {
+  using namespace bundle;
+  std::vector<uint8_t> bytes;
+  Header h;
+  Manifest m;
+  if (!read_range(reader, 0, kHeaderBytes, &bytes)) {
+    *error = "not a Strata bundle (shorter than its header)";
+    return false;
+  }
+  if (!parse_header(bytes.data(), bytes.size(), &h, error)) return false;
+  const bool split = h.flags & kFlagSplit;
+  if (split && !split_tile) {
+    *error = "a split bundle's manifest: open it by URL beside its tiles/ folder, not alone";
+    return false;
+  }
+  if (!read_range(reader, h.index_offset, h.index_length, &bytes)) bytes.clear();
+  if (!parse_index(h, bytes.data(), bytes.size(), &m, error)) return false;
+  size_t bad = 0;
+  return store_from_bundle(
+      m,
+      [&](uint32_t i, std::vector<uint8_t>* tile) {
+        if (split) return split_tile(i, m.tiles[i].length, tile);
+        return read_range(reader, m.tiles[i].offset, m.tiles[i].length, tile);
+      },
+      out, &bad, error);
+}
+
 bool Engine::load_bundle(std::string_view name, ByteReader* reader,
                          const SplitTileReader& split_tile) {
-  using namespace bundle;
   load_begin(name, reader->size());
   importer_.reset();  // no stream to feed
   preview_importer_.reset();
   preview_store_.reset();
   std::string error;
-  std::vector<uint8_t> bytes;
-  Header h;
-  Manifest m;
   auto store = std::make_unique<TraceStore>();
-  size_t bad = 0;
   try {
-    bool ok = read_range(reader, 0, kHeaderBytes, &bytes);
-    if (!ok) error = "not a Strata bundle (shorter than its header)";
-    ok = ok && parse_header(bytes.data(), bytes.size(), &h, &error);
-    const bool split = ok && (h.flags & kFlagSplit);
-    if (split && !split_tile) {
-      error = "a split bundle's manifest: open it by URL beside its tiles/ folder, not alone";
-      ok = false;
-    }
-    if (ok && !read_range(reader, h.index_offset, h.index_length, &bytes)) bytes.clear();
-    ok = ok && parse_index(h, bytes.data(), bytes.size(), &m, &error);
-    ok = ok && store_from_bundle(
-                   m,
-                   [&](uint32_t i, std::vector<uint8_t>* out) {
-                     if (split) return split_tile(i, m.tiles[i].length, out);
-                     return read_range(reader, m.tiles[i].offset, m.tiles[i].length, out);
-                   },
-                   store.get(), &bad, &error);
-    if (!ok) {
+    if (!read_bundle_store(reader, split_tile, store.get(), &error)) {
       load_fail(error);
       return false;
     }

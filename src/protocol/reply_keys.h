@@ -17,6 +17,7 @@
 #include "protocol/reply_keys_compare.h"
 #include "protocol/reply_keys_graph.h"
 #include "protocol/reply_keys_memory.h"
+#include "protocol/reply_keys_pod.h"
 #include "protocol/reply_keys_runs.h"
 
 namespace strata::protocol {

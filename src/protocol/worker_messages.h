@@ -83,6 +83,11 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "with REPLY_KEYS.compareMatch"},
     {"compareDetails", Direction::kToWorker,
      "event: an event index of B: its details, answered by compareDetails"},
+    {"podHosts", Direction::kToWorker,
+     "id; names: hosts of the pod shown (podLoaded), whose bundles (relative to pod.json, on its "
+     "origin) open as one trace on one time axis; answered as an open is (loaded or loadFailed, "
+     "kind 'strata-pod') with pod: the host table (JSON text, REPLY_KEYS.pod) marking each host "
+     "open or why it did not open"},
 
     // ---- engine worker → page ------------------------------------------------------------------
     {"ready", Direction::kToPage, "(the engine module has started)"},
@@ -118,6 +123,11 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
     {"graphNode", Direction::kToPage,
      "module; instr; json: node details JSON; trace: {count, totalNs} of its occurrences or null; "
      "costs: op costs JSON value or null"},
+    {"podLoaded", Direction::kToPage,
+     "id; kind: 'strata-pod'; name: pod.json's; summary; pod: the host table of the pod manifest "
+     "opened (JSON text, "
+     "REPLY_KEYS.pod; its errors say why when the file is not a pod manifest it reads); the "
+     "trace shown stays until podHosts opens hosts"},
     {"compareView", Direction::kToPage,
      "bytes: ArrayBuffer (B's kTrackList, after a compareOpen that loaded it, or a kViewReply to "
      "a compareView request), for the UI's B timeline (ui_compare_receive)"},

@@ -3,9 +3,11 @@
 // Systems, Ascend) are read in place, every other format streamed as the page streams it.
 //   strata-pack IN [IN2 ...] [-o OUT] [--split] [--tile-items N] [--verify]
 //   strata-pack --merge-pod DIR [-o DIR/pod.json]
+//   strata-pack --open-pod DIR/pod.json
 //   strata-pack --verify BUNDLE
 // Several INs load as one trace, as the page loads a run's files. OUT defaults to IN without
 // its extensions plus ".strata", beside IN. --verify re-reads every tile of what it wrote.
+// --open-pod opens a pod's hosts as the page does (tools/pack/pod_open.h) and checks them.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -20,6 +22,7 @@
 #include "tools/pack/bundle_file.h"
 #include "tools/pack/bundle_writer.h"
 #include "tools/pack/pod_manifest.h"
+#include "tools/pack/pod_open.h"
 #include "tools/stream_load.h"
 
 namespace {
@@ -136,6 +139,7 @@ int usage() {
   std::fprintf(stderr,
                "usage: strata-pack IN [IN2 ...] [-o OUT] [--split] [--tile-items N] [--verify]\n"
                "       strata-pack --merge-pod DIR [-o DIR/pod.json]\n"
+               "       strata-pack --open-pod DIR/pod.json\n"
                "       strata-pack --verify BUNDLE\n");
   return 2;
 }
@@ -164,7 +168,7 @@ int merge(const std::string& dir, std::string out) {
 int main(int argc, char** argv) {
   std::vector<std::string> inputs;
   strata::bundle::PackOptions o;
-  std::string merge_dir;
+  std::string merge_dir, open_manifest;
   bool check = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -178,12 +182,16 @@ int main(int argc, char** argv) {
       o.tile_items = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else if (a == "--merge-pod" && i + 1 < argc) {
       merge_dir = argv[++i];
+    } else if (a == "--open-pod" && i + 1 < argc) {
+      open_manifest = argv[++i];
     } else if (a.size() > 1 && a[0] == '-') {
       return usage();
     } else {
       inputs.push_back(a);
     }
   }
+  if (!open_manifest.empty())
+    return inputs.empty() ? strata::bundle::open_pod(open_manifest) : usage();
   if (!merge_dir.empty()) return inputs.empty() ? merge(merge_dir, o.out) : usage();
   if (inputs.empty()) return usage();
   // A bundle given with --verify and nothing to pack: check it.

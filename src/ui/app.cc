@@ -86,6 +86,7 @@ void top_bar(App* app, float w) {
   tab_button("Graph", ViewTab::kGraph);
   tab_button("Analysis", ViewTab::kAnalysis);
   tab_button("Compare", ViewTab::kCompare);
+  if (app->pod.loaded) tab_button("Pod", ViewTab::kPod);  // once a pod manifest is open
   const LoadProgress& p = app->progress;
   const std::string title = app_tab_title(*app);
   const float right = w - app->top_bar_reserved - ImGui::GetStyle().ItemSpacing.x;
@@ -597,6 +598,9 @@ void app_frame(App* app, float w, float h, double now_ms) {
   } else if (app->tab == ViewTab::kRuns) {
     app->keys.commands.clear();
     runs_view_frame(&app->runs, 0, top, w, below);
+  } else if (app->tab == ViewTab::kPod) {
+    app->keys.commands.clear();
+    pod_view_frame(&app->pod, 0, top, w, below);
   } else if (app->data.loaded && app->tab == ViewTab::kMemory) {
     app->keys.commands.clear();
     memory_view_frame(&app->memory, &app->timeline, app->data, &app->keys, 0, top, w, below, now_ms,

@@ -13,6 +13,7 @@
 #include "ui/graph/graph_view.h"
 #include "ui/loss/loss_view.h"
 #include "ui/memory/memory_view.h"
+#include "ui/pod/pod_view.h"
 #include "ui/runs/runs_view.h"
 #include "ui/search/search_panel.h"
 #include "ui/timeline/timeline.h"
@@ -36,9 +37,9 @@ struct FrameStats {
 };
 
 // The top-level views, chosen by the tab buttons in the top bar (or strata.setTab).
-enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph, kAnalysis, kCompare };
+enum class ViewTab { kTimeline, kMemory, kLoss, kRuns, kGraph, kAnalysis, kCompare, kPod };
 // The tabs' names in the script API ("timeline", "memory", "loss", "runs", "graph", "analysis",
-// "compare").
+// "compare", "pod").
 const char* view_tab_name(ViewTab tab);
 bool view_tab_from_name(const char* name, ViewTab* tab);  // false for an unknown name
 
@@ -63,6 +64,7 @@ struct App {
   CompareView compare;
   MemoryView memory;
   RunsView runs;
+  PodView pod;
   TraceData data;
   Timeline timeline;
   NavKeys keys;

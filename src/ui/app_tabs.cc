@@ -16,7 +16,7 @@ struct TabName {
 constexpr TabName kTabNames[] = {{ViewTab::kTimeline, "timeline"}, {ViewTab::kMemory, "memory"},
                                  {ViewTab::kLoss, "loss"},         {ViewTab::kRuns, "runs"},
                                  {ViewTab::kGraph, "graph"},       {ViewTab::kAnalysis, "analysis"},
-                                 {ViewTab::kCompare, "compare"}};
+                                 {ViewTab::kCompare, "compare"},   {ViewTab::kPod, "pod"}};
 }  // namespace
 
 const char* view_tab_name(ViewTab tab) {
@@ -44,6 +44,8 @@ void app_file_opened(App* app, const std::string& kind, bool memory_added) {
     app->tab = ViewTab::kLoss;
   } else if (kind == "hlo-text" || kind == "hlo-proto") {
     app->tab = ViewTab::kGraph;
+  } else if (kind == "strata-pod") {  // hosts picked in the Pod tab: their timeline
+    app->tab = ViewTab::kTimeline;
   }
   // A trace (chrome-json, xplane) opens behind whichever tab is shown.
 }
@@ -82,6 +84,8 @@ std::string app_tab_title(const App& app) {
       const CompareModel& m = app.compare.model;
       return m.has_b ? "Compare " + m.a_name + " (A) with " + m.b_name + " (B)" : "";
     }
+    case ViewTab::kPod:
+      return app.pod.loaded ? "Pod " + app.pod.name : "";
     case ViewTab::kTimeline:
       break;
   }

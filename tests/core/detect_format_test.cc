@@ -28,6 +28,10 @@ const char kHlo[] =
 const char kCsv[] =
     "Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),Device Type\n"
     "PTA,1700000000000.5,1.5,2.0,NPU:0\n";
+const char kPod[] =
+    "{\"format\":\"strata-pod\",\"version\":1,\"base\":\"5\",\"hosts\":[\n"
+    "{\"name\":\"rank0\",\"bundle\":\"rank0.strata\",\"events\":10,\"steps\":2,\"step\":7}],\n"
+    "\"errors\":[]}\n";
 const char kLog[] = " iteration       10/    1000 | lm loss: 7.123E+00 | grad norm: 1.2 |\n";
 
 // A minimal XSpace: one plane (field 1, length-delimited) named "/host:CPU".
@@ -59,7 +63,8 @@ std::vector<Sample> samples() {
           {"m.hlo", kHlo, FileKind::kHloText},
           {"m.hlo_proto.pb", hlo_proto(), FileKind::kHloProto},
           {"memory_record.csv", kCsv, FileKind::kAscendCsv},
-          {"train.log", kLog, FileKind::kTrainingLog}};
+          {"train.log", kLog, FileKind::kTrainingLog},
+          {"pod.json", kPod, FileKind::kPod}};
 }
 
 TEST(DetectFormat, EveryKindPlain) {
@@ -151,6 +156,19 @@ TEST(DetectFormat, BinaryJunkIsUnknown) {
   expect("x", std::string("STRATAB\0\x01\0\0\0", 12), FileKind::kUnknown, Compression::kNone);
 }
 
+TEST(DetectFormat, PodManifestByItsFormatNotItsName) {
+  expect("x.json", " \n{ \"version\": 1, \"format\" : \"strata-pod\", \"hosts\": []}",
+         FileKind::kPod, Compression::kNone);
+  // Another "format", or the words elsewhere, or not an object, or past the first 4 KB: not a
+  // pod manifest (what else the bytes are is the other rules' to say).
+  const std::string late = "{\"pad\":\"" + std::string(5000, 'x') + "\",\"format\":\"strata-pod\"}";
+  for (const std::string& other :
+       {std::string("{\"format\":\"strata-bundle\",\"traceEvents\":[]}"),
+        std::string("{\"traceEvents\":[{\"name\":\"format\",\"args\":{\"v\":\"strata-pod\"}}]}"),
+        std::string("[\"format\",\"strata-pod\"]"), late})
+    EXPECT_NE(detect("pod.json", other).kind, FileKind::kPod) << other.substr(0, 60);
+}
+
 TEST(DetectFormat, TraceKind) {
   const auto kind = [](std::string_view s) {
     return trace_kind(reinterpret_cast<const uint8_t*>(s.data()), s.size());
@@ -170,6 +188,7 @@ TEST(DetectFormat, KindNames) {
   EXPECT_STREQ(file_kind_name(FileKind::kHloProto), "hlo-proto");
   EXPECT_STREQ(file_kind_name(FileKind::kAscendCsv), "ascend-csv");
   EXPECT_STREQ(file_kind_name(FileKind::kTrainingLog), "training-log");
+  EXPECT_STREQ(file_kind_name(FileKind::kPod), "strata-pod");
   EXPECT_STREQ(file_kind_name(static_cast<FileKind>(200)), "unknown");
 }
 

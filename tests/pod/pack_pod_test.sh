@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The local pod path end to end (ctest "pack_pod_local"): a generated 4-rank pod (strata_make_demo
 # rank/world traces, one gzipped) packed by scripts/pack-pod with 2 jobs at once; every bundle
-# verifies, pod.json lists the 4 hosts with their steps and busy time; then the Slurm array
-# task script run as array task 2 by hand (no Slurm needed) packs the same file as pack-one does.
+# verifies, pod.json lists the 4 hosts with their steps and busy time and opens (strata-pack
+# --open-pod: the page's C++) as one trace of every host's events; a host whose bundle is gone
+# fails alone; then the Slurm array task script run as array task 2 by hand (no Slurm needed)
+# packs the same file as pack-one does.
 #   tests/pod/pack_pod_test.sh STRATA_PACK STRATA_MAKE_DEMO
 set -euo pipefail
 pack=$1 demo=$2
@@ -33,6 +35,16 @@ node -e '
   if (!pod.hosts[3].sources[0].endsWith("rank3.json.gz")) fail("rank3 source: " + pod.hosts[3].sources);
   if (pod.errors.length) fail("errors: " + pod.errors);
 ' "$pod" || fail "pod.json"
+# Opened as the page opens it: every host, one trace holding each host's events and tracks.
+"$pack" --open-pod "$pod" >"$tmp/open.txt" 2>&1 || fail "--open-pod: $(cat "$tmp/open.txt")"
+grep -q '^opened 4 of 4 hosts as one trace: ' "$tmp/open.txt" || fail "--open-pod: $(cat "$tmp/open.txt")"
+for r in 0 1 2 3; do grep -q "^  rank$r " "$tmp/open.txt" || fail "--open-pod lists no rank$r"; done
+# A host whose bundle is missing: its error, and the others still open.
+mv "$tmp/out/rank1.strata" "$tmp/rank1.moved"
+if "$pack" --open-pod "$pod" >"$tmp/open1.txt" 2>&1; then fail "--open-pod with rank1 missing succeeded"; fi
+grep -q '^opened 3 of 4 hosts as one trace: ' "$tmp/open1.txt" || fail "rank1 missing: $(cat "$tmp/open1.txt")"
+grep -q 'rank1: rank1.strata cannot be read' "$tmp/open1.txt" || fail "rank1 missing: $(cat "$tmp/open1.txt")"
+mv "$tmp/rank1.moved" "$tmp/out/rank1.strata"
 # The Slurm array task, as task 2 would run it.
 SLURM_ARRAY_TASK_ID=2 STRATA_ROOT=$root STRATA_PACK=$pack bash "$root/deploy/slurm/pack-array.sbatch" \
   "$tmp/in" "$tmp/slurm" >/dev/null || fail "pack-array.sbatch task 2"

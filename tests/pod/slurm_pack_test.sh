@@ -2,7 +2,8 @@
 # The pod pack on a real Slurm (ctest "pack_pod_slurm"): starts a single-node cluster of its own
 # (Debian's slurm-wlm: slurmctld + slurmd in a temp dir, its own ports, no munge: auth/none),
 # submits a generated 4-rank pod with deploy/slurm/submit-pack.sh (an array job, then the
-# dependent merge job), waits for pod.json and checks it and the bundles against a local pack.
+# dependent merge job), waits for pod.json and checks it and the bundles against a local pack,
+# then opens the result as the page does (strata-pack --open-pod: every host as one trace).
 # Exits 77 (ctest: skipped) with the reason when Slurm is not installed or does not start.
 #   tests/pod/slurm_pack_test.sh STRATA_PACK STRATA_MAKE_DEMO
 set -euo pipefail
@@ -89,4 +90,8 @@ done
 for r in 0 1 2 3; do
   cmp -s "$tmp/out/rank$r.strata" "$tmp/local/rank$r.strata" || fail "rank$r.strata differs from a local pack"
 done
+# The result opens as the page opens it: the host table, then every host as one trace.
+"$pack" --open-pod "$tmp/out/pod.json" >"$tmp/open.txt" 2>&1 || fail "--open-pod: $(cat "$tmp/open.txt")"
+grep -q '^opened 4 of 4 hosts as one trace: ' "$tmp/open.txt" || fail "--open-pod: $(cat "$tmp/open.txt")"
+cat "$tmp/open.txt"
 echo "pack_pod_slurm: ok ($ids)"

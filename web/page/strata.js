@@ -112,6 +112,7 @@
     graph(kind, args) {
       if (window.strataGraph) window.strataGraph.fromUi(kind, args);
     }, // web/graph.js
+    podOpen: (names) => pods.openHosts(names), // the Pod tab's "Open" (web/page/pod.js)
     download(fileName, text) {
       StrataPage.download(fileName, text, fileName.endsWith('.html') ? 'text/html' : 'text/csv');
     },
@@ -175,7 +176,7 @@
   }
   const GRAPH_MESSAGES = new Set([MSG.graph, MSG.graphNode, MSG.graphModules, MSG.graphLoaded]);
   const LOSS_MESSAGES = new Set([MSG.lossLoaded, MSG.lossPoints]);
-  const LOAD_ENDS = new Set([MSG.loaded, MSG.loadFailed, MSG.graphLoaded]);
+  const LOAD_ENDS = new Set([MSG.loaded, MSG.loadFailed, MSG.graphLoaded, MSG.podLoaded]);
 
   // ---- worker messages ------------------------------------------------------------------------
   function deliver(m) {
@@ -270,6 +271,7 @@
   worker.onmessage = (e) => {
     const m = e.data;
     if (m.summary) lastSummary = m.summary;
+    pods.deliver(m);
     // Every load ends in one 'strata:loaded' event on window, whoever started it (picker, drop,
     // ?url=, the API): detail is the summary (errors included when it failed; `loss` for a log).
     if (m.type === MSG.loadFailed)
@@ -303,7 +305,9 @@
       return;
     }
     // A list opened file by file answers once per file: the last one (not `more`) resolves.
-    if ((m.type === MSG.loaded || m.type === MSG.loadFailed || m.type === MSG.reply) && !m.more && pending.has(m.id)) {
+    const answers =
+      m.type === MSG.loaded || m.type === MSG.loadFailed || m.type === MSG.reply || m.type === MSG.podLoaded;
+    if (answers && !m.more && pending.has(m.id)) {
       const { resolve } = pending.get(m.id);
       pending.delete(m.id);
       resolve(m.type === MSG.reply ? m.value : m.summary);
@@ -316,7 +320,7 @@
       }
       return;
     }
-    if (m.type === MSG.reply || m.type === MSG.ready) return;
+    if (m.type === MSG.reply || m.type === MSG.ready || m.type === MSG.podLoaded) return;
     if (ui) deliver(m);
     else uiQueue.push(m);
   };
@@ -486,8 +490,9 @@
   // ---- window.strata ---------------------------------------------------------------------------
   const params = new URLSearchParams(location.search);
   // Several ?url= open together (the xplanes of one run); embed=1 starts empty unless given one.
-  // ?bundle= is a tile bundle's URL (what a file is, the engine tells from its bytes).
-  const startUrls = [...params.getAll('url'), ...params.getAll('bundle')].filter(Boolean);
+  // ?bundle= is a tile bundle's URL, ?pod= a pod manifest's (what a file is, the engine tells
+  // from its bytes).
+  const startUrls = [...params.getAll('url'), ...params.getAll('bundle'), ...params.getAll('pod')].filter(Boolean);
   const startSource = startUrls.length > 1 ? startUrls : startUrls[0] || (embedded ? null : 'demo/demo-trace.json');
   const api = {
     version: 1,
@@ -762,6 +767,15 @@
     runsDiff: (q) => runs.diff(q),
     // What the Runs tab's charts showed last frame: {diff: {logScale, barTicks, lineTicks}}.
     runsCharts: () => JSON.parse(ui.UTF8ToString(ui._ui_runs_chart_json())),
+    // ---- pods (README: "Pods") ----
+    // The pod manifest's host table: {base, medianStepNs, medianBusyPct, stragglers, hosts:
+    // [{name, bundle, offsetNs, spanNs, events, tracks, busyNs, busyPct, steps, stepMedianNs,
+    // stepRatio, straggler, why, error, open}], errors}; null before a pod is opened.
+    pod: () => pods.table(),
+    // Opens those hosts (names) as one trace on one time axis; a Promise of the summary.
+    openHosts: (names) => pods.openHosts(names),
+    // What the Pod tab shows: {hosts (in the order shown), picked, sort, descending, opening}.
+    podView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_pod_view_json())) : null),
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------
@@ -823,6 +837,7 @@
     frames: api.frame,
     summary: () => lastSummary,
   });
+  const pods = strataPodInit({ ui: () => ui, request, withString });
   window.strata = api;
   if (window.strataGraphInit) window.strataGraphInit({ worker, request, api, ui: () => ui, withString, nextFrames });
 })();

@@ -32,6 +32,7 @@ const StrataProtocol = (() => {
     'compareQuery',
     'compareMatch',
     'compareDetails',
+    'podHosts',
   ];
   const TO_PAGE = [
     'ready',
@@ -50,6 +51,7 @@ const StrataProtocol = (() => {
     'graph',
     'graphModules',
     'graphNode',
+    'podLoaded',
     'compareView',
     'compareDetails',
   ];
@@ -76,6 +78,7 @@ const StrataProtocol = (() => {
     perfetto: 7,
     sqlite: 8,
     bundle: 9,
+    pod: 10,
   });
   const COMPRESSION = Object.freeze({ none: 0, gzip: 1, zstd: 2 });
 
@@ -104,6 +107,24 @@ const StrataProtocol = (() => {
       'digest',
     ],
     summaryFile: ['name', 'bytes', 'format'],
+    pod: ['base', 'medianStepNs', 'medianBusyPct', 'stragglers', 'hosts', 'errors'],
+    podHost: [
+      'name',
+      'bundle',
+      'offsetNs',
+      'spanNs',
+      'events',
+      'tracks',
+      'busyNs',
+      'busyPct',
+      'steps',
+      'stepMedianNs',
+      'stepRatio',
+      'straggler',
+      'why',
+      'error',
+      'open',
+    ],
     summarySlice: ['offset', 'bytes', 'readMs', 'parseMs', 'waitMs', 'mergeMs', 'absorbed'],
     event: [
       'event',

@@ -16,6 +16,7 @@ importScripts(
   'compare.js',
   'db.js',
   'sliced.js',
+  'pod.js',
   'open.js',
 );
 
@@ -40,8 +41,9 @@ const ready = createStrataEngine().then((M) => {
   const db = createDb(M, sources, trace);
   const compare = createCompare(M, sources, db, post);
   const sliced = createSliced(M, sources);
-  const opener = createOpener(M, { sources, trace, loss, graph, db, sliced });
-  parts = { M, sources, trace, loss, runs, graph, compare, opener, sliced };
+  const pod = createPod(M, sources);
+  const opener = createOpener(M, { sources, trace, loss, graph, db, sliced, pod });
+  parts = { M, sources, trace, loss, runs, graph, compare, opener, sliced, pod };
   // The reader worker starts with the engine, not with the first picked file: starting a worker
   // takes tens of ms, which a small file's whole load would otherwise wait for.
   sources.startReadWorker();
@@ -126,6 +128,16 @@ const handlers = {
     const out = parts.compare.view(msg.bytes);
     if (out.byteLength) post({ type: MSG.compareView, bytes: out }, [out]);
   },
+  // Hosts of the pod shown, as one trace: answered as a load is, with the pod's table.
+  [MSG.podHosts]: (msg) =>
+    job(async () => {
+      const { trace, pod } = parts;
+      const r = await pod.openHosts(Array.isArray(msg.names) ? msg.names : []);
+      const summary = trace.summary();
+      if (!r.ok) return post({ type: MSG.loadFailed, id: msg.id, error: r.error, summary, pod: r.pod });
+      const trackList = trace.trackList();
+      post({ type: MSG.loaded, id: msg.id, kind: 'strata-pod', summary, trackList, pod: r.pod }, [trackList]);
+    }),
   [MSG.compareQuery]: (msg) =>
     post({ type: MSG.queryResult, id: msg.id, json: parts.compare.query(msg.kind, msg.args) }),
   [MSG.compareMatch]: (msg) =>

@@ -8,8 +8,8 @@
 'use strict';
 /* exported createOpener */
 
-// M: the engine module; parts: {sources, trace, loss, graph, db, sliced}.
-function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
+// M: the engine module; parts: {sources, trace, loss, graph, db, sliced, pod}.
+function createOpener(M, { sources, trace, loss, graph, db, sliced, pod }) {
   const { withString, withBytes } = StrataWasm;
   const { MSG, FILE_KIND, COMPRESSION } = StrataProtocol;
   const DETECT_BYTES = 1 << 20; // of a head handed to the detector (it inflates at most 64 KB)
@@ -47,8 +47,8 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
   const failed = (id, error) => ({ message: { type: MSG.loadFailed, id, error, summary: trace.summary() } });
 
   // One source: {id, name, source} → one answer. slicing: the open message's {workers,
-  // sliceMinBytes} (sliced.js).
-  async function openOne(id, name, src, t0, slicing = {}) {
+  // sliceMinBytes} (sliced.js); siblings: the other sources of its list (a pod's bundles).
+  async function openOne(id, name, src, t0, slicing = {}, siblings = []) {
     let first, head;
     try {
       first = await sources.open(src, name);
@@ -82,6 +82,17 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
       }
       const m = loss.message(MSG.lossLoaded, r, { id, kind: what.name, summary: trace.summary() });
       return { message: m, transfer: [m.points] };
+    }
+    // A pod manifest: its host table for the Pod tab; hosts open later (podHosts).
+    if (what.kind === FILE_KIND.pod) {
+      let r;
+      try {
+        r = await pod.open(first, head, src, siblings);
+      } catch (e) {
+        return failed(id, trace.fail(name, `reading the pod manifest failed: ${e.message || e}`).error);
+      }
+      if (!r.ok) return failed(id, trace.fail(name, r.error).error);
+      return { message: { type: MSG.podLoaded, id, kind: what.name, name, summary: trace.summary(), pod: r.table } };
     }
     if (what.kind === FILE_KIND.sqlite || what.kind === FILE_KIND.bundle) {
       const r = what.kind === FILE_KIND.sqlite ? await db.load(first) : await db.loadBundle(first, head);
@@ -165,6 +176,9 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
       const text = withString(M, unread.join('\n'), (p) => M.UTF8ToString(M._engine_unread_files_message(p)));
       return answer(failed(msg.id, trace.fail('', text).error));
     }
+    // A pod manifest picked or dropped with its bundles: the manifest opens, with them beside it.
+    const podAt = kinds.findIndex((k) => k.kind === FILE_KIND.pod);
+    if (podAt >= 0) return answer(await openOne(msg.id, sourceName(list[podAt]), list[podAt], t0, msg, list));
     const kind = kinds.length ? kinds[0].kind : FILE_KIND.unknown;
     const oneTrace = kind === FILE_KIND.xspace || kind === FILE_KIND.chromeJson;
     if (list.length > 1 && oneTrace && kinds.every((k) => k.kind === kind)) {

@@ -54,6 +54,30 @@ std::string inflate_head(Compression c, const uint8_t* p, size_t n) {
   return out;
 }
 
+// A pod manifest: a JSON object with "format": "strata-pod" among its first bytes (strata-pack
+// --merge-pod writes it first; a hand-written one may put it later).
+constexpr size_t kPodHeadBytes = 4096;
+bool looks_like_pod_manifest(std::string_view text) {
+  text = text.substr(0, kPodHeadBytes);
+  size_t i = text.size() >= 3 && text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  const auto blank = [&text](size_t k) {
+    return k < text.size() &&
+           (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n');
+  };
+  while (blank(i)) ++i;
+  if (i >= text.size() || text[i] != '{') return false;
+  constexpr std::string_view kKey = "\"format\"", kValue = "\"strata-pod\"";
+  for (size_t at = text.find(kKey, i); at != std::string_view::npos; at = text.find(kKey, at + 1)) {
+    size_t j = at + kKey.size();
+    while (blank(j)) ++j;
+    if (j >= text.size() || text[j] != ':') continue;
+    ++j;
+    while (blank(j)) ++j;
+    if (text.substr(j, kValue.size()) == kValue) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 FileKind trace_kind(const uint8_t* p, size_t n) {
@@ -93,7 +117,9 @@ DetectedFormat detect_format(std::string_view name, const uint8_t* head, size_t 
   const size_t len =
       f.compression == Compression::kNone ? std::min(n, kDetectInflateBytes) : inflated.size();
   const std::string_view text(reinterpret_cast<const char*>(p), len);
-  if (maybe_graph && hlo::looks_like_hlo_text(text))
+  if (looks_like_pod_manifest(text))  // before the logs: its host lines read as metrics
+    f.kind = FileKind::kPod;
+  else if (maybe_graph && hlo::looks_like_hlo_text(text))
     f.kind = FileKind::kHloText;
   else if (ascend_csv_kind(text) != AscendCsvKind::kOther)
     f.kind = FileKind::kAscendCsv;
@@ -231,6 +257,8 @@ const char* file_kind_name(FileKind kind) {
       return "perfetto";
     case FileKind::kSqlite:
       return "sqlite";
+    case FileKind::kPod:
+      return "strata-pod";
     case FileKind::kBundle:
       return "strata-bundle";
     case FileKind::kUnknown:

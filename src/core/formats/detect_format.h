@@ -9,6 +9,7 @@
 //                                               → Ascend CSV;
 //   plain text (formats/loss_log/text_sniff), JSON lines or records of metrics, a TFRecord
 //   start, or "tfevents" in the name (formats/loss_log/log_scan) → training log;
+//   a JSON object with "format": "strata-pod" in its first 4 KB → pod manifest (docs/BUNDLE.md);
 //   '{' or '[' first, or a length-delimited first field (trace_kind below) → Chrome JSON / Perfetto
 //   / XSpace; anything else                               → unknown (the trace engine's error says
 //   why).
@@ -34,6 +35,7 @@ enum class FileKind : uint8_t {
   kPerfetto = 7,
   kSqlite = 8,  // a SQLite database (a profiler's export: which one is told by its tables)
   kBundle = 9,  // a Strata tile bundle or a split bundle's manifest (docs/BUNDLE.md)
+  kPod = 10,    // a pod manifest (pod.json: JSON whose "format" is "strata-pod")
 };
 
 struct DetectedFormat {

@@ -32,5 +32,8 @@ double host_now_ms();
 void host_loss_set_tags(uint32_t id, const char* loss_tag, const char* iteration_tag);
 void host_loss_remove(uint32_t id);
 void host_download(const char* file_name, const char* text);
+// The Pod tab's "Open": these hosts (a JSON array of names) load as one trace (the worker's
+// podHosts; the answer is a load's, and the tab gets the new table through ui_pod_table).
+void host_pod_open(const char* names_json);
 
 }  // namespace strata

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "core/base/json_writer.h"
+#include "protocol/pod_keys.h"
 #include "tools/pack/bundle_file.h"
 
 namespace strata::bundle {
@@ -35,7 +36,7 @@ std::vector<std::string> bundles_in(const std::string& dir) {
   return names;
 }
 
-void key(std::string* out, const char* k) {
+void key(std::string* out, std::string_view k) {
   json_append_string(out, k);
   out->push_back(':');
 }
@@ -66,27 +67,29 @@ PodMergeResult merge_pod(const std::string& dir) {
   for (const Host& h : hosts)
     if (h.m.has_time) base = std::min(base, h.m.start_ns);
   if (base == INT64_MAX) base = 0;
+  namespace mk = protocol::pod::manifest;
+  namespace hk = protocol::pod::host;
   std::string& o = r.json;
   o = "{";
-  key(&o, "format"), json_append_string(&o, "strata-pod"), o += ",";
-  key(&o, "version"), json_append_int(&o, 1), o += ",";
-  key(&o, "base"), json_append_string(&o, std::to_string(base)), o += ",";
-  key(&o, "hosts"), o += "[";
+  key(&o, mk::kFormat), json_append_string(&o, protocol::pod::kFormatName), o += ",";
+  key(&o, mk::kVersion), json_append_int(&o, protocol::pod::kVersion), o += ",";
+  key(&o, mk::kBase), json_append_string(&o, std::to_string(base)), o += ",";
+  key(&o, mk::kHosts), o += "[";
   for (size_t i = 0; i < hosts.size(); ++i) {
     const Host& h = hosts[i];
     if (i) o += ",";
     o += "\n{";
-    key(&o, "name"), json_append_string(&o, h.name), o += ",";
-    key(&o, "bundle"), json_append_string(&o, h.bundle), o += ",";
-    key(&o, "origin"), json_append_string(&o, std::to_string(h.m.start_ns)), o += ",";
-    key(&o, "offset"), json_append_int(&o, h.m.has_time ? h.m.start_ns - base : 0), o += ",";
-    key(&o, "span"), json_append_int(&o, h.m.has_time ? h.m.end_ns - h.m.start_ns : 0), o += ",";
-    key(&o, "events"), json_append_int(&o, static_cast<int64_t>(h.m.events)), o += ",";
-    key(&o, "tracks"), json_append_int(&o, static_cast<int64_t>(h.m.tracks.size())), o += ",";
-    key(&o, "busy"), json_append_int(&o, h.m.summary.busy_ns), o += ",";
-    key(&o, "steps"), json_append_int(&o, h.m.summary.steps), o += ",";
-    key(&o, "step"), json_append_int(&o, h.m.summary.step_median_ns), o += ",";
-    key(&o, "sources"), o += "[";
+    key(&o, hk::kName), json_append_string(&o, h.name), o += ",";
+    key(&o, hk::kBundle), json_append_string(&o, h.bundle), o += ",";
+    key(&o, hk::kOrigin), json_append_string(&o, std::to_string(h.m.start_ns)), o += ",";
+    key(&o, hk::kOffset), json_append_int(&o, h.m.has_time ? h.m.start_ns - base : 0), o += ",";
+    key(&o, hk::kSpan), json_append_int(&o, h.m.has_time ? h.m.end_ns - h.m.start_ns : 0), o += ",";
+    key(&o, hk::kEvents), json_append_int(&o, static_cast<int64_t>(h.m.events)), o += ",";
+    key(&o, hk::kTracks), json_append_int(&o, static_cast<int64_t>(h.m.tracks.size())), o += ",";
+    key(&o, hk::kBusy), json_append_int(&o, h.m.summary.busy_ns), o += ",";
+    key(&o, hk::kSteps), json_append_int(&o, h.m.summary.steps), o += ",";
+    key(&o, hk::kStep), json_append_int(&o, h.m.summary.step_median_ns), o += ",";
+    key(&o, hk::kSources), o += "[";
     for (size_t k = 0; k < h.m.sources.size(); ++k) {
       if (k) o += ",";
       json_append_string(&o, h.m.sources[k].name);
@@ -94,7 +97,7 @@ PodMergeResult merge_pod(const std::string& dir) {
     o += "]}";
   }
   o += "],\n";
-  key(&o, "errors"), o += "[";
+  key(&o, mk::kErrors), o += "[";
   for (size_t i = 0; i < r.errors.size(); ++i) {
     if (i) o += ",";
     json_append_string(&o, r.errors[i]);

@@ -96,6 +96,7 @@ HelpRows help_rows(ViewTab tab) {
       return rows("Graph shortcuts", kGraph);
     case ViewTab::kAnalysis:
       return rows("Analysis shortcuts", kAnalysis);
+    case ViewTab::kPod:      // no keys of its own
     case ViewTab::kCompare:  // no keys of its own: the timeline's, for A's and B's timelines
     case ViewTab::kTimeline:
       break;
