@@ -15,6 +15,7 @@ const pageShared = {
   createStrataUI: 'readonly', // the UI module (strata_ui.js)
   strataRunsInit: 'readonly', // page/runs.js
   strataPodInit: 'readonly', // page/pod.js
+  strataCompareInit: 'readonly', // page/compare.js
   strataDroppedFolder: 'readonly',
 };
 const workerShared = {

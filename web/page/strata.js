@@ -83,7 +83,7 @@
       worker.postMessage({ type: MSG.compareQuery, id, kind, args });
     },
     compareAlign(mode, step, event) {
-      compareAlign(mode, step, event);
+      comparePart.align(mode, step, event);
     },
     // The linked selection: the counterparts of one side's events (answered as a query result),
     // and B's selected event's details.
@@ -412,34 +412,6 @@
     return null;
   }
 
-  // ---- compare ----------------------------------------------------------------------------------
-  // B of a comparison (strata.compare, the Compare tab's picker and drop): one source.
-  function compareWith(source) {
-    const picked = sourceToSend(source);
-    if (!picked) {
-      return Promise.reject(new Error(`compare(): unsupported source ${Object.prototype.toString.call(source)}`));
-    }
-    return request({ type: MSG.compareOpen, name: picked.name, source: picked.source }, picked.transfer).then((r) => {
-      showCompare(r[REPLY.compareOpen.result], r[REPLY.compareOpen.ok] ? '' : r[REPLY.compareOpen.error]);
-      return r;
-    });
-  }
-  // What A's and B's timelines line up on (mode 'start' | 'step' | 'order' | 'event'; step: a
-  // step number, or an index for 'order'; event: a name). Resolves to the new compare result.
-  function compareAlign(mode, step, event) {
-    return request({ type: MSG.compareAlign, mode, step: step ?? -1, event: event ?? '' }).then((r) => {
-      showCompare(r, '');
-      return r;
-    });
-  }
-
-  // Hands a compare result to the UI's Compare tab (with the error of the last B, if it failed).
-  function showCompare(result, error) {
-    if (ui && ui._ui_compare_set_result)
-      withString(JSON.stringify(result), (p) => withString(error || '', (pe) => ui._ui_compare_set_result(p, pe)));
-    return result;
-  }
-
   // Several files at once: see openFiles().
   fileInput.addEventListener('change', () => {
     openFiles(fileInput.files);
@@ -456,7 +428,7 @@
       folderInput.value = '';
     });
   compareInput.addEventListener('change', () => {
-    if (compareInput.files.length) compareWith(compareInput.files[0]);
+    if (compareInput.files.length) comparePart.compareWith(compareInput.files[0]);
     compareInput.value = '';
   });
   document.addEventListener('drop', (e) => {
@@ -464,7 +436,7 @@
     if (embedded) return;
     // On the Compare tab, a dropped file is the B to compare with.
     if (ui && ui.UTF8ToString(ui._ui_tab()) === 'compare' && e.dataTransfer.files.length) {
-      compareWith(e.dataTransfer.files[0]);
+      comparePart.compareWith(e.dataTransfer.files[0]);
       return;
     }
     // A dropped directory opens as a profiler folder; its entries must be taken during the event.
@@ -494,6 +466,7 @@
   // from its bytes).
   const startUrls = [...params.getAll('url'), ...params.getAll('bundle'), ...params.getAll('pod')].filter(Boolean);
   const startSource = startUrls.length > 1 ? startUrls : startUrls[0] || (embedded ? null : 'demo/demo-trace.json');
+  const comparePart = strataCompareInit({ ui: () => ui, request, withString, sourceToSend, open });
   const api = {
     version: 1,
     open,
@@ -671,40 +644,7 @@
         kind: QUERY.analysis,
         args: JSON.stringify({ ...(args || {}), ...(name ? { name } : {}) }),
       }),
-    // Compare two runs: `b` (a URL, File/Blob or ArrayBuffer) loads into the worker's second
-    // store as the variant; `a` the same, or null for the trace loaded now (the baseline). The
-    // answer is {ok, error, name, result: compareResult()'s}; a B that fails leaves A and the
-    // previous B. The Compare tab shows the result.
-    async compare(a, b) {
-      if (a != null) await open(a);
-      return compareWith(b);
-    },
-    // The diff of the current trace against B: {a, b, tables: {operator, kernel, xla_op,
-    // category: {key, changed, added, removed, unchanged}}, steps, tree: {rows, unchanged, aNodes,
-    // bNodes, note}, errors} (src/protocol/reply_keys_compare.h).
-    compareResult: () => request({ type: MSG.compareResult }).then(showCompare),
-    // What the Compare tab's two timelines line up on: compareAlign('start'), ('step', N) (N: a
-    // step number, -1 the first common one), ('order', k) (the k-th step of each, from 0),
-    // ('event', name) (the first event of that name in each). Resolves to compareResult()'s
-    // answer, whose alignment says what was applied (REPLY.compare.alignment).
-    compareAlign: (mode, arg) =>
-      mode === 'event' ? compareAlign(mode, -1, String(arg ?? '')) : compareAlign(mode, Number(arg ?? -1), ''),
-    // What the Compare tab shows: {hasB, a, b, key, error, note, align, changed, added, removed
-    // (row names as shown), steps (matched), selected, selectedB (its count in B), csv,
-    // treeShown (the call tree's rows shown, by path)}.
-    compareView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_compare_view_json())) : null),
-    // A click on B's event `event` in the Compare tab's B timeline (start, end: ns from B's start,
-    // as compareView().timelines.bSelStart / bSelEnd): A's selection follows.
-    compareSelectB(event, start, end) {
-      if (ui) ui._ui_compare_select_b(Number(event), Number(start), Number(end));
-    },
-    // A row click on the Compare tab: selects its events in A's timeline (false: no such row);
-    // key 'tree' takes a call-tree row's path.
-    compareSelect: (key, name) =>
-      !!ui && withString(String(key), (pk) => withString(String(name), (pn) => ui._ui_compare_select(pk, pn))) === 1,
-    // The CSV of one Compare table (key, 'steps' or 'tree'), as its button exports it (download: save it too).
-    compareCsv: (key, download) =>
-      ui ? withString(String(key), (p) => ui.UTF8ToString(ui._ui_compare_csv(p, download ? 1 : 0))) : '',
+    ...comparePart.api,
     // The advisor's report (src/engine/advisor): the `advisor` analysis' extra value {status,
     // summary, findings: [{id, title, priority, stakeNs, text, fix, row, figures, evidence:
     // [{label, row, link}]}], notChecked: [{id, title, needs, why}], passed, notApplicable,
