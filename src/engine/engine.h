@@ -20,6 +20,7 @@ namespace strata {
 
 struct HloProtoSpan;
 class ByteReader;
+class BundleSession;
 class GraphSession;
 struct AnalysisCache;
 
@@ -64,6 +65,15 @@ class Engine {
   // index, then every events and counter tile, into a store as the packed trace's; a damaged
   // tile is named in its errors and the rest shown. Same contract as load_sqlite.
   bool load_bundle(std::string_view name, ByteReader* reader);
+  // A tile bundle opened lazily (engine_bundle_lazy.cc, engine/bundle_session.h): only its
+  // header, index and search blob are read through `reader` (a split bundle's manifest.strata
+  // does); the track list comes from the index, and views read tiles the caller fetches and feeds
+  // to bundle_session(). Same contract as load_sqlite.
+  bool open_bundle_lazy(std::string_view name, ByteReader* reader);
+  // The lazy bundle shown, or null (any other trace).
+  BundleSession* bundle_session() const { return bundle_.get(); }
+  // The tiles a kViewRequest needs that the lazy bundle does not hold (empty without one).
+  std::vector<uint32_t> bundle_wanted(const uint8_t* request, size_t n) const;
   // Progressive display: for a file of at least `min_file` bytes, the first `bytes` are also
   // indexed on their own and replace the current trace as soon as they are read (a new
   // generation), so the first timeline appears long before a big file is done. The trace shown
@@ -198,6 +208,9 @@ class Engine {
   void install(std::unique_ptr<TraceStore> store, Pyramid pyramid);
   std::vector<uint32_t> display_tracks_, store_to_display_;
   void index_display_order();
+  std::unique_ptr<BundleSession> bundle_;  // a lazy bundle's tiles (null for a loaded trace)
+  // A kViewRequest's range as a query on the current trace; false for a malformed request.
+  bool view_query(const uint8_t* request, size_t n, ViewportQuery* q) const;
   mutable std::unique_ptr<GraphSession> graph_;  // last: it refers to the engine
 };
 
