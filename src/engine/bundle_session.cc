@@ -1,6 +1,7 @@
 #include "engine/bundle_session.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace strata {
@@ -81,6 +82,7 @@ void BundleSession::feed(uint32_t i, const uint8_t* data, size_t n) {
     return;
   }
   insert(i, std::move(d));
+  find_count(i, get(i));
 }
 
 void BundleSession::fail(uint32_t i, std::string_view why) {
@@ -89,6 +91,101 @@ void BundleSession::fail(uint32_t i, std::string_view why) {
   std::string message = "bundle tile " + std::to_string(i) + ": " + std::string(why);
   failed_.emplace(i, message);
   errors_.push_back(std::move(message));
+  find_count(i, nullptr);
+}
+
+std::vector<uint32_t> BundleSession::find_begin(std::vector<uint8_t> names, size_t limit,
+                                                size_t bins) {
+  find_ = BundleFind{};
+  find_.names = std::move(names);
+  find_.names.resize(m_.strings.size(), 0);
+  find_.limit = limit;
+  find_.bins.assign(bins, 0);
+  std::vector<uint32_t> tiles;
+  const size_t ids = search_.offsets.empty() ? 0 : search_.offsets.size() - 1;
+  for (size_t id = 0; id < find_.names.size() && id < ids; ++id) {
+    if (!find_.names[id]) continue;
+    for (uint32_t k = search_.offsets[id]; k < search_.offsets[id + 1] && k < search_.tiles.size();
+         ++k)
+      tiles.push_back(search_.tiles[k]);
+  }
+  std::sort(tiles.begin(), tiles.end());
+  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+  std::vector<uint32_t> fetch;
+  for (uint32_t i : tiles)
+    if (i < m_.tiles.size() && m_.tiles[i].kind == bundle::TileKind::kEvents && !failed_.count(i)) {
+      find_.left.push_back(i);
+      if (!cache_.count(i)) fetch.push_back(i);
+    }
+  for (uint32_t i : tiles)
+    if (cache_.count(i)) find_count(i, get(i));
+  return fetch;
+}
+
+// Counts tile i's matches once, when it is one the search waits for (d null: it failed).
+void BundleSession::find_count(uint32_t i, const DecodedTile* d) {
+  auto at = std::lower_bound(find_.left.begin(), find_.left.end(), i);
+  if (at == find_.left.end() || *at != i) return;
+  find_.left.erase(at);
+  if (!d || d->failed || d->kind != bundle::TileKind::kEvents) return;
+  const bundle::EventTile& e = d->events;
+  const bundle::RowInfo row = m_.rows[m_.tiles[i].row];
+  const size_t bins = find_.bins.size();
+  const double span = static_cast<double>(std::max<TimeNs>(1, m_.end_ns - m_.start_ns));
+  auto earlier = [](const TileEvent& a, const TileEvent& b) {
+    return std::tie(a.start, a.event) < std::tie(b.start, b.event);
+  };
+  std::vector<TileEvent>& heap = find_.events;  // a max-heap of the earliest `limit`
+  for (size_t k = 0; k < e.size(); ++k) {
+    if (e.name[k] >= find_.names.size() || !find_.names[e.name[k]]) continue;
+    ++find_.count;
+    if (bins) {
+      const double at_bin = static_cast<double>(e.start[k] - m_.start_ns) * bins / span;
+      find_.bins[static_cast<size_t>(std::clamp(at_bin, 0.0, static_cast<double>(bins - 1)))]++;
+    }
+    if (find_.limit == 0) continue;
+    TileEvent t{e.first + static_cast<uint32_t>(k),
+                e.start[k],
+                e.dur[k],
+                e.name[k],
+                e.cat[k],
+                e.phase[k],
+                row.track,
+                row.depth,
+                e.src_offset[k],
+                e.src_len[k]};
+    if (heap.size() < find_.limit) {
+      heap.push_back(t);
+      std::push_heap(heap.begin(), heap.end(), earlier);
+    } else if (earlier(t, heap.front())) {
+      std::pop_heap(heap.begin(), heap.end(), earlier);
+      heap.back() = t;
+      std::push_heap(heap.begin(), heap.end(), earlier);
+    }
+  }
+  if (find_.done()) std::sort_heap(heap.begin(), heap.end(), earlier);
+}
+
+bool BundleSession::event(uint32_t event, TileEvent* out, uint32_t* tile) const {
+  // The events tile whose [first, first + count) holds the event: tiles of a row are in store
+  // order, and rows do not share events, so any tile's range decides.
+  for (uint32_t i = 0; i < m_.tiles.size(); ++i) {
+    const bundle::Tile& t = m_.tiles[i];
+    if (t.kind != bundle::TileKind::kEvents || event < t.first || event - t.first >= t.count)
+      continue;
+    *tile = i;
+    const DecodedTile* d = get(i);
+    if (!d || d->failed) return false;
+    const bundle::EventTile& e = d->events;
+    const size_t k = event - t.first;
+    if (k >= e.size()) return false;
+    const bundle::RowInfo row = m_.rows[t.row];
+    *out = {event,      e.start[k], e.dur[k],  e.name[k],       e.cat[k],
+            e.phase[k], row.track,  row.depth, e.src_offset[k], e.src_len[k]};
+    return true;
+  }
+  *tile = UINT32_MAX;
+  return false;
 }
 
 void BundleSession::insert(uint32_t i, DecodedTile d) {

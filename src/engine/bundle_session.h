@@ -28,6 +28,29 @@ constexpr size_t kTileCacheBytes = 96ull << 20;
 // The text of a tile that could not be read, as drawn in its place.
 constexpr std::string_view kTileErrorName = "(tile could not be read)";
 
+// One event read from an events tile: what a search match or a details pane shows.
+struct TileEvent {
+  uint32_t event = 0;  // the store index (as a loaded trace numbers it)
+  TimeNs start = 0, dur = 0;
+  StrId name = 0, cat = 0;
+  char phase = 'X';
+  uint32_t track = 0, depth = 0;  // store track
+  uint64_t src_offset = 0;
+  uint32_t src_len = 0;
+};
+
+// A search over the bundle's events tiles: the matches counted as each listed tile arrives, the
+// earliest `limit` kept (as find_matching() keeps them on a loaded trace).
+struct BundleFind {
+  uint64_t count = 0;
+  std::vector<TileEvent> events;  // by (start, event)
+  std::vector<uint32_t> bins;     // matches per equal slice of the trace, by start
+  std::vector<uint8_t> names;     // per string id: the name matched
+  size_t limit = 0;
+  std::vector<uint32_t> left;  // listed tiles not counted yet
+  bool done() const { return left.empty(); }
+};
+
 struct BundleStats {
   uint64_t tiles_fetched = 0, bytes_fetched = 0;  // tiles fed (bytes as stored)
   uint64_t tiles_failed = 0, evictions = 0;
@@ -64,6 +87,16 @@ class BundleSession {
   // Tile failures so far, one message each (summary().errors).
   const std::vector<std::string>& errors() const { return errors_; }
 
+  // ---- search ------------------------------------------------------------------------------
+  // Starts a search for the events whose name id is marked in `names` (the string table matched
+  // first): the search blob lists the tiles holding each name; those held are counted now, the
+  // others as they are fed (or failed). Returns the listed tiles not held, to fetch.
+  std::vector<uint32_t> find_begin(std::vector<uint8_t> names, size_t limit, size_t bins);
+  // The search so far (complete when done()).
+  const BundleFind& find() const { return find_; }
+  // Event `event` when the cache holds its tile; else false and *tile is the tile to fetch.
+  bool event(uint32_t event, TileEvent* out, uint32_t* tile) const;
+
   // ---- answers --------------------------------------------------------------------------------
   // The view from the tiles at hand (core/bundle/tile_view.h); store track indices.
   void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
@@ -74,6 +107,8 @@ class BundleSession {
 
  private:
   const bundle::DecodedTile* get(uint32_t i) const;
+  void find_count(uint32_t i, const bundle::DecodedTile* d);
+  BundleFind find_;
   void insert(uint32_t i, bundle::DecodedTile d);
   bundle::Manifest m_;
   bundle::SearchIndex search_;

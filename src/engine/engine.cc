@@ -558,6 +558,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
 }
 
 std::string Engine::find_json(std::string_view text, size_t limit) const {
+  if (bundle_) return bundle_find_json(false);
   const TraceStore& s = *store_;
   FindResult r = find_events(s, text, limit);
   std::string o;
@@ -622,6 +623,7 @@ void Engine::extract_begin(uint32_t event) {
 }
 
 std::string Engine::details_json(uint32_t event, std::string_view record) const {
+  if (bundle_) return bundle_details_json(event, record);
   const TraceStore& s = *store_;
   if (event >= s.events.size()) return "null";
   namespace det = protocol::keys::details;

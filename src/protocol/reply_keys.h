@@ -128,6 +128,9 @@ inline constexpr std::string_view kLaunchedTotalNs = "launchedTotalNs";
 inline constexpr std::string_view kLaunchedSpanNs = "launchedSpanNs";
 inline constexpr std::string_view kLaunchedComplete = "launchedComplete";
 inline constexpr std::string_view kLaunched = "launched";
+// A lazy bundle's event: why `record` (its args) is null, e.g. its source is not served beside
+// the bundle. Absent when the record was read.
+inline constexpr std::string_view kRecordNote = "recordNote";
 }  // namespace details
 
 // engine_details().record: the event's own JSON object; args, and xla for an XLA op.

@@ -131,7 +131,7 @@ constexpr bool worker_messages_unique() {
 static_assert(worker_messages_unique(), "a worker message name is listed twice for one direction");
 
 // The `kind` of a `query` message: engine_query()'s names (src/engine/engine_queries.cc).
-inline constexpr std::string_view kQueryKinds[] = {"select", "memory", "analysis"};
+inline constexpr std::string_view kQueryKinds[] = {"select", "memory", "analysis", "find"};
 
 // The memory chart's queries (the `memory` kinds of kQueryKinds: engine/engine_memory.cc
 // answers them, with the keys of reply_keys_memory.h) and the args the UI sends with them:

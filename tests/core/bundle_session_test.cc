@@ -356,3 +356,108 @@ TEST(BundleSession, EngineOpensABundleLazily) {
 
 }  // namespace
 }  // namespace strata
+
+namespace strata {
+namespace {
+
+// Search on a lazy bundle: once the tiles the search blob lists are fed, the find query and
+// strata.find answer exactly as on the trace loaded whole; before, they list nothing.
+TEST(BundleSession, SearchReadsOnlyTheListedTilesAndAnswersAsALoadedTrace) {
+  Fixture f;
+  make(&f, "lazy_find");
+  FileByteReader r(f.path);
+  Engine e;
+  ASSERT_TRUE(e.open_bundle_lazy("lazy_find.strata", &r)) << e.last_error();
+  const size_t events_tiles = static_cast<size_t>(std::count_if(
+      e.bundle_session()->manifest().tiles.begin(), e.bundle_session()->manifest().tiles.end(),
+      [](const bundle::Tile& t) { return t.kind == bundle::TileKind::kEvents; }));
+  for (const std::string args :
+       {R"({"text":"K7","limit":50})", R"({"text":"^op(3|17)$","regex":true})",
+        R"({"text":"nothing like it"})", R"({"text":"mark"})"}) {
+    std::vector<uint32_t> tiles;
+    std::string error;
+    ASSERT_TRUE(e.bundle_find_begin(args, &tiles, &error)) << error;
+    for (uint32_t i : tiles) {
+      const std::vector<uint8_t> b = f.file.tile_bytes(i);
+      e.bundle_session()->feed(i, b.data(), b.size());
+    }
+    ASSERT_TRUE(e.bundle_session()->find().done());
+    EXPECT_EQ(e.query_json("find", args), f.loaded.query_json("find", args)) << args;
+    if (args.find("K7") != std::string::npos) {
+      EXPECT_FALSE(tiles.empty());
+      EXPECT_LT(tiles.size(), events_tiles);  // only the tiles holding k7
+      EXPECT_EQ(e.find_json("K7", 50), f.loaded.find_json("K7", 50));
+    }
+  }
+  std::vector<uint32_t> tiles;
+  std::string error;
+  EXPECT_FALSE(e.bundle_find_begin(R"({"text":"(","regex":true})", &tiles, &error));
+  EXPECT_NE(error.find("regular expression"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace strata
+
+namespace strata {
+namespace {
+
+// The part of a JSON reply from `"key":[` to its closing bracket (flat arrays of objects).
+std::string array_of(const std::string& json, const std::string& key) {
+  const size_t a = json.find("\"" + key + "\":[");
+  if (a == std::string::npos) return "";
+  size_t depth = 0, i = json.find('[', a);
+  for (size_t j = i; j < json.size(); ++j) {
+    depth += json[j] == '[';
+    if (json[j] == ']' && --depth == 0) return json.substr(i, j - i + 1);
+  }
+  return "";
+}
+
+// Selection and details on a lazy bundle: an event whose tile is held is selected and detailed
+// with the loaded trace's fields; its args need the source (a note says so without it).
+TEST(BundleSession, SelectionAndDetailsReadTheEventsTile) {
+  Fixture f;
+  make(&f, "lazy_details");
+  FileByteReader r(f.path);
+  Engine e;
+  ASSERT_TRUE(e.open_bundle_lazy("lazy_details.strata", &r)) << e.last_error();
+  const uint32_t event = static_cast<uint32_t>(f.loaded.store()->events.size() / 3);
+  const uint32_t tile = e.bundle_event_tile(event);
+  ASSERT_NE(tile, kNone);
+  EXPECT_EQ(e.details_json(event, ""), "null");  // not held yet
+  const std::vector<uint8_t> b = f.file.tile_bytes(tile);
+  e.bundle_session()->feed(tile, b.data(), b.size());
+  EXPECT_EQ(e.bundle_event_tile(event), kNone);
+  const std::string args = "{\"events\":[" + std::to_string(event) + "]}";
+  const std::string got = e.query_json("select", args), want = f.loaded.query_json("select", args);
+  EXPECT_EQ(array_of(got, "events"), array_of(want, "events"));
+  EXPECT_NE(got.find("\"count\":1"), std::string::npos) << got;
+  const std::string d = e.details_json(event, ""), full = f.loaded.details_json(event, "");
+  for (const char* key : {"\"name\":", "\"cat\":", "\"startNs\":", "\"durNs\":", "\"pid\":",
+                          "\"tid\":", "\"depth\":"}) {
+    const size_t a = d.find(key), c = full.find(key);
+    ASSERT_NE(a, std::string::npos) << key << " in " << d;
+    ASSERT_NE(c, std::string::npos) << key;
+    EXPECT_EQ(d.substr(a, d.find_first_of(",}", a) - a),
+              full.substr(c, full.find_first_of(",}", c) - c))
+        << key;
+  }
+  EXPECT_NE(d.find("\"recordNote\":\"args: the source is not here"), std::string::npos) << d;
+  // With the record read from the source by its range: the record, no note.
+  uint64_t off = 0;
+  uint32_t len = 0;
+  ASSERT_TRUE(e.bundle_event_source(event, &off, &len));
+  uint64_t off2 = 0;
+  uint32_t len2 = 0;
+  ASSERT_TRUE(f.loaded.event_source(event, &off2, &len2));
+  EXPECT_EQ(off, off2);
+  EXPECT_EQ(len, len2);
+  const std::string with = e.details_json(event, "{\"args\":{\"x\":1}}");
+  EXPECT_NE(with.find("\"record\":{\"args\":{\"x\":1}}"), std::string::npos) << with;
+  EXPECT_EQ(with.find("recordNote"), std::string::npos);
+  // Analyses say plainly that they need the bundle whole.
+  EXPECT_NE(e.query_json("analysis", "{}").find("loaded whole"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace strata

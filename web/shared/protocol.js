@@ -54,7 +54,7 @@ const StrataProtocol = (() => {
   const MSG = names([...TO_WORKER, ...TO_PAGE]);
 
   // worker_messages.h kQueryKinds: the engine's query names ('memory' is a prefix: memory_live...).
-  const QUERY = names(['select', 'memory', 'analysis']);
+  const QUERY = names(['select', 'memory', 'analysis', 'find']);
   // worker_messages.h kRunsStatsKinds.
   const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff', 'head']);
   // runs_steps.h kRunsStepKinds: what the Runs tab's model asks the page to do next.
