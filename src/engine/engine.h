@@ -3,6 +3,7 @@
 // native tests drive it exactly as the engine worker (web/worker/) does through src/engine/wasm/.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -63,8 +64,13 @@ class Engine {
   bool load_sqlite(std::string_view name, ByteReader* reader);
   // A one-file tile bundle (docs/BUNDLE.md), read through `reader` (engine_bundle.cc): header,
   // index, then every events and counter tile, into a store as the packed trace's; a damaged
-  // tile is named in its errors and the rest shown. Same contract as load_sqlite.
-  bool load_bundle(std::string_view name, ByteReader* reader);
+  // tile is named in its errors and the rest shown. Same contract as load_sqlite. A split
+  // bundle's manifest (docs/BUNDLE.md) needs `split_tile`, which reads tile i's `length` bytes
+  // from its own file (tiles/<i>.zst) into `out`; without it a split manifest is refused.
+  using SplitTileReader =
+      std::function<bool(uint32_t index, uint32_t length, std::vector<uint8_t>* out)>;
+  bool load_bundle(std::string_view name, ByteReader* reader,
+                   const SplitTileReader& split_tile = {});
   // A tile bundle opened lazily (engine_bundle_lazy.cc, engine/bundle_session.h): only its
   // header, index and search blob are read through `reader` (a split bundle's manifest.strata
   // does); the track list comes from the index, and views read tiles the caller fetches and feeds

@@ -22,7 +22,8 @@ bool read_range(ByteReader* r, uint64_t offset, uint64_t n, std::vector<uint8_t>
 
 }  // namespace
 
-bool Engine::load_bundle(std::string_view name, ByteReader* reader) {
+bool Engine::load_bundle(std::string_view name, ByteReader* reader,
+                         const SplitTileReader& split_tile) {
   using namespace bundle;
   load_begin(name, reader->size());
   importer_.reset();  // no stream to feed
@@ -38,8 +39,9 @@ bool Engine::load_bundle(std::string_view name, ByteReader* reader) {
     bool ok = read_range(reader, 0, kHeaderBytes, &bytes);
     if (!ok) error = "not a Strata bundle (shorter than its header)";
     ok = ok && parse_header(bytes.data(), bytes.size(), &h, &error);
-    if (ok && (h.flags & kFlagSplit)) {
-      error = "a split bundle's manifest: open its directory's tiles by URL, not this file alone";
+    const bool split = ok && (h.flags & kFlagSplit);
+    if (split && !split_tile) {
+      error = "a split bundle's manifest: open it by URL beside its tiles/ folder, not alone";
       ok = false;
     }
     if (ok && !read_range(reader, h.index_offset, h.index_length, &bytes)) bytes.clear();
@@ -47,6 +49,7 @@ bool Engine::load_bundle(std::string_view name, ByteReader* reader) {
     ok = ok && store_from_bundle(
                    m,
                    [&](uint32_t i, std::vector<uint8_t>* out) {
+                     if (split) return split_tile(i, m.tiles[i].length, out);
                      return read_range(reader, m.tiles[i].offset, m.tiles[i].length, out);
                    },
                    store.get(), &bad, &error);

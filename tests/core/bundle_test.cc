@@ -7,6 +7,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <string>
@@ -509,6 +510,47 @@ TEST(Bundle, EngineOpensABundleAsTheTraceItWasPackedFrom) {
   EXPECT_EQ(e.generation(), generation);
   EXPECT_EQ(e.store()->events.size(), p.engine.store()->events.size());
   std::remove(p.path.c_str());
+}
+
+// A split bundle: the engine reads the manifest through its reader and each tile through the
+// split reader (the page's tiles/<i>.zst fetches); without one the manifest alone is refused.
+TEST(Bundle, EngineOpensASplitBundleThroughItsTileReader) {
+  const std::string json = generated_trace(3, 1500);
+  Packed p;
+  const std::string dir = scratch_path("engine_split");
+  pack("gen.json", json, small_tiles(dir, true), &p);
+  std::string manifest;
+  ASSERT_TRUE(read_file(dir + "/manifest.strata", &manifest));
+  const auto* data = reinterpret_cast<const uint8_t*>(manifest.data());
+  BundleFile b;
+  std::string error;
+  ASSERT_TRUE(b.open(dir, &error)) << error;
+  uint32_t reads = 0;
+  auto tile = [&](uint32_t i, uint32_t length, std::vector<uint8_t>* out) {
+    ++reads;
+    *out = b.tile_bytes(i);
+    return out->size() == length;
+  };
+  Engine e;
+  MemoryByteReader reader(data, manifest.size());
+  EXPECT_FALSE(e.load_bundle("manifest.strata", &reader));
+  EXPECT_NE(e.last_error().find("tiles/"), std::string::npos) << e.last_error();
+  ASSERT_TRUE(e.load_bundle("manifest.strata", &reader, tile)) << e.last_error();
+  EXPECT_GT(reads, 0u);
+  strata::testing::expect_same_store(*p.engine.store(), *e.store());
+  EXPECT_EQ(e.track_list(), p.engine.track_list());
+
+  // A tile that cannot be read is named; the rest of the trace is there.
+  auto missing = [&](uint32_t i, uint32_t length, std::vector<uint8_t>* out) {
+    return i != 0 && tile(i, length, out);
+  };
+  ASSERT_TRUE(e.load_bundle("manifest.strata", &reader, missing)) << e.last_error();
+  const auto& errors = e.store()->errors;
+  EXPECT_TRUE(std::any_of(
+      errors.begin(), errors.end(),
+      [](const std::string& m) { return m.find("tile 0 cannot be read") != std::string::npos; }))
+      << errors.size() << " errors";
+  EXPECT_EQ(e.store()->events.size(), p.engine.store()->events.size());
 }
 
 // An index whose checksum holds but whose content lies (a writer bug, a crafted file): every

@@ -145,6 +145,10 @@ TEST(DetectFormat, BinaryJunkIsUnknown) {
   // A SQLite header is a database now (which profiler's is told by its tables, when opened).
   expect("x", std::string("SQLite format 3\0\x10\0", 19), FileKind::kSqlite, Compression::kNone);
   expect("x", std::string("\x00\x01\x02", 3), FileKind::kUnknown, Compression::kNone);
+  // A bundle (or a split bundle's manifest) by its magic, whatever its name.
+  expect("trace.json", std::string("STRATABN\x01\0\0\0", 12), FileKind::kBundle,
+         Compression::kNone);
+  expect("x", std::string("STRATAB\0\x01\0\0\0", 12), FileKind::kUnknown, Compression::kNone);
 }
 
 TEST(DetectFormat, TraceKind) {

@@ -474,7 +474,8 @@
   // ---- window.strata ---------------------------------------------------------------------------
   const params = new URLSearchParams(location.search);
   // Several ?url= open together (the xplanes of one run); embed=1 starts empty unless given one.
-  const startUrls = params.getAll('url').filter(Boolean);
+  // ?bundle= is a tile bundle's URL (what a file is, the engine tells from its bytes).
+  const startUrls = [...params.getAll('url'), ...params.getAll('bundle')].filter(Boolean);
   const startSource = startUrls.length > 1 ? startUrls : startUrls[0] || (embedded ? null : 'demo/demo-trace.json');
   const api = {
     version: 1,

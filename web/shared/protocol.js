@@ -72,6 +72,7 @@ const StrataProtocol = (() => {
     trainingLog: 6,
     perfetto: 7,
     sqlite: 8,
+    bundle: 9,
   });
   const COMPRESSION = Object.freeze({ none: 0, gzip: 1, zstd: 2 });
 

@@ -1,7 +1,10 @@
-// A SQLite profile (Nsight Systems, Ascend): the engine opens it where it is and reads pages
-// through engine_load_sqlite's reader, which calls self.strataDbRead(offset, n) synchronously
+// Files the engine opens where they are rather than streams: a SQLite profile (Nsight Systems,
+// Ascend) and a Strata tile bundle. The engine reads them through engine_load_sqlite's /
+// engine_load_bundle's reader, which calls self.strataDbRead(offset, n) synchronously
 // (src/engine/wasm/browser_byte_reader.cc). A File or Blob is sliced with FileReaderSync, so a
-// big database is never copied whole; a URL's body is fetched into a Blob first.
+// big file is never copied whole; a bundle by URL is read by synchronous Range requests where
+// the server takes them (a split bundle's tiles as tiles/<i>.zst beside its manifest, on the
+// manifest's origin only), other URLs are fetched into a Blob first.
 'use strict';
 /* exported createDb */
 
@@ -9,21 +12,56 @@
 function createDb(M, sources, trace) {
   const { withString } = StrataWasm;
 
-  // Opens a database with `open(name, size)` (an engine export answering 1 when it loaded) while
-  // self.strataDbRead reads its bytes. opened: sources.open()'s answer, its first chunk already
-  // read. Returns {ok, blob} or {ok: false, error} for a database that could not be read.
-  async function openWith(opened, open) {
+  // `n` bytes of `url` at `offset` by a synchronous Range request (allowed in a worker).
+  function rangeRead(url, offset, n) {
+    const x = new XMLHttpRequest();
+    x.open('GET', url, false);
+    x.responseType = 'arraybuffer';
+    x.setRequestHeader('Range', `bytes=${offset}-${offset + n - 1}`);
+    x.send();
+    if (x.status !== 206 && !(x.status === 200 && offset === 0)) throw new Error(`HTTP ${x.status}`);
+    return new Uint8Array(x.response);
+  }
+  // A whole small file (a split bundle's tile) by a synchronous request.
+  function wholeRead(url) {
+    const x = new XMLHttpRequest();
+    x.open('GET', url, false);
+    x.responseType = 'arraybuffer';
+    x.send();
+    if (x.status !== 200) throw new Error(`HTTP ${x.status}`);
+    return new Uint8Array(x.response);
+  }
+
+  async function stopStream(opened) {
+    if (opened.stop) opened.stop();
     try {
-      await opened.chunks.return(); // the stream's read-ahead is not needed: pages are read by offset
+      await opened.chunks.return(); // the stream's read-ahead is not needed: bytes are read by offset
     } catch (e) {
       /* already ended */
     }
+  }
+
+  // Opens a file with `open(name, size)` (an engine export answering 1 when it loaded) while
+  // self.strataDbRead reads its bytes. opened: sources.open()'s answer, its first chunk already
+  // read; byRange: read a URL by Range requests (when its server takes them) instead of
+  // fetching it whole. Returns {ok, blob} or {ok: false, error} for a file that could not be read.
+  async function openWith(opened, open, byRange = false) {
+    await stopStream(opened);
     let blob = opened.source.blob;
+    const url = opened.source.url;
+    if (!blob && url && byRange && opened.ranges && opened.total > 0) {
+      self.strataDbRead = (offset, n) => rangeRead(url, offset, n);
+      try {
+        return { ok: withString(M, opened.name, (p) => open(p, opened.total)) === 1 };
+      } finally {
+        self.strataDbRead = null;
+      }
+    }
     if (!blob) {
       try {
         blob = new Blob([await sources.readAll(opened.source)]);
       } catch (e) {
-        return { ok: false, error: `reading the database failed: ${e.message || e}` };
+        return { ok: false, error: `reading ${url ? 'the file' : 'the database'} failed: ${e.message || e}` };
       }
     }
     const reader = new FileReaderSync();
@@ -44,5 +82,34 @@ function createDb(M, sources, trace) {
     return { ok: true };
   }
 
-  return { load, openWith };
+  // Header bytes 12-15 (flags), bit 0: a split bundle's manifest (docs/BUNDLE.md).
+  const isSplit = (head) => head.length >= 16 && (head[12] & 1) === 1;
+
+  // A tile bundle as the current trace (head: its first bytes). Returns {ok, error}.
+  async function loadBundle(opened, head) {
+    const split = isSplit(head);
+    const url = opened.source.url;
+    if (split && url) {
+      const base = new URL(url, self.location.href);
+      self.strataTileRead = (i, n) => {
+        const tile = new URL(`tiles/${i}.zst`, base);
+        if (tile.origin !== base.origin) throw new Error('a tile off the bundle origin');
+        return wholeRead(tile.href).subarray(0, n);
+      };
+    }
+    let r;
+    try {
+      r = await openWith(opened, (p, size) => M._engine_load_bundle(p, size, split && url ? 1 : 0), true);
+    } finally {
+      self.strataTileRead = null;
+    }
+    if (r.error) return trace.fail(opened.name, r.error);
+    if (!r.ok) return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
+    // The bundle's events point into its sources, which are not here: details show what the
+    // bundle holds.
+    sources.setCurrent(null, []);
+    return { ok: true };
+  }
+
+  return { load, loadBundle, openWith };
 }

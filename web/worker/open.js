@@ -83,8 +83,8 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
       const m = loss.message(MSG.lossLoaded, r, { id, kind: what.name, summary: trace.summary() });
       return { message: m, transfer: [m.points] };
     }
-    if (what.kind === FILE_KIND.sqlite) {
-      const r = await db.load(first);
+    if (what.kind === FILE_KIND.sqlite || what.kind === FILE_KIND.bundle) {
+      const r = what.kind === FILE_KIND.sqlite ? await db.load(first) : await db.loadBundle(first, head);
       if (!r.ok) return failed(id, r.error);
       return loaded(id, what.name);
     }

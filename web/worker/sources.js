@@ -38,6 +38,7 @@ function createSources() {
   // Bytes [off, off + len) of file `file` of the current trace.
   async function readRange(off, len, file) {
     const src = all[file] || current;
+    if (!src) throw new Error("the trace's source file is not here (a bundle holds its events, not their records)");
     if (src.blob) return readBlob(src.blob, off, len);
     return readUrlRange(src.url, off, len);
   }
@@ -205,6 +206,7 @@ function createSources() {
   // Chunks of file `file` of the current trace from its start (to re-read a compressed file).
   function chunksOf(file) {
     const src = all[file] || current;
+    if (!src) throw new Error("the trace's source file is not here (a bundle holds its events, not their records)");
     if (src.blob) return blobChunks(src.blob);
     return (async function* () {
       const resp = await fetch(src.url);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/base/text.h"
+#include "core/bundle/bundle_format.h"
 #include "core/formats/ascend_csv/ascend_csv_kind.h"
 #include "core/formats/hlo/hlo_text_parser.h"
 #include "core/formats/loss_log/log_scan.h"
@@ -77,6 +78,11 @@ DetectedFormat detect_format(std::string_view name, const uint8_t* head, size_t 
   }
   if (f.compression == Compression::kNone && is_sqlite_header(head, n)) {
     f.kind = FileKind::kSqlite;
+    return f;
+  }
+  if (f.compression == Compression::kNone && n >= sizeof(bundle::kMagic) &&
+      std::memcmp(head, bundle::kMagic, sizeof(bundle::kMagic)) == 0) {
+    f.kind = FileKind::kBundle;
     return f;
   }
   std::string inflated;
@@ -225,6 +231,8 @@ const char* file_kind_name(FileKind kind) {
       return "perfetto";
     case FileKind::kSqlite:
       return "sqlite";
+    case FileKind::kBundle:
+      return "strata-bundle";
     case FileKind::kUnknown:
       break;
   }

@@ -33,6 +33,7 @@ enum class FileKind : uint8_t {
   kTrainingLog = 6,
   kPerfetto = 7,
   kSqlite = 8,  // a SQLite database (a profiler's export: which one is told by its tables)
+  kBundle = 9,  // a Strata tile bundle or a split bundle's manifest (docs/BUNDLE.md)
 };
 
 struct DetectedFormat {

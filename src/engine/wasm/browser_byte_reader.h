@@ -1,6 +1,10 @@
-// The worker's reader of the database being opened: each read calls the worker's
-// self.strataDbRead(offset, n) (web/worker/db.js), which slices the File synchronously.
+// The worker's reader of the database or bundle being opened: each read calls the worker's
+// self.strataDbRead(offset, n) (web/worker/db.js), which slices the File or asks the server
+// for the range synchronously.
 #pragma once
+#include <cstdint>
+#include <vector>
+
 #include "core/formats/sqlite/byte_reader.h"
 
 namespace strata {
@@ -14,5 +18,9 @@ class BrowserByteReader : public ByteReader {
  private:
   uint64_t size_;
 };
+
+// Tile `index` of a split bundle (`length` bytes of its tiles/<index>.zst), read through the
+// worker's self.strataTileRead(index, length) (db.js); false when it is missing or short.
+bool browser_read_split_tile(uint32_t index, uint32_t length, std::vector<uint8_t>* out);
 
 }  // namespace strata

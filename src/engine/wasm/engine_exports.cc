@@ -44,6 +44,17 @@ EMSCRIPTEN_KEEPALIVE int engine_load_sqlite(const char* name, double total_bytes
   strata::BrowserByteReader reader(static_cast<uint64_t>(total_bytes));
   return engine().load_sqlite(name, &reader) ? 1 : 0;
 }
+// A tile bundle of `total_bytes` (or a split bundle's manifest when `split` is 1, its tiles
+// read through self.strataTileRead), read through self.strataDbRead as a database is.
+EMSCRIPTEN_KEEPALIVE int engine_load_bundle(const char* name, double total_bytes, int split) {
+  strata::BrowserByteReader reader(static_cast<uint64_t>(total_bytes));
+  return engine().load_bundle(name, &reader,
+                              split
+                                  ? strata::Engine::SplitTileReader(strata::browser_read_split_tile)
+                                  : strata::Engine::SplitTileReader())
+             ? 1
+             : 0;
+}
 EMSCRIPTEN_KEEPALIVE void engine_load_begin(const char* name, double total_bytes) {
   engine().load_begin(name, static_cast<uint64_t>(total_bytes));
 }

@@ -141,6 +141,16 @@ bool Packer::add_tile(Tile t, const Bytes& raw) {
   return true;
 }
 
+// A tile of `count` items of one row or series from item `first` (its times set by the caller).
+Tile items_tile(TileKind kind, uint32_t row, uint32_t first, uint32_t count) {
+  Tile t;
+  t.kind = kind;
+  t.row = row;
+  t.first = first;
+  t.count = count;
+  return t;
+}
+
 void Packer::event_tiles(uint32_t row) {
   const PyramidRow& pr = p_.rows[row];
   const Track& tr = s_.tracks[pr.track];
@@ -148,11 +158,7 @@ void Packer::event_tiles(uint32_t row) {
   const uint32_t lo = tr.rows[pr.depth], hi = tr.rows[pr.depth + 1];
   for (uint32_t a = lo; a < hi; a += o_.tile_items) {
     const uint32_t b = std::min(hi, a + o_.tile_items), n = b - a;
-    Tile t;
-    t.kind = TileKind::kEvents;
-    t.row = row;
-    t.first = a;
-    t.count = n;
+    Tile t = items_tile(TileKind::kEvents, row, a, n);
     t.t0 = ev.start[a];
     t.t1 = t.t0;
     for (uint32_t e = a; e < b; ++e) t.t1 = std::max(t.t1, end_of(ev.start[e], ev.dur[e]));
@@ -231,11 +237,7 @@ void Packer::counter_tiles(uint32_t series) {
   const uint32_t lo = cs.first_sample, hi = cs.first_sample + cs.sample_count;
   for (uint32_t a = lo; a < hi; a += o_.tile_items) {
     const uint32_t b = std::min(hi, a + o_.tile_items), n = b - a;
-    Tile t;
-    t.kind = TileKind::kCounter;
-    t.row = series;
-    t.first = a;
-    t.count = n;
+    Tile t = items_tile(TileKind::kCounter, series, a, n);
     t.t0 = s_.samples.ts[a], t.t1 = s_.samples.ts[b - 1];
     const auto mm =
         std::minmax_element(s_.samples.value.data() + a, s_.samples.value.data() + a + n);
