@@ -27,6 +27,7 @@ const workerShared = {
   createCompare: 'readonly', // worker/compare.js
   createOpener: 'readonly', // worker/open.js
   createDb: 'readonly', // worker/db.js
+  createBundle: 'readonly', // worker/bundle.js
   createSliced: 'readonly', // worker/sliced.js
 };
 

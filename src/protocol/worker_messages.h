@@ -33,7 +33,8 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "list of XSpace files is one multi-host trace, a list of Chrome JSON files one multi-rank "
      "trace, any other list opens file by file; workers: how many workers parse a big plain Chrome "
      "JSON (web/worker/sliced.js; 1: the engine worker alone; absent: the cores, at most 8); "
-     "sliceMinBytes: the smallest file sliced (absent: 64 MB)"},
+     "sliceMinBytes: the smallest file sliced (absent: 64 MB); bundleLazyBytes: the smallest "
+     "tile bundle opened lazily, tiles on demand (absent: 256 MB)"},
     {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},
     {"details", Direction::kToWorker,
      "event: event index; hover: bool (for the UI's hover tooltip, answered with hover set)"},

@@ -47,7 +47,7 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
   const failed = (id, error) => ({ message: { type: MSG.loadFailed, id, error, summary: trace.summary() } });
 
   // One source: {id, name, source} → one answer. slicing: the open message's {workers,
-  // sliceMinBytes} (sliced.js).
+  // sliceMinBytes} (sliced.js) and bundleLazyBytes (db.js).
   async function openOne(id, name, src, t0, slicing = {}) {
     let first, head;
     try {
@@ -84,7 +84,10 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced }) {
       return { message: m, transfer: [m.points] };
     }
     if (what.kind === FILE_KIND.sqlite || what.kind === FILE_KIND.bundle) {
-      const r = what.kind === FILE_KIND.sqlite ? await db.load(first) : await db.loadBundle(first, head);
+      const r =
+        what.kind === FILE_KIND.sqlite
+          ? await db.load(first)
+          : await db.loadBundle(first, head, slicing.bundleLazyBytes);
       if (!r.ok) return failed(id, r.error);
       return loaded(id, what.name);
     }

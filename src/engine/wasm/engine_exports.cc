@@ -36,6 +36,8 @@ const char* keep(std::string s) {
 // The engine itself, for the graph viewer's and the Runs tab's sessions (graph_exports.cc,
 // runs_exports.cc), which read its current trace.
 const strata::Engine& engine_current() { return engine(); }
+// The same, to change: a lazy bundle's tiles are fed to it (bundle_exports.cc).
+strata::Engine& engine_mutable() { return engine(); }
 
 extern "C" {
 
