@@ -1,6 +1,7 @@
 #include "engine/bundle_session.h"
 
 #include <algorithm>
+#include <cmath>
 #include <tuple>
 #include <utility>
 
@@ -164,6 +165,26 @@ void BundleSession::find_count(uint32_t i, const DecodedTile* d) {
     }
   }
   if (find_.done()) std::sort_heap(heap.begin(), heap.end(), earlier);
+}
+
+int64_t BundleSession::locate(StrId name, double start, double tol,
+                              const std::function<bool(uint32_t track)>& keep) const {
+  int64_t best = -1;
+  double best_d = tol;
+  for (const auto& [i, entry] : cache_) {
+    const DecodedTile& d = entry.tile;
+    if (d.kind != bundle::TileKind::kEvents) continue;
+    const uint32_t track = m_.rows[m_.tiles[i].row].track;
+    if (!keep(track)) continue;
+    for (size_t k = 0; k < d.events.size(); ++k) {
+      if (d.events.name[k] != name) continue;
+      const double dist = std::fabs(static_cast<double>(d.events.start[k]) - start);
+      if (dist > best_d) continue;
+      best = d.events.first + static_cast<int64_t>(k);
+      best_d = dist;
+    }
+  }
+  return best;
 }
 
 bool BundleSession::event(uint32_t event, TileEvent* out, uint32_t* tile) const {

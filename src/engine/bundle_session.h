@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -94,6 +95,10 @@ class BundleSession {
   std::vector<uint32_t> find_begin(std::vector<uint8_t> names, size_t limit, size_t bins);
   // The search so far (complete when done()).
   const BundleFind& find() const { return find_; }
+  // The held event named `name` that starts closest to `start` (within `tol` ns) and passes
+  // `keep` (its store track), or -1: the events tiles at hand are searched.
+  int64_t locate(StrId name, double start, double tol,
+                 const std::function<bool(uint32_t track)>& keep) const;
   // Event `event` when the cache holds its tile; else false and *tile is the tile to fetch.
   bool event(uint32_t event, TileEvent* out, uint32_t* tile) const;
 

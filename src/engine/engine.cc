@@ -721,6 +721,11 @@ int64_t Engine::locate(std::string_view name, double start, std::string_view pid
   StrId id = s.strings.find(name);
   if (id == kNone) return -1;
   const double tol = std::max(1.0, std::fabs(start) * 4e-16);
+  if (bundle_)  // the events tiles at hand (a search's or a view's)
+    return bundle_->locate(id, start, tol, [&](uint32_t track) {
+      const Track& t = s.tracks[track];
+      return (pid.empty() || s.processes[t.process].key == pid) && (tid.empty() || t.key == tid);
+    });
   int64_t best = -1;
   double best_d = tol;
   for (uint32_t e = 0; e < s.events.size(); ++e) {

@@ -372,6 +372,7 @@ inline constexpr std::string_view kDetailsLaunchedKeys[] = {
 
 // The event's record (its args and xla are copied).
 inline constexpr std::string_view kDetailsObjectKeys[] = {keys::details::kRecord};
+inline constexpr std::string_view kDetailsNoteKeys[] = {keys::details::kRecordNote};
 inline constexpr std::string_view kDetailsRecordKeys[] = {keys::record::kArgs, keys::record::kXla};
 
 inline constexpr std::string_view kSelectKeys[] = {keys::select::kCount, keys::select::kSummary,

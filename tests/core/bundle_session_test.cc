@@ -16,6 +16,7 @@
 
 #include "core/bundle/bundle_reader.h"
 #include "core/formats/sqlite/byte_reader.h"
+#include "core/query/find.h"
 #include "core/query/viewport.h"
 #include "engine/engine.h"
 #include "engine_test_util.h"
@@ -387,6 +388,16 @@ TEST(BundleSession, SearchReadsOnlyTheListedTilesAndAnswersAsALoadedTrace) {
       EXPECT_FALSE(tiles.empty());
       EXPECT_LT(tiles.size(), events_tiles);  // only the tiles holding k7
       EXPECT_EQ(e.find_json("K7", 50), f.loaded.find_json("K7", 50));
+      // A match located by its name, start and thread, as the page's strata.locate asks.
+      const TraceStore& ls = *f.loaded.store();
+      const FindResult fr = find_events(ls, "k7", 5);
+      ASSERT_FALSE(fr.events.empty());
+      for (uint32_t ev : fr.events) {
+        const Track& t = ls.tracks[ls.events.track[ev]];
+        const std::string pid = ls.processes[t.process].key;
+        const double at = static_cast<double>(ls.events.start[ev]);
+        EXPECT_EQ(e.locate("k7", at, pid, t.key), static_cast<int64_t>(ev));
+      }
     }
   }
   std::vector<uint32_t> tiles;

@@ -246,6 +246,9 @@
                 pick(d[REPLY.detailsObject.record], REPLY_KEYS.detailsRecord),
               );
             if (d) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsFlow));
+            // A lazy bundle's event without its record: why (its source is not served beside it).
+            if (d && d[REPLY.detailsNote.recordNote] !== undefined)
+              Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsNote));
             if (d && d[REPLY.detailsLaunched.launchedCount] !== undefined)
               Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
           } catch (e) {

@@ -134,6 +134,7 @@ const StrataProtocol = (() => {
     detailsLaunched: ['launchedCount', 'launchedTotalNs', 'launchedSpanNs', 'launchedComplete', 'launched'],
     detailsFlow: ['flows'],
     detailsObject: ['record'],
+    detailsNote: ['recordNote'],
     detailsRecord: ['args', 'xla'],
     select: ['count', 'summary', 'events'],
     selectedEvent: ['event', 'name', 'tsNs', 'durNs', 'pid', 'tid'],

@@ -11,6 +11,7 @@
 // M: the engine module; sources: createSources(); trace: createTrace(); bundle: createBundle().
 function createDb(M, sources, trace, bundle) {
   const { withString } = StrataWasm;
+  const { REPLY } = StrataProtocol;
 
   // `n` bytes of `url` at `offset` by a synchronous Range request (allowed in a worker).
   function rangeRead(url, offset, n) {
@@ -112,9 +113,9 @@ function createDb(M, sources, trace, bundle) {
     if (!bundle.open(opened.name, size, readSync, fetchTile))
       return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
     // Args are re-read from the source when it is served beside the bundle, uncompressed.
-    const files = JSON.parse(M.UTF8ToString(M._engine_summary())).files || [];
-    if (url && files.length === 1 && files[0].compression === 'none')
-      bundle.setSource(fetchers.sourceBeside(url, files[0].name));
+    const [src, another] = trace.summary()[REPLY.summary.files] || [];
+    if (url && src && !another && src.compression === 'none')
+      bundle.setSource(fetchers.sourceBeside(url, src[REPLY.summaryFile.name]));
     sources.setCurrent(null, []);
     return { ok: true };
   }
