@@ -30,6 +30,7 @@ const workerShared = {
   createOpener: 'readonly', // worker/open.js
   createDb: 'readonly', // worker/db.js
   createPod: 'readonly', // worker/pod.js
+  createBundle: 'readonly', // worker/bundle.js
   createSliced: 'readonly', // worker/sliced.js
 };
 

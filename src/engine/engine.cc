@@ -20,6 +20,7 @@
 #include "core/query/viewport.h"
 #include "engine/analysis/analysis_cache.h"
 #include "engine/analysis/op_cells.h"
+#include "engine/bundle_session.h"
 #include "engine/graph_session.h"
 #include "protocol/reply_keys.h"
 #include "protocol/view_messages.h"
@@ -87,6 +88,7 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
 
 // Makes `store` the current trace (a new generation for the UI).
 void Engine::install(std::unique_ptr<TraceStore> store, Pyramid pyramid) {
+  bundle_.reset();  // a lazy bundle sets its session after installing its tables
   store_ = std::move(store);
   pyramid_ = std::move(pyramid);
   ++generation_;
@@ -285,7 +287,7 @@ std::string Engine::summary_json() const {
   for (const Track& t : s.tracks) counter_tracks += t.kind == TrackKind::kCounter;
   o += '}';
   protocol::append_key(&o, sum::kEvents);
-  o += std::to_string(s.events.size());
+  o += std::to_string(bundle_ ? bundle_->manifest().events : s.events.size());
   protocol::append_key(&o, sum::kCounters);
   o += std::to_string(s.samples.size() - derived_counter_samples(s));  // the file's counters
   o += ",\"counterTracks\":" + std::to_string(counter_tracks);
@@ -314,6 +316,7 @@ std::string Engine::summary_json() const {
   };
   add_all(s.errors);
   add_all(session_errors_);
+  if (bundle_) add_all(bundle_->errors());
   o += ']';
   protocol::append_key(&o, sum::kWarnings);
   o += '[';
@@ -325,6 +328,30 @@ std::string Engine::summary_json() const {
   first = true;
   add_all(s.notes);
   o += ']';
+  if (bundle_) {  // a lazy bundle: what its tiles cost so far
+    namespace b = protocol::keys::summary_bundle;
+    const BundleStats& st = bundle_->stats();
+    protocol::append_key(&o, sum::kBundle);
+    protocol::append_key(&o, b::kBytes, '{');
+    json_append_int(&o, static_cast<int64_t>(bundle_->bundle_bytes()));
+    protocol::append_key(&o, b::kTiles);
+    json_append_int(&o, static_cast<int64_t>(bundle_->manifest().tiles.size()));
+    protocol::append_key(&o, b::kTilesFetched);
+    json_append_int(&o, static_cast<int64_t>(st.tiles_fetched));
+    protocol::append_key(&o, b::kBytesFetched);
+    json_append_int(&o, static_cast<int64_t>(st.bytes_fetched));
+    protocol::append_key(&o, b::kTilesFailed);
+    json_append_int(&o, static_cast<int64_t>(st.tiles_failed));
+    protocol::append_key(&o, b::kCacheBytes);
+    json_append_int(&o, static_cast<int64_t>(st.cache_bytes));
+    protocol::append_key(&o, b::kCacheTiles);
+    json_append_int(&o, static_cast<int64_t>(st.cache_tiles));
+    protocol::append_key(&o, b::kCacheCap);
+    json_append_int(&o, static_cast<int64_t>(bundle_->cache_cap()));
+    protocol::append_key(&o, b::kEvictions);
+    json_append_int(&o, static_cast<int64_t>(st.evictions));
+    o += '}';
+  }
   if (!s.planes.empty()) {  // xplane inputs: the file's planes and lines, XEvents per line
     o += ",\"planes\":[";
     for (size_t i = 0; i < s.planes.size(); ++i) {
@@ -416,7 +443,7 @@ std::vector<uint8_t> Engine::track_list() const {
     te.name_len = static_cast<uint32_t>(nm.size());
     te.name_off = chars.add(nm);
     te.rows = t.kind == TrackKind::kCounter ? 1 : t.max_depth + 1;
-    te.event_count = t.event_count;
+    te.event_count = bundle_ ? bundle_->manifest().tracks[ti].event_count : t.event_count;
     te.first_series = t.first_series;
     te.series_count = t.series_count;
     put(&out, te);
@@ -428,6 +455,10 @@ std::vector<uint8_t> Engine::track_list() const {
       double v = s.samples.value[se.first_sample + i];
       if (i == 0 || v < e.min) e.min = v;
       if (i == 0 || v > e.max) e.max = v;
+    }
+    if (bundle_) {  // no samples at hand: the index's range of the series
+      const size_t si = static_cast<size_t>(&se - s.series.data());
+      e.min = bundle_->series_min()[si], e.max = bundle_->series_max()[si];
     }
     e.track = store_to_display_[se.track];
     std::string_view nm = s.strings.get(se.name);
@@ -442,24 +473,37 @@ std::vector<uint8_t> Engine::track_list() const {
   return out;
 }
 
-std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
-  std::vector<uint8_t> out;
-  if (n < sizeof(proto::Header) + sizeof(proto::ViewRequestBody)) return out;
+bool Engine::view_query(const uint8_t* request, size_t n, ViewportQuery* q) const {
+  if (n < sizeof(proto::Header) + sizeof(proto::ViewRequestBody)) return false;
   proto::Header rh;
   proto::ViewRequestBody rq;
   std::memcpy(&rh, request, sizeof rh);
   std::memcpy(&rq, request + sizeof rh, sizeof rq);
-  if (rh.type != proto::MsgType::kViewRequest) return out;
-  const TraceStore& s = *store_;
+  if (rh.type != proto::MsgType::kViewRequest) return false;
+  q->origin = store_->has_time ? store_->start_ns : 0;
+  q->start = rq.start;
+  q->end = rq.end;
+  q->width_px = std::clamp<uint32_t>(rq.width_px, 1, 16384);
+  return true;
+}
+
+std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
+  std::vector<uint8_t> out;
   ViewportQuery q;
-  q.origin = s.has_time ? s.start_ns : 0;
-  q.start = rq.start;
-  q.end = rq.end;
-  q.width_px = std::clamp<uint32_t>(rq.width_px, 1, 16384);
+  if (!view_query(request, n, &q)) return out;
+  proto::Header rh;
+  proto::ViewRequestBody rq;
+  std::memcpy(&rh, request, sizeof rh);
+  std::memcpy(&rq, request + sizeof rh, sizeof rq);
+  const TraceStore& s = *store_;
   std::vector<VisibleSlice> slices;
   std::vector<CounterBucket> buckets;
-  query_slices_pyramid(s, pyramid_, q, &slices);
-  query_counters(s, q, &buckets, &pyramid_.counters);
+  if (bundle_) {
+    bundle_->view(q, &slices, &buckets);  // from its tiles at hand; no flows in a bundle
+  } else {
+    query_slices_pyramid(s, pyramid_, q, &slices);
+    query_counters(s, q, &buckets, &pyramid_.counters);
+  }
 
   // Track ids go out in display order, as in the track list.
   const std::vector<uint32_t>& display_index = store_to_display_;
@@ -514,6 +558,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
 }
 
 std::string Engine::find_json(std::string_view text, size_t limit) const {
+  if (bundle_) return bundle_find_json(false);
   const TraceStore& s = *store_;
   FindResult r = find_events(s, text, limit);
   std::string o;
@@ -578,6 +623,7 @@ void Engine::extract_begin(uint32_t event) {
 }
 
 std::string Engine::details_json(uint32_t event, std::string_view record) const {
+  if (bundle_) return bundle_details_json(event, record);
   const TraceStore& s = *store_;
   if (event >= s.events.size()) return "null";
   namespace det = protocol::keys::details;
@@ -675,6 +721,11 @@ int64_t Engine::locate(std::string_view name, double start, std::string_view pid
   StrId id = s.strings.find(name);
   if (id == kNone) return -1;
   const double tol = std::max(1.0, std::fabs(start) * 4e-16);
+  if (bundle_)  // the events tiles at hand (a search's or a view's)
+    return bundle_->locate(id, start, tol, [&](uint32_t track) {
+      const Track& t = s.tracks[track];
+      return (pid.empty() || s.processes[t.process].key == pid) && (tid.empty() || t.key == tid);
+    });
   int64_t best = -1;
   double best_d = tol;
   for (uint32_t e = 0; e < s.events.size(); ++e) {

@@ -22,6 +22,7 @@ namespace strata {
 
 struct HloProtoSpan;
 class ByteReader;
+class BundleSession;
 class GraphSession;
 struct AnalysisCache;
 
@@ -80,6 +81,26 @@ class Engine {
   bool load_host(std::string_view name, ByteReader* reader);
   void load_host_fail(std::string_view name, std::string_view why);
   bool load_hosts_end();
+  // A tile bundle opened lazily (engine_bundle_lazy.cc, engine/bundle_session.h): only its
+  // header, index and search blob are read through `reader` (a split bundle's manifest.strata
+  // does); the track list comes from the index, and views read tiles the caller fetches and feeds
+  // to bundle_session(). Same contract as load_sqlite.
+  bool open_bundle_lazy(std::string_view name, ByteReader* reader);
+  // The lazy bundle shown, or null (any other trace).
+  BundleSession* bundle_session() const { return bundle_.get(); }
+  // The tiles a kViewRequest needs that the lazy bundle does not hold (empty without one).
+  std::vector<uint32_t> bundle_wanted(const uint8_t* request, size_t n) const;
+  // Starts a search of the lazy bundle (engine_bundle_find.cc): `args` as query_json("find")
+  // takes them. Returns the tiles to fetch and feed before query_json("find") / find_json()
+  // answer with the whole count (they answer from what was counted so far). False, with why,
+  // for a bad pattern.
+  bool bundle_find_begin(std::string_view args, std::vector<uint32_t>* tiles, std::string* error);
+  // The events tile holding `event` when the lazy bundle does not hold it (to fetch before
+  // details_json), else kNone.
+  uint32_t bundle_event_tile(uint32_t event) const;
+  // Where a lazy bundle's event's record is in its source (the source file's name, for a page
+  // that serves it beside the bundle): false when the tile is not held or it has no record.
+  bool bundle_event_source(uint32_t event, uint64_t* offset, uint32_t* length) const;
   // Progressive display: for a file of at least `min_file` bytes, the first `bytes` are also
   // indexed on their own and replace the current trace as soon as they are read (a new
   // generation), so the first timeline appears long before a big file is done. The trace shown
@@ -217,6 +238,16 @@ class Engine {
   void install(std::unique_ptr<TraceStore> store, Pyramid pyramid);
   std::vector<uint32_t> display_tracks_, store_to_display_;
   void index_display_order();
+  std::unique_ptr<BundleSession> bundle_;  // a lazy bundle's tiles (null for a loaded trace)
+  // A lazy bundle's event for the details pane (its tile held), with `record` when it was read.
+  std::string bundle_details_json(uint32_t event, std::string_view record) const;
+  // The select query on a lazy bundle: the listed events whose tiles are held (a region or
+  // name selection would read every tile: empty).
+  std::string bundle_select_json(const std::vector<double>& events) const;
+  // The lazy bundle's last search, as query_json("find") (panel) or find_json() answers.
+  std::string bundle_find_json(bool panel) const;
+  // A kViewRequest's range as a query on the current trace; false for a malformed request.
+  bool view_query(const uint8_t* request, size_t n, ViewportQuery* q) const;
   mutable std::unique_ptr<GraphSession> graph_;  // last: it refers to the engine
 };
 

@@ -13,6 +13,7 @@
 #include "engine/analysis/framework_op_xplane.h"
 #include "engine/analysis/op_cells.h"
 #include "engine/analysis/overview.h"
+#include "engine/bundle_session.h"
 #include "engine/engine.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
@@ -30,11 +31,36 @@ std::string error_json(const std::string& message) {
 }
 
 constexpr size_t kMaxRegexLength = 1000;
-// Slices of the whole trace the find reply counts matches in (the ruler's search marks): more
-// than a wide screen has pixels, so zoomed out every mark lands on its own pixel.
-constexpr size_t kFindBins = 4096;
 
 }  // namespace
+
+bool match_names(const TraceStore& s, const std::string& text, bool regex,
+                 std::vector<uint8_t>* match, std::string* error) {
+  match->assign(s.strings.size(), 0);
+  if (regex) {
+    // std::regex parses (and destroys its compiled form) recursively, a few calls per
+    // character or bracket: a bounded pattern keeps that within the worker's stack.
+    if (text.size() > kMaxRegexLength) {
+      *error = "the regular expression is too long (at most " + std::to_string(kMaxRegexLength) +
+               " characters)";
+      return false;
+    }
+    try {
+      std::regex re(text, std::regex::ECMAScript | std::regex::icase);
+      for (StrId id = 0; id < s.strings.size(); ++id) {
+        std::string_view v = s.strings.get(id);
+        (*match)[id] = std::regex_search(v.begin(), v.end(), re) ? 1 : 0;
+      }
+    } catch (const std::regex_error& e) {
+      *error = std::string("invalid regular expression: ") + e.what();
+      return false;
+    }
+  } else if (!text.empty()) {
+    for (StrId id = 0; id < s.strings.size(); ++id)
+      (*match)[id] = contains_ignore_case(s.strings.get(id), text);
+  }
+  return true;
+}
 
 std::string Engine::query_json(std::string_view kind, std::string_view args_text) const {
   if (kind.substr(0, 6) == "memory") return memory_query_json(kind, args_text);
@@ -42,32 +68,21 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
   QueryArgs args;
   std::string err;
   if (!args.parse(args_text, &err)) return error_json("bad query: " + err);
+  if (kind == "analysis" && bundle_) {
+    // The analyses read every event; a lazy bundle holds a few tiles of them.
+    return error_json("this bundle (" + std::to_string(bundle_->bundle_bytes() >> 20) +
+                      " MB) is opened lazily, tiles on demand: its analyses need it loaded whole "
+                      "(open it with ?bundleLazyMb=0 in the page's address)");
+  }
   if (kind == "analysis") return analysis_json(*this, args);
   const TimeNs origin = s.has_time ? s.start_ns : 0;
 
   if (kind == "find") {
     const std::string text = args.text("text");
     const size_t limit = static_cast<size_t>(std::clamp(args.number("limit", 1000), 0.0, 100000.0));
-    std::vector<uint8_t> match(s.strings.size(), 0);
-    if (args.flag("regex")) {
-      // std::regex parses (and destroys its compiled form) recursively, a few calls per
-      // character or bracket: a bounded pattern keeps that within the worker's stack.
-      if (text.size() > kMaxRegexLength)
-        return error_json("the regular expression is too long (at most " +
-                          std::to_string(kMaxRegexLength) + " characters)");
-      try {
-        std::regex re(text, std::regex::ECMAScript | std::regex::icase);
-        for (StrId id = 0; id < s.strings.size(); ++id) {
-          std::string_view v = s.strings.get(id);
-          match[id] = std::regex_search(v.begin(), v.end(), re) ? 1 : 0;
-        }
-      } catch (const std::regex_error& e) {
-        return error_json(std::string("invalid regular expression: ") + e.what());
-      }
-    } else if (!text.empty()) {
-      for (StrId id = 0; id < s.strings.size(); ++id)
-        match[id] = contains_ignore_case(s.strings.get(id), text);
-    }
+    std::vector<uint8_t> match;
+    if (!match_names(s, text, args.flag("regex"), &match, &err)) return error_json(err);
+    if (bundle_) return bundle_find_json(true);  // counted as bundle_find_begin's tiles came in
     FindResult r = find_matching(s, match, limit, kFindBins);
     namespace find = protocol::keys::find;
     std::string o;
@@ -109,6 +124,7 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     return o + "]}";
   }
 
+  if (kind == "select" && bundle_) return bundle_select_json(args.numbers("events"));
   if (kind == "select") {
     std::vector<uint32_t> events;
     uint64_t count = 0;

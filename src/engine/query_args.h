@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/formats/json/json_flat.h"
+#include "core/store/trace_store.h"
 
 namespace strata {
 
@@ -44,5 +45,14 @@ struct QueryArgs {
     return out;
   }
 };
+
+// Slices of the whole trace the find reply counts matches in (the ruler's search marks): more
+// than a wide screen has pixels, so zoomed out every mark lands on its own pixel.
+constexpr size_t kFindBins = 4096;
+
+// The string ids a search matches: those containing `text` case-insensitively, or matching it
+// as an ECMAScript regular expression (case-insensitive). False, with why, for a bad pattern.
+bool match_names(const TraceStore& s, const std::string& text, bool regex,
+                 std::vector<uint8_t>* match, std::string* error);
 
 }  // namespace strata

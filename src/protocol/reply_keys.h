@@ -77,7 +77,23 @@ inline constexpr std::string_view kWorkers = "workers";
 inline constexpr std::string_view kWorkersSetting = "workersSetting";
 inline constexpr std::string_view kSlices = "slices";
 inline constexpr std::string_view kDigest = "digest";
+// A bundle opened lazily (tiles on demand): summary_bundle.
+inline constexpr std::string_view kBundle = "bundle";
 }  // namespace summary
+
+// summary.bundle: the bundle's size and tile count, the tiles (and their stored bytes) fetched so
+// far, those that failed, and the decoded tile cache's bytes, tiles, cap and evictions.
+namespace summary_bundle {
+inline constexpr std::string_view kBytes = "bytes";
+inline constexpr std::string_view kTiles = "tiles";
+inline constexpr std::string_view kTilesFetched = "tilesFetched";
+inline constexpr std::string_view kBytesFetched = "bytesFetched";
+inline constexpr std::string_view kTilesFailed = "tilesFailed";
+inline constexpr std::string_view kCacheBytes = "cacheBytes";
+inline constexpr std::string_view kCacheTiles = "cacheTiles";
+inline constexpr std::string_view kCacheCap = "cacheCap";
+inline constexpr std::string_view kEvictions = "evictions";
+}  // namespace summary_bundle
 
 // One of summary.slices, in file order: where the slice starts and its size (bytes), the time its
 // worker read and parsed it, the time the engine worker waited for its result and absorbed it
@@ -115,6 +131,9 @@ inline constexpr std::string_view kLaunchedTotalNs = "launchedTotalNs";
 inline constexpr std::string_view kLaunchedSpanNs = "launchedSpanNs";
 inline constexpr std::string_view kLaunchedComplete = "launchedComplete";
 inline constexpr std::string_view kLaunched = "launched";
+// A lazy bundle's event: why `record` (its args) is null, e.g. its source is not served beside
+// the bundle. Absent when the record was read.
+inline constexpr std::string_view kRecordNote = "recordNote";
 }  // namespace details
 
 // engine_details().record: the event's own JSON object; args, and xla for an XLA op.
@@ -320,7 +339,14 @@ inline constexpr std::string_view kSummaryKeys[] = {
     keys::summary::kStartNs,   keys::summary::kEndNs,   keys::summary::kLoadMs,
     keys::summary::kHeapBytes, keys::summary::kErrors,  keys::summary::kWarnings,
     keys::summary::kNotes,     keys::summary::kWorkers, keys::summary::kWorkersSetting,
-    keys::summary::kSlices,    keys::summary::kDigest};
+    keys::summary::kSlices,    keys::summary::kDigest,  keys::summary::kBundle};
+
+inline constexpr std::string_view kSummaryBundleKeys[] = {
+    keys::summary_bundle::kBytes,        keys::summary_bundle::kTiles,
+    keys::summary_bundle::kTilesFetched, keys::summary_bundle::kBytesFetched,
+    keys::summary_bundle::kTilesFailed,  keys::summary_bundle::kCacheBytes,
+    keys::summary_bundle::kCacheTiles,   keys::summary_bundle::kCacheCap,
+    keys::summary_bundle::kEvictions};
 
 inline constexpr std::string_view kSummarySliceKeys[] = {
     keys::summary_slice::kOffset,  keys::summary_slice::kBytes,  keys::summary_slice::kReadMs,
@@ -349,6 +375,7 @@ inline constexpr std::string_view kDetailsLaunchedKeys[] = {
 
 // The event's record (its args and xla are copied).
 inline constexpr std::string_view kDetailsObjectKeys[] = {keys::details::kRecord};
+inline constexpr std::string_view kDetailsNoteKeys[] = {keys::details::kRecordNote};
 inline constexpr std::string_view kDetailsRecordKeys[] = {keys::record::kArgs, keys::record::kXla};
 
 inline constexpr std::string_view kSelectKeys[] = {keys::select::kCount, keys::select::kSummary,

@@ -86,7 +86,8 @@ struct SliceEntry {
   uint32_t track, depth;
   uint32_t name;           // string id
   uint32_t event;          // event index, or 0xffffffff for a folded run
-  uint32_t count;          // events represented
+  uint32_t count;          // events represented; 0 (with kNone): data that could not be read
+                           // (a bundle's tile), over its time range, named by the message
   uint32_t busy_permille;  // folded runs: share of the run's span covered by its events
 };
 

@@ -33,7 +33,8 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "list of XSpace files is one multi-host trace, a list of Chrome JSON files one multi-rank "
      "trace, any other list opens file by file; workers: how many workers parse a big plain Chrome "
      "JSON (web/worker/sliced.js; 1: the engine worker alone; absent: the cores, at most 8); "
-     "sliceMinBytes: the smallest file sliced (absent: 64 MB)"},
+     "sliceMinBytes: the smallest file sliced (absent: 64 MB); bundleLazyBytes: the smallest "
+     "tile bundle opened lazily, tiles on demand (absent: 256 MB)"},
     {"view", Direction::kToWorker, "bytes: ArrayBuffer (a kViewRequest, transferred)"},
     {"details", Direction::kToWorker,
      "event: event index; hover: bool (for the UI's hover tooltip, answered with hover set)"},
@@ -150,7 +151,7 @@ constexpr bool worker_messages_unique() {
 static_assert(worker_messages_unique(), "a worker message name is listed twice for one direction");
 
 // The `kind` of a `query` message: engine_query()'s names (src/engine/engine_queries.cc).
-inline constexpr std::string_view kQueryKinds[] = {"select", "memory", "analysis"};
+inline constexpr std::string_view kQueryKinds[] = {"select", "memory", "analysis", "find"};
 
 // The memory chart's queries (the `memory` kinds of kQueryKinds: engine/engine_memory.cc
 // answers them, with the keys of reply_keys_memory.h) and the args the UI sends with them:

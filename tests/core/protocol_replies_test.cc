@@ -53,9 +53,10 @@ TEST(ProtocolReplies, SummaryAndItsFilesCarryTheirKeys) {
   Engine e;
   load(&e);
   const std::string s = e.summary_json();
-  // The worker adds loadMs, heapBytes and the load's workers: they are not the engine's to write.
+  // The worker adds loadMs, heapBytes and the load's workers: they are not the engine's to write;
+  // bundle is there for a lazy bundle only (bundle_session_test checks it).
   expect_keys(s, {}, kSummaryKeys,
-              {"loadMs", "heapBytes", "workers", "workersSetting", "slices", "digest"});
+              {"loadMs", "heapBytes", "workers", "workersSetting", "slices", "digest", "bundle"});
   expect_keys(s, {"files", "[0]"}, kSummaryFileKeys);
 }
 

@@ -3,9 +3,19 @@
 // violation; event names and args never become HTML.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST_DIR, launchBrowser, newStrataPage, poll, requireDist, startStrataServer, tempDir } from './lib.mjs';
+import {
+  DIST_DIR,
+  REPO_ROOT,
+  launchBrowser,
+  newStrataPage,
+  poll,
+  requireDist,
+  startStrataServer,
+  tempDir,
+} from './lib.mjs';
 import { makeHtmlTrace } from './html-trace.mjs';
 
 function distFiles(dir, prefix = '') {
@@ -17,6 +27,8 @@ function distFiles(dir, prefix = '') {
   return out;
 }
 
+const PACK = path.join(REPO_ROOT, 'build/native/strata-pack');
+
 describe('privacy', () => {
   let server, browser;
   before(async () => {
@@ -26,6 +38,7 @@ describe('privacy', () => {
     fs.writeFileSync(path.join(dir, 'html-names.json'), makeHtmlTrace());
     server = await startStrataServer({ '/traces/': dir });
     server.cleanup = cleanup;
+    server.cleanupDir = dir;
     browser = await launchBrowser();
   });
   after(async () => {
@@ -118,4 +131,51 @@ describe('privacy', () => {
       await s.close();
     }
   });
+
+  // A bundle opened lazily fetches its tiles as views need them: every one from the bundle's
+  // own place (one file by ranges, a split bundle's tiles beside its manifest), nothing else.
+  test(
+    'a lazy tile bundle asks only the site and the bundle for its tiles',
+    { skip: !fs.existsSync(PACK) },
+    async () => {
+      const dir = path.join(server.cleanupDir, 'split');
+      fs.mkdirSync(dir, { recursive: true });
+      execFileSync(PACK, [path.join(server.cleanupDir, 'html-names.json'), '-o', dir, '--split', '--tile-items', '8']);
+      const s = await newStrataPage(browser);
+      try {
+        const requests = [];
+        s.context.on('request', (r) => requests.push(r.url()));
+        await s.goto(`${server.url}?bundleLazyMb=0&bundle=${encodeURIComponent('/traces/split/manifest.strata')}`);
+        const sum = await poll(
+          async () => {
+            const x = await s.call(() => window.strata.workerSummary());
+            return x.bundle && x.bundle.tilesFetched > 0 ? x : null;
+          },
+          { message: 'tiles fetched' },
+        );
+        assert.ok(sum.bundle.tiles > 0);
+        assert.ok((await s.find('bold')).count > 0, 'search on the lazy bundle');
+        await s.focusCanvas(0.5, 0.6);
+        for (const k of ['KeyW', 'KeyW', 'KeyD']) await s.holdKey(k);
+        const own = new Set(distFiles(DIST_DIR));
+        const foreign = requests.filter((u) => {
+          const url = new URL(u);
+          if (url.protocol === 'data:') return false;
+          if (url.origin !== server.origin) return true;
+          const rel = url.pathname.replace(/^\//, '');
+          return !(
+            own.has(rel || 'index.html') ||
+            /^traces\/split\/(manifest\.strata|tiles\/\d+\.zst|html-names\.json)$/.test(rel)
+          );
+        });
+        assert.deepEqual(foreign, [], `requests other than the site's and the bundle's: ${JSON.stringify(requests)}`);
+        assert.ok(
+          requests.some((u) => /\/traces\/split\/tiles\/\d+\.zst$/.test(u)),
+          'tiles were fetched',
+        );
+      } finally {
+        await s.close();
+      }
+    },
+  );
 });

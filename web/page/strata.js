@@ -258,6 +258,9 @@
                 pick(d[REPLY.detailsObject.record], REPLY_KEYS.detailsRecord),
               );
             if (d) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsFlow));
+            // A lazy bundle's event without its record: why (its source is not served beside it).
+            if (d && d[REPLY.detailsNote.recordNote] !== undefined)
+              Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsNote));
             if (d && d[REPLY.detailsLaunched.launchedCount] !== undefined)
               Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsLaunched));
           } catch (e) {
@@ -340,6 +343,10 @@
   // alone; 0 lets the worker use the cores.
   let workers = Math.max(0, Math.floor(Number(new URLSearchParams(location.search).get('workers')) || 0));
   let sliceMinBytes = 0; // 0: the worker's threshold (64 MB)
+  // ?bundleLazyMb=N: tile bundles of at least N MB open lazily, tiles on demand (0: every one;
+  // absent: the worker's threshold, 256 MB); a bigger N loads a bundle whole.
+  const lazyMb = new URLSearchParams(location.search).get('bundleLazyMb');
+  const bundleLazyBytes = lazyMb !== null && Number(lazyMb) >= 0 ? Number(lazyMb) * 1048576 : undefined;
 
   // Picked or dropped files go to the worker as one list: it decides what each is (several
   // xplanes open as one trace, one per host; anything else file by file).
@@ -356,7 +363,7 @@
       typeof first === 'string'
         ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop())
         : first.name || 'trace';
-    return request({ type: MSG.open, name, source: urls, workers, sliceMinBytes });
+    return request({ type: MSG.open, name, source: urls, workers, sliceMinBytes, bundleLazyBytes });
   }
 
   // opts.name names a single buffer/blob source (the embedding protocol passes the host's name).
@@ -388,7 +395,10 @@
     if (opts && typeof opts.name === 'string' && opts.name) name = opts.name.slice(0, 256);
     // opts.notes: what the trace's summary().notes should say (a folder's choice of files).
     const notes = opts && Array.isArray(opts.notes) ? opts.notes.map(String) : [];
-    return request({ type: MSG.open, name, source: picked.source, notes, workers, sliceMinBytes }, picked.transfer);
+    return request(
+      { type: MSG.open, name, source: picked.source, notes, workers, sliceMinBytes, bundleLazyBytes },
+      picked.transfer,
+    );
   }
 
   // What open() and compareWith() send the worker for a source: a URL (named by its last path

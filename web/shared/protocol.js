@@ -59,7 +59,7 @@ const StrataProtocol = (() => {
   const MSG = names([...TO_WORKER, ...TO_PAGE]);
 
   // worker_messages.h kQueryKinds: the engine's query names ('memory' is a prefix: memory_live...).
-  const QUERY = names(['select', 'memory', 'analysis']);
+  const QUERY = names(['select', 'memory', 'analysis', 'find']);
   // worker_messages.h kRunsStatsKinds.
   const RUNS_KIND = names(['ascend', 'trace', 'keep', 'diff', 'head']);
   // runs_steps.h kRunsStepKinds: what the Runs tab's model asks the page to do next.
@@ -105,6 +105,7 @@ const StrataProtocol = (() => {
       'workersSetting',
       'slices',
       'digest',
+      'bundle',
     ],
     summaryFile: ['name', 'bytes', 'format'],
     pod: ['base', 'medianStepNs', 'medianBusyPct', 'stragglers', 'hosts', 'errors'],
@@ -124,6 +125,17 @@ const StrataProtocol = (() => {
       'why',
       'error',
       'open',
+    ],
+    summaryBundle: [
+      'bytes',
+      'tiles',
+      'tilesFetched',
+      'bytesFetched',
+      'tilesFailed',
+      'cacheBytes',
+      'cacheTiles',
+      'cacheCap',
+      'evictions',
     ],
     summarySlice: ['offset', 'bytes', 'readMs', 'parseMs', 'waitMs', 'mergeMs', 'absorbed'],
     event: [
@@ -147,6 +159,7 @@ const StrataProtocol = (() => {
     detailsLaunched: ['launchedCount', 'launchedTotalNs', 'launchedSpanNs', 'launchedComplete', 'launched'],
     detailsFlow: ['flows'],
     detailsObject: ['record'],
+    detailsNote: ['recordNote'],
     detailsRecord: ['args', 'xla'],
     select: ['count', 'summary', 'events'],
     selectedEvent: ['event', 'name', 'tsNs', 'durNs', 'pid', 'tid'],

@@ -8,9 +8,10 @@
 'use strict';
 /* exported createDb */
 
-// M: the engine module; sources: createSources(); trace: createTrace().
-function createDb(M, sources, trace) {
+// M: the engine module; sources: createSources(); trace: createTrace(); bundle: createBundle().
+function createDb(M, sources, trace, bundle) {
   const { withString } = StrataWasm;
+  const { REPLY } = StrataProtocol;
 
   // `n` bytes of `url` at `offset` by a synchronous Range request (allowed in a worker).
   function rangeRead(url, offset, n) {
@@ -87,10 +88,51 @@ function createDb(M, sources, trace) {
   // Header bytes 12-15 (flags), bit 0: a split bundle's manifest (docs/BUNDLE.md).
   const isSplit = (head) => head.length >= 16 && (head[12] & 1) === 1;
 
-  // A tile bundle as the current trace (head: its first bytes). Returns {ok, error}.
-  async function loadBundle(opened, head) {
+  // Header bytes 56-63: the tiles' total bytes (a split bundle's size is its tiles').
+  const tilesBytes = (head) =>
+    head.length >= 64 ? Number(new DataView(head.buffer, head.byteOffset).getBigUint64(56, true)) : 0;
+
+  // A big bundle opened lazily (bundle.js): header, index and search blob read now, tiles as
+  // views need them. Null when it cannot be here (a picked split manifest has no tiles beside
+  // it, a server without ranges): the whole path then opens or refuses it.
+  async function openLazy(opened, split, url) {
+    const fetchers = bundle.fetchers;
+    const blob = opened.source.blob;
+    let readSync, fetchTile, size;
+    if (blob && !split) {
+      const reader = new FileReaderSync();
+      readSync = (offset, n) => new Uint8Array(reader.readAsArrayBuffer(blob.slice(offset, offset + n)));
+      fetchTile = fetchers.fromBlob(blob);
+      size = blob.size;
+    } else if (!blob && url && opened.ranges && opened.total > 0) {
+      readSync = (offset, n) => rangeRead(url, offset, n);
+      fetchTile = split ? fetchers.fromSplit(url) : fetchers.fromRanges(url);
+      size = opened.total;
+    } else {
+      return null;
+    }
+    await stopStream(opened);
+    if (!bundle.open(opened.name, size, readSync, fetchTile))
+      return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
+    // Args are re-read from the source when it is served beside the bundle, uncompressed.
+    const [src, another] = trace.summary()[REPLY.summary.files] || [];
+    if (url && src && !another && src.compression === 'none')
+      bundle.setSource(fetchers.sourceBeside(url, src[REPLY.summaryFile.name]));
+    sources.setCurrent(null, []);
+    return { ok: true };
+  }
+
+  // A tile bundle as the current trace (head: its first bytes); one of at least lazyBytes
+  // (absent: the engine's threshold) opens lazily. Returns {ok, error}.
+  async function loadBundle(opened, head, lazyBytes) {
     const split = isSplit(head);
     const url = opened.source.url;
+    const size = (opened.source.blob ? opened.source.blob.size : opened.total) + (split ? tilesBytes(head) : 0);
+    const threshold = Number.isFinite(lazyBytes) && lazyBytes >= 0 ? lazyBytes : bundle.lazyBytes();
+    if (size >= threshold) {
+      const r = await openLazy(opened, split, url);
+      if (r) return r;
+    }
     if (split && url) {
       const base = new URL(url, self.location.href);
       self.strataTileRead = (i, n) => {

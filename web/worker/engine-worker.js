@@ -15,6 +15,7 @@ importScripts(
   'graph.js',
   'compare.js',
   'db.js',
+  'bundle.js',
   'sliced.js',
   'pod.js',
   'open.js',
@@ -31,19 +32,20 @@ function job(run) {
   return done;
 }
 
-let parts = null; // {M, sources, trace, loss, runs, graph, compare, opener, sliced}
+let parts = null; // {M, sources, trace, loss, runs, graph, compare, opener, sliced, pod, bundle}
 const ready = createStrataEngine().then((M) => {
   const sources = createSources();
   const trace = createTrace(M, sources, post);
   const loss = createLoss(M, sources, post);
   const runs = createRuns(M, sources);
   const graph = createGraph(M, sources, trace);
-  const db = createDb(M, sources, trace);
+  const bundle = createBundle(M);
+  const db = createDb(M, sources, trace, bundle);
   const compare = createCompare(M, sources, db, post);
   const sliced = createSliced(M, sources);
   const pod = createPod(M, sources);
   const opener = createOpener(M, { sources, trace, loss, graph, db, sliced, pod });
-  parts = { M, sources, trace, loss, runs, graph, compare, opener, sliced, pod };
+  parts = { M, sources, trace, loss, runs, graph, compare, opener, sliced, pod, bundle };
   // The reader worker starts with the engine, not with the first picked file: starting a worker
   // takes tens of ms, which a small file's whole load would otherwise wait for.
   sources.startReadWorker();
@@ -75,18 +77,41 @@ const handlers = {
       }),
     ),
   [MSG.view]: (msg) => {
-    const out = parts.trace.view(msg.bytes);
-    if (out.byteLength) post({ type: MSG.view, bytes: out }, [out]);
+    const send = (out) => {
+      if (out.byteLength) post({ type: MSG.view, bytes: out }, [out]);
+    };
+    // A lazy bundle answers once the view's tiles are fetched (bundle.js); other messages go on.
+    if (parts.bundle.lazy()) return parts.bundle.view(msg.bytes, parts.trace.view, send);
+    send(parts.trace.view(msg.bytes));
   },
   [MSG.details]: async (msg) => {
-    const json = await parts.trace.details(msg.event);
+    const lazy = parts.bundle.lazy();
+    const json = await (lazy ? parts.bundle.details(msg.event) : parts.trace.details(msg.event));
     if (json) post({ type: MSG.details, event: msg.event, json, hover: !!msg.hover });
   },
-  [MSG.find]: (msg) => reply(msg, parts.trace.find(msg.text, msg.limit)),
+  [MSG.find]: async (msg) => {
+    const answer = () => parts.trace.find(msg.text, msg.limit);
+    if (!parts.bundle.lazy()) return reply(msg, answer());
+    const value = await parts.bundle.find({ text: String(msg.text), limit: msg.limit }, answer);
+    if (value) reply(msg, value);
+  },
   [MSG.locate]: (msg) => reply(msg, parts.trace.locate(msg)),
   [MSG.query]: async (msg) => {
     if (msg.kind.startsWith(QUERY.memory)) await memoryDone;
-    const json = parts.trace.query(msg.kind, msg.args);
+    let json;
+    if (msg.kind === QUERY.find && parts.bundle.lazy()) {
+      // A lazy bundle's search fetches the tiles holding the matched names first.
+      let args = {};
+      try {
+        args = JSON.parse(msg.args || '{}');
+      } catch (e) {
+        /* the engine's answer says the arguments are bad */
+      }
+      json = await parts.bundle.find(args, () => parts.trace.query(msg.kind, msg.args));
+      if (json === null) return;
+    } else {
+      json = parts.trace.query(msg.kind, msg.args);
+    }
     if (msg.forUi) post({ type: MSG.queryResult, id: msg.id, json });
     else reply(msg, JSON.parse(json));
   },

@@ -47,7 +47,8 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced, pod }) {
   const failed = (id, error) => ({ message: { type: MSG.loadFailed, id, error, summary: trace.summary() } });
 
   // One source: {id, name, source} → one answer. slicing: the open message's {workers,
-  // sliceMinBytes} (sliced.js); siblings: the other sources of its list (a pod's bundles).
+  // sliceMinBytes} (sliced.js) and bundleLazyBytes (db.js); siblings: the other sources of its
+  // list (a pod's bundles).
   async function openOne(id, name, src, t0, slicing = {}, siblings = []) {
     let first, head;
     try {
@@ -95,7 +96,10 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced, pod }) {
       return { message: { type: MSG.podLoaded, id, kind: what.name, name, summary: trace.summary(), pod: r.table } };
     }
     if (what.kind === FILE_KIND.sqlite || what.kind === FILE_KIND.bundle) {
-      const r = what.kind === FILE_KIND.sqlite ? await db.load(first) : await db.loadBundle(first, head);
+      const r =
+        what.kind === FILE_KIND.sqlite
+          ? await db.load(first)
+          : await db.loadBundle(first, head, slicing.bundleLazyBytes);
       if (!r.ok) return failed(id, r.error);
       return loaded(id, what.name);
     }

@@ -5,11 +5,11 @@
 
 namespace strata {
 
-uint32_t first_visible_in_row(const TraceStore& s, uint32_t first, uint32_t last, TimeNs t) {
-  // Within one row slices do not overlap, so ends are sorted like starts.
-  const TimeNs* st = s.events.start.data();
-  const TimeNs* du = s.events.dur.data();
-  uint32_t lo = first, hi = last;
+namespace {
+
+// First index in [lo, hi) whose end is after t (within one row slices do not overlap, so ends
+// are sorted like starts); an instant exactly at t counts as visible.
+uint32_t first_visible(const TimeNs* st, const TimeNs* du, uint32_t lo, uint32_t hi, TimeNs t) {
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
     if (st[mid] + du[mid] <= t && !(du[mid] == 0 && st[mid] == t))
@@ -20,26 +20,33 @@ uint32_t first_visible_in_row(const TraceStore& s, uint32_t first, uint32_t last
   return lo;
 }
 
-namespace {
-
 // First index in [lo, hi) whose start is >= t.
 uint32_t first_start_at_or_after(const TimeNs* st, uint32_t lo, uint32_t hi, TimeNs t) {
   return static_cast<uint32_t>(std::lower_bound(st + lo, st + hi, t) - st);
 }
 
-void query_row(const TraceStore& s, uint32_t track, uint32_t depth, uint32_t first, uint32_t last,
-               const ViewportQuery& q, double ns_per_px, std::vector<VisibleSlice>* out) {
-  const TimeNs* st = s.events.start.data();
-  const TimeNs* du = s.events.dur.data();
+}  // namespace
+
+uint32_t first_visible_in_row(const TraceStore& s, uint32_t first, uint32_t last, TimeNs t) {
+  return first_visible(s.events.start.data(), s.events.dur.data(), first, last, t);
+}
+
+void query_row_columns(const RowColumns& c, uint32_t track, uint32_t depth, const ViewportQuery& q,
+                       std::vector<VisibleSlice>* out) {
+  if (!(q.end > q.start) || q.width_px == 0) return;
+  const double ns_per_px = (q.end - q.start) / q.width_px;
+  const TimeNs* st = c.start;
+  const TimeNs* du = c.dur;
+  const uint32_t last = c.n;
   const TimeNs t0 = q.origin + static_cast<TimeNs>(std::floor(q.start));
   const TimeNs t1 = q.origin + static_cast<TimeNs>(std::ceil(q.end));
   const TimeNs px = std::max<TimeNs>(1, static_cast<TimeNs>(ns_per_px));
   auto rel = [&](TimeNs t) { return static_cast<double>(t - q.origin); };
 
-  uint32_t i = first_visible_in_row(s, first, last, t0);
+  uint32_t i = first_visible(st, du, 0, last, t0);
   while (i < last && st[i] <= t1) {
     if (du[i] >= px) {  // wide enough to see on its own
-      out->push_back({rel(st[i]), rel(st[i] + du[i]), track, depth, s.events.name[i], i, 1});
+      out->push_back({rel(st[i]), rel(st[i] + du[i]), track, depth, c.name[i], c.base + i, 1});
       ++i;
       continue;
     }
@@ -60,23 +67,22 @@ void query_row(const TraceStore& s, uint32_t track, uint32_t depth, uint32_t fir
       run_end = st[i] + du[i];
       ++i;
     }
-    uint32_t ev = count == 1 ? run_first : kNone;
-    out->push_back(
-        {rel(run_start), rel(run_end), track, depth, s.events.name[run_first], ev, count});
+    uint32_t ev = count == 1 ? c.base + run_first : kNone;
+    out->push_back({rel(run_start), rel(run_end), track, depth, c.name[run_first], ev, count});
   }
 }
 
-}  // namespace
-
 void query_slices(const TraceStore& s, const ViewportQuery& q, std::vector<VisibleSlice>* out) {
   if (!(q.end > q.start) || q.width_px == 0) return;
-  const double ns_per_px = (q.end - q.start) / q.width_px;
   for (uint32_t t = 0; t < s.tracks.size(); ++t) {
     const Track& tr = s.tracks[t];
     if (tr.kind == TrackKind::kCounter || tr.rows.size() < 2) continue;
     for (uint32_t d = 0; d + 1 < tr.rows.size(); ++d) {
       if (tr.rows[d] == tr.rows[d + 1]) continue;
-      query_row(s, t, d, tr.rows[d], tr.rows[d + 1], q, ns_per_px, out);
+      const uint32_t first = tr.rows[d];
+      query_row_columns({s.events.start.data() + first, s.events.dur.data() + first,
+                         s.events.name.data() + first, tr.rows[d + 1] - first, first},
+                        t, d, q, out);
     }
   }
 }

@@ -37,6 +37,19 @@ struct ViewportQuery {
   uint32_t width_px = 1;
 };
 
+// One row's events held outside a store (a bundle's tiles): [0, n) of the columns, reported as
+// events base + i. The columns are those of the store's row from event `base` on.
+struct RowColumns {
+  const TimeNs* start;
+  const TimeNs* dur;
+  const StrId* name;
+  uint32_t n;
+  uint32_t base;
+};
+// Appends the visible slices of one row, as query_slices() does for each row of a store.
+void query_row_columns(const RowColumns& c, uint32_t track, uint32_t depth, const ViewportQuery& q,
+                       std::vector<VisibleSlice>* out);
+
 // Appends the visible slices of every thread track.
 void query_slices(const TraceStore& s, const ViewportQuery& q, std::vector<VisibleSlice>* out);
 // Appends min/max buckets of every counter series, about one per pixel column, starting with

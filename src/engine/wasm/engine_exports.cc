@@ -36,8 +36,9 @@ const char* keep(std::string s) {
 // The engine itself, for the graph viewer's and the Runs tab's sessions (graph_exports.cc,
 // runs_exports.cc), which read its current trace.
 const strata::Engine& engine_current() { return engine(); }
-// The engine to load into, for a pod's hosts (pod_exports.cc).
-strata::Engine& engine_for_load() { return engine(); }
+// The engine to change: a pod's hosts load into it (pod_exports.cc), a lazy bundle's tiles are
+// fed to it (bundle_exports.cc).
+strata::Engine& engine_mutable() { return engine(); }
 
 extern "C" {
 

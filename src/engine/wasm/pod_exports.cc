@@ -10,7 +10,7 @@
 #include "engine/wasm/browser_byte_reader.h"
 
 // engine_exports.cc: the engine and its current trace.
-strata::Engine& engine_for_load();
+strata::Engine& engine_mutable();
 
 namespace {
 strata::PodSession& pod() {
@@ -46,17 +46,17 @@ EMSCRIPTEN_KEEPALIVE void pod_mark(int i, const char* error) {
 // The hosts as one trace: begin, one engine_load_host per host (its bundle of total_bytes read
 // through self.strataDbRead), end (1: the hosts' trace replaced the trace shown).
 EMSCRIPTEN_KEEPALIVE void engine_load_hosts_begin(const char* name) {
-  engine_for_load().load_hosts_begin(name);
+  engine_mutable().load_hosts_begin(name);
 }
 EMSCRIPTEN_KEEPALIVE int engine_load_host(const char* name, double total_bytes) {
   strata::BrowserByteReader reader(static_cast<uint64_t>(total_bytes));
-  return engine_for_load().load_host(name, &reader) ? 1 : 0;
+  return engine_mutable().load_host(name, &reader) ? 1 : 0;
 }
 EMSCRIPTEN_KEEPALIVE void engine_load_host_fail(const char* name, const char* why) {
-  engine_for_load().load_host_fail(name, why);
+  engine_mutable().load_host_fail(name, why);
 }
 EMSCRIPTEN_KEEPALIVE int engine_load_hosts_end() {
-  return engine_for_load().load_hosts_end() ? 1 : 0;
+  return engine_mutable().load_hosts_end() ? 1 : 0;
 }
 
 }  // extern "C"

@@ -406,6 +406,12 @@ void details_draw(DetailsPane* p, DetailsLayout* l, Timeline* t, const TraceData
                          c->value.c_str());
       related(p->lines, reply::details::kChildren, t, origin_ns);
     }
+    // Why there are no args (a lazy bundle whose source is not served beside it).
+    if (const JsonLine* note = field(p->lines, reply::details::kRecordNote)) {
+      ImGui::Separator();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kLabelDim), "%s",
+                         note->value.c_str());
+    }
     // Args: the record's "args" object, as a tree.
     for (size_t i = 0; i < p->lines.size(); ++i) {
       const JsonLine& rec = p->lines[i];

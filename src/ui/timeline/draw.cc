@@ -79,6 +79,8 @@ void draw_slices(const Timeline& t, const TraceData& d,
   for (const proto::SliceEntry& s : slices) {
     if (s.end < a || s.start > b) continue;
     const bool folded = s.event == kNone;
+    // No events behind it: data that could not be read (a bundle's tile), named by its message.
+    const bool unreadable = folded && s.count == 0;
     const bool instant = !folded && s.end <= s.start;
     double sa = s.start, sb = s.end;
     if (folded) {
@@ -99,9 +101,10 @@ void draw_slices(const Timeline& t, const TraceData& d,
     if (x1 < L.x0 || x0 > L.x0 + L.w) continue;
     // A folded run is neutral grey (hatched below), darker the emptier the run is: it must not
     // pass for a slice of some name.
-    uint32_t col =
-        folded ? shade(theme::kFolded, 0.6f + 0.4f * static_cast<float>(s.busy_permille) / 1000.0f)
-               : d.name_colors[s.name];
+    uint32_t col = unreadable ? theme::kErrorText
+                   : folded   ? shade(theme::kFolded,
+                                      0.6f + 0.4f * static_cast<float>(s.busy_permille) / 1000.0f)
+                              : d.name_colors[s.name];
     // Search: matches keep their colour, everything else is dimmed.
     if (t.search_active && !(s.name < t.name_match.size() && t.name_match[s.name]))
       col = search_dim_color(col);
@@ -125,7 +128,7 @@ void draw_slices(const Timeline& t, const TraceData& d,
     const char* txt;
     size_t len;
     std::string folded_label;
-    if (folded) {  // "N events" whole, or nothing
+    if (folded && !unreadable) {  // "N events" whole, or nothing
       folded_label = folded_run_label(s.count, room, text_width);
       if (folded_label.empty()) continue;
       txt = folded_label.c_str();

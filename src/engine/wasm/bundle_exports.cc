@@ -1,0 +1,83 @@
+// C exports of a lazily opened tile bundle (Engine::open_bundle_lazy, engine/bundle_session.h)
+// for web/worker/bundle.js: open it by its header, index and search blob (read through the
+// worker's self.strataDbRead), ask which tiles a view request needs, and feed their bytes.
+#include <emscripten/emscripten.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/bundle_session.h"
+#include "engine/engine.h"
+#include "engine/wasm/browser_byte_reader.h"
+
+strata::Engine& engine_mutable();
+
+namespace {
+std::vector<uint32_t> g_wanted;
+std::string g_error;
+uint64_t g_src_offset = 0;
+uint32_t g_src_length = 0;
+}  // namespace
+
+extern "C" {
+
+// Bundles of at least this many bytes open lazily (the worker's default; a page may pass less).
+EMSCRIPTEN_KEEPALIVE double engine_bundle_lazy_bytes() {
+  return static_cast<double>(strata::kLazyBundleBytes);
+}
+// 1 when the bundle of `total_bytes` (or a split bundle's manifest.strata) opened lazily.
+EMSCRIPTEN_KEEPALIVE int engine_bundle_open_lazy(const char* name, double total_bytes) {
+  strata::BrowserByteReader reader(static_cast<uint64_t>(total_bytes));
+  return engine_mutable().open_bundle_lazy(name, &reader) ? 1 : 0;
+}
+// 1 while the trace shown is a lazy bundle.
+EMSCRIPTEN_KEEPALIVE int engine_bundle_lazy() { return engine_mutable().bundle_session() ? 1 : 0; }
+// The tiles a kViewRequest needs and the bundle does not hold: their count, and the list at
+// engine_bundle_wanted_list() until the next call.
+EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_wanted(const uint8_t* request, uint32_t n) {
+  g_wanted = engine_mutable().bundle_wanted(request, n);
+  return static_cast<uint32_t>(g_wanted.size());
+}
+EMSCRIPTEN_KEEPALIVE const uint32_t* engine_bundle_wanted_list() { return g_wanted.data(); }
+// Tile i's byte range in the one-file bundle (a split bundle's tiles/<i>.zst holds it alone).
+EMSCRIPTEN_KEEPALIVE double engine_bundle_tile_offset(uint32_t i) {
+  uint64_t off = 0;
+  uint32_t len = 0;
+  const strata::BundleSession* s = engine_mutable().bundle_session();
+  return s && s->tile_range(i, &off, &len) ? static_cast<double>(off) : -1;
+}
+EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_tile_length(uint32_t i) {
+  uint64_t off = 0;
+  uint32_t len = 0;
+  const strata::BundleSession* s = engine_mutable().bundle_session();
+  return s && s->tile_range(i, &off, &len) ? len : 0;
+}
+EMSCRIPTEN_KEEPALIVE void engine_bundle_feed(uint32_t i, const uint8_t* data, uint32_t n) {
+  if (strata::BundleSession* s = engine_mutable().bundle_session()) s->feed(i, data, n);
+}
+EMSCRIPTEN_KEEPALIVE void engine_bundle_fail(uint32_t i, const char* why) {
+  if (strata::BundleSession* s = engine_mutable().bundle_session()) s->fail(i, why);
+}
+
+// Starts a search (`args` as the find query takes them): the count of tiles to fetch first, in
+// engine_bundle_wanted_list(); -1 for a bad pattern (engine_bundle_error() says why).
+EMSCRIPTEN_KEEPALIVE int engine_bundle_find_begin(const char* args) {
+  if (!engine_mutable().bundle_find_begin(args, &g_wanted, &g_error)) return -1;
+  return static_cast<int>(g_wanted.size());
+}
+EMSCRIPTEN_KEEPALIVE const char* engine_bundle_error() { return g_error.c_str(); }
+// The events tile to fetch before an event's details, or 0xffffffff (held, or no such event).
+EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_event_tile(uint32_t event) {
+  return engine_mutable().bundle_event_tile(event);
+}
+// 1 when the event's record has a range in its source: engine_bundle_source_offset/length.
+EMSCRIPTEN_KEEPALIVE int engine_bundle_event_source(uint32_t event) {
+  return engine_mutable().bundle_event_source(event, &g_src_offset, &g_src_length) ? 1 : 0;
+}
+EMSCRIPTEN_KEEPALIVE double engine_bundle_source_offset() {
+  return static_cast<double>(g_src_offset);
+}
+EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_source_length() { return g_src_length; }
+
+}  // extern "C"

@@ -1,0 +1,158 @@
+// Tile bundles opened lazily (web/worker/bundle.js, src/engine/bundle_session.h): with
+// ?bundleLazyMb=0 a bundle of any size opens by its header, index and search blob, and the
+// timeline's views fetch only their tiles. A generated trace packed into several hundred tiles
+// shows, one file by Range requests and split, the same events at the same places as the trace
+// loaded whole (strata.locate of search matches), the same search results, fetches far fewer
+// bytes than the bundle holds, more when zoomed elsewhere, keeps its tile cache under its cap,
+// draws a missing or corrupt tile as an error with the rest usable, and never asks another origin.
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT, newStrataPage, poll, serverAndBrowser, tempDir } from './lib.mjs';
+
+const PACK = path.join(REPO_ROOT, 'build/native/strata-pack');
+
+// Nested slices on four threads and a counter: rows, levels and counter tiles.
+function generated(events) {
+  const parts = [];
+  for (let i = 0; i < events; ++i) {
+    const tid = 1 + (i % 4),
+      ts = 1000 + i * 5;
+    parts.push(
+      `{"ph":"X","pid":1,"tid":${tid},"ts":${ts},"dur":${8 + (i % 7)},"name":"op${i % 17}","cat":"c${i % 3}"}`,
+    );
+    if (i % 4 === 0) parts.push(`{"ph":"X","pid":1,"tid":${tid},"ts":${ts + 1},"dur":2,"name":"inner${i % 5}"}`);
+    if (i % 9 === 0) parts.push(`{"ph":"C","pid":2,"ts":${ts},"name":"mem","args":{"value":${i % 13}}}`);
+  }
+  return `{"traceEvents":[${parts.join(',')}]}`;
+}
+
+describe('tile bundles opened lazily', () => {
+  const tmp = tempDir();
+  const env = serverAndBrowser({ '/gen/': tmp.dir });
+  let session;
+  const requests = [];
+  const file = (name) => path.join(tmp.dir, name);
+  const pack = (args) => execFileSync(PACK, args, { stdio: 'pipe' });
+  let whole; // what the trace loaded whole shows
+
+  const live = () => session.call(() => window.strata.workerSummary(), undefined, 30_000, 'workerSummary');
+  // The first matches of a search, each with where it is drawn (null: not drawn).
+  async function drawn(text, n) {
+    const found = await session.find(text);
+    const at = [];
+    for (const m of found.matches.slice(0, n)) at.push(await session.locate(m));
+    return { count: found.count, matches: found.matches, at };
+  }
+  async function openLazy(url) {
+    await session.goto(`${env.server.origin}/?bundleLazyMb=0&bundle=${encodeURIComponent(url)}`);
+    return poll(async () => ((await live()).bundle ? live() : null), { message: 'the lazy bundle opened' });
+  }
+
+  before(async () => {
+    fs.writeFileSync(file('gen.json'), generated(60000));
+    // Small tiles: several hundred of them.
+    pack([file('gen.json'), '-o', file('gen.strata'), '--tile-items', '256']);
+    fs.mkdirSync(file('split'));
+    pack([file('gen.json'), '-o', file('split'), '--split', '--tile-items', '256']);
+    session = await newStrataPage(env.browser);
+    session.context.on('request', (r) => requests.push(r.url()));
+    await session.goto(env.server.origin + '/');
+    await session.open('/gen/gen.json');
+    const s = await session.summary();
+    // A zoomed-in view at the trace's start, where the first matches are.
+    await session.setView(s.startNs, s.startNs + 400_000);
+    whole = { summary: s, op3: await drawn('op3', 12), inner: await drawn('inner2', 6) };
+    assert.ok(whole.op3.at.every(Boolean), 'the whole load draws its matches');
+  });
+  after(async () => {
+    if (session) await session.close();
+    tmp.cleanup();
+  });
+
+  for (const [label, url] of [
+    ['one file by Range requests', '/gen/gen.strata'],
+    ['split', '/gen/split/manifest.strata'],
+  ]) {
+    test(`${label}: the same events drawn at the same places, a fraction of the bytes`, async () => {
+      const first = await openLazy(url);
+      const b = first.bundle;
+      assert.ok(b.tiles > 300, `${b.tiles} tiles`);
+      assert.equal(first.events, whole.summary.events, 'the index counts every event');
+      assert.equal(first.tracks, whole.summary.tracks);
+      await session.setView(whole.summary.startNs, whole.summary.startNs + 400_000);
+      const op3 = await drawn('op3', 12);
+      assert.equal(op3.count, whole.op3.count, 'search counts every match');
+      assert.deepEqual(op3.matches, whole.op3.matches, 'search: the same matches');
+      assert.deepEqual(op3.at, whole.op3.at, 'drawn at the same places');
+      assert.deepEqual(await drawn('inner2', 6), whole.inner);
+      // Details from the events tile; the source is beside the bundle only for the one file.
+      const sel = await session.call((ev) => window.strata.select({ event: ev }), op3.matches[0].event);
+      assert.equal(sel.events[0].name, 'op3');
+      const d = await poll(() => session.details(), { message: 'details' });
+      assert.equal(d.name, 'op3');
+
+      const s = (await live()).bundle;
+      const size = url.endsWith('manifest.strata')
+        ? fs.readdirSync(file('split/tiles')).reduce((n, f) => n + fs.statSync(file(`split/tiles/${f}`)).size, 0)
+        : fs.statSync(file('gen.strata')).size;
+      assert.ok(s.bytesFetched * 3 < size, `fetched ${s.bytesFetched} of ${size} bytes`);
+      // Zoomed in elsewhere: more tiles.
+      await session.setView(whole.summary.endNs - 300_000, whole.summary.endNs);
+      await session.frame();
+      const later = await poll(
+        async () => {
+          const x = (await live()).bundle;
+          return x.tilesFetched > s.tilesFetched ? x : null;
+        },
+        { message: 'zooming elsewhere fetched tiles' },
+      );
+      assert.ok(later.cacheBytes <= later.cacheCap, `cache ${later.cacheBytes} <= ${later.cacheCap}`);
+      assert.ok(later.cacheBytes > 0);
+      // The split bundle's source is not beside its manifest: the details' record request is a
+      // 404 (which the browser also logs), and the pane says the args are not here.
+      const split = url.endsWith('manifest.strata');
+      if (split) assert.match(d.recordNote || '', /source is not here/);
+      session.assertNoErrors({ allowHttp: split, allowConsole: split, what: label });
+    });
+  }
+
+  test('a missing and a corrupt tile are errors in their place; the rest draws', async () => {
+    // The first events tiles of the view at the trace's start: delete one, flip a byte of another.
+    const tiles = fs.readdirSync(file('split/tiles')).map((f) => Number(f.split('.')[0]));
+    const first = Math.min(...tiles);
+    fs.rmSync(file(`split/tiles/${first}.zst`));
+    const flipped = file(`split/tiles/${first + 1}.zst`);
+    const bytes = fs.readFileSync(flipped);
+    bytes[bytes.length >> 1] ^= 0x40;
+    fs.writeFileSync(flipped, bytes);
+    await openLazy('/gen/split/manifest.strata');
+    await session.setView(whole.summary.startNs, whole.summary.startNs + 400_000);
+    const s = await poll(
+      async () => {
+        const x = await live();
+        return x.bundle.tilesFailed >= 2 ? x : null;
+      },
+      { message: 'the two tiles failed' },
+    );
+    const said = JSON.stringify(s.errors);
+    assert.match(said, new RegExp(`bundle tile ${first}: missing`), said);
+    assert.match(said, /checksum/, said);
+    // Search still works (without the two tiles' matches), and so do the other rows.
+    const found = await session.find('op3');
+    assert.ok(found.count > 0 && found.count < whole.op3.count, `${found.count} of ${whole.op3.count}`);
+    const later = (await drawn('op3', 40)).at.filter(Boolean);
+    assert.ok(later.length > 0, 'matches outside the two tiles are drawn');
+  });
+
+  test('no request leaves the site', async () => {
+    const origin = new URL(env.server.origin).origin;
+    const away = requests.filter(
+      (u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin,
+    );
+    assert.deepEqual(away, []);
+    assert.ok(requests.some((u) => /\/gen\/split\/tiles\/\d+\.zst$/.test(u)));
+  });
+});

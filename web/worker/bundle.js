@@ -1,0 +1,183 @@
+// A tile bundle opened lazily (docs/BUNDLE.md, src/engine/bundle_session.h): the engine reads its
+// header, index and search blob (through self.strataDbRead, as db.js reads a bundle opened
+// whole) and then says, for each view request, which tiles it needs; this fetches them
+// (several at once, never blocking the worker's other messages) and answers the request once
+// they are fed. Tiles come from where the bundle is: a picked file's slices, Range requests on
+// the bundle's URL, or a split bundle's tiles/<i>.zst beside its manifest (same origin only).
+'use strict';
+/* exported createBundle */
+
+// M: the engine module.
+function createBundle(M) {
+  const { withString, withBytes } = StrataWasm;
+  const IN_FLIGHT = 6; // tile requests at once (a browser runs about six per origin)
+  const VIEW_TRIES = 3; // a view's tiles evicted by other views' before it was answered: fetch again
+
+  let cur = null; // {fetchTile(i, offset, length) → Promise<Uint8Array>, pending: Map}
+  let running = 0;
+  const waiting = []; // resolve functions of tile fetches waiting for a slot
+
+  // The bytes from which a bundle of `size` opens lazily by default (the engine's constant).
+  const lazyBytes = () => M._engine_bundle_lazy_bytes();
+
+  // Opens the bundle `name` of `size` bytes lazily: readSync(offset, n) → Uint8Array reads the
+  // header, index and search blob (synchronously, as the engine asks for them); fetchTile fetches
+  // one tile's bytes later. True when it opened (else the engine's last error says why).
+  function open(name, size, readSync, fetchTile) {
+    self.strataDbRead = readSync;
+    let ok = false;
+    try {
+      ok = withString(M, name, (p) => M._engine_bundle_open_lazy(p, size)) === 1;
+    } finally {
+      self.strataDbRead = null;
+    }
+    cur = ok ? { fetchTile, pending: new Map() } : null;
+    return ok;
+  }
+
+  // True while the trace shown is the lazy bundle opened last (a later load replaced it: false).
+  function lazy() {
+    if (cur && M._engine_bundle_lazy() !== 1) cur = null;
+    return cur !== null;
+  }
+
+  // The engine's list of tiles (engine_bundle_wanted_list) after a call that made n of them.
+  function listed(n) {
+    const at = M._engine_bundle_wanted_list() >>> 2;
+    return Array.from(M.HEAPU32.subarray(at, at + n));
+  }
+  const wanted = (request) => listed(withBytes(M, request, (p, len) => M._engine_bundle_wanted(p, len)));
+
+  async function slot() {
+    if (running < IN_FLIGHT) {
+      ++running;
+      return;
+    }
+    await new Promise((resolve) => waiting.push(resolve));
+  }
+  function release() {
+    const next = waiting.shift();
+    if (next) next();
+    else --running;
+  }
+
+  // Tile i fetched and fed (or its failure recorded); one fetch per tile however many views wait.
+  function tile(session, i) {
+    if (session.pending.has(i)) return session.pending.get(i);
+    const offset = M._engine_bundle_tile_offset(i);
+    const length = M._engine_bundle_tile_length(i) >>> 0;
+    const done = (async () => {
+      await slot();
+      try {
+        const bytes = await session.fetchTile(i, offset, length);
+        if (cur !== session) return; // another trace replaced the bundle
+        withBytes(M, bytes, (p, n) => M._engine_bundle_feed(i, p, n));
+      } catch (e) {
+        if (cur === session) withString(M, String((e && e.message) || e), (p) => M._engine_bundle_fail(i, p));
+      } finally {
+        release();
+        session.pending.delete(i);
+      }
+    })();
+    session.pending.set(i, done);
+    return done;
+  }
+
+  // A view request's reply once its tiles are in: answer(reply) with the engine's view, or
+  // nothing when the bundle was replaced meanwhile. viewNow(request) is trace.view.
+  async function view(request, viewNow, answer) {
+    const session = cur;
+    const bytes = new Uint8Array(request);
+    for (let k = 0; k < VIEW_TRIES; ++k) {
+      const list = wanted(bytes);
+      if (!list.length) break;
+      await Promise.all(list.map((i) => tile(session, i)));
+      if (cur !== session) return;
+    }
+    answer(viewNow(request));
+  }
+
+  // A search: `args` as the find query takes them ({text, regex, limit}); the tiles the search
+  // blob lists for the matched names are fetched and counted, then answerNow() gives the reply
+  // (the find query's or strata.find's). Null when the bundle was replaced meanwhile.
+  async function find(args, answerNow) {
+    const session = cur;
+    const n = withString(M, JSON.stringify(args), (p) => M._engine_bundle_find_begin(p));
+    if (n > 0) {
+      await Promise.all(listed(n).map((i) => tile(session, i)));
+      if (cur !== session) return null;
+    }
+    return answerNow();
+  }
+
+  // The details pane's JSON of `event`: its tile fetched when not held, its record read by range
+  // from the source when it is served beside the bundle (else the reply says it is not here).
+  async function details(event) {
+    const session = cur;
+    const t = M._engine_bundle_event_tile(event) >>> 0; // uint32 arrives signed
+    if (t !== 0xffffffff) await tile(session, t);
+    if (cur !== session) return null;
+    let record = new Uint8Array(0);
+    if (session.fetchSource && M._engine_bundle_event_source(event) === 1) {
+      const offset = M._engine_bundle_source_offset();
+      const length = M._engine_bundle_source_length() >>> 0;
+      try {
+        record = await session.fetchSource(offset, length);
+      } catch (e) {
+        record = new Uint8Array(0); // not served: the reply says so
+      }
+      if (cur !== session) return null;
+    }
+    const call = (bytes) => withBytes(M, bytes, (p, n) => M.UTF8ToString(M._engine_details(event, p, n)));
+    let json = call(record);
+    try {
+      JSON.parse(json);
+    } catch (e) {
+      json = call(new Uint8Array(0)); // the source changed since it was packed
+    }
+    return json;
+  }
+
+  // Where a lazy bundle's event records are read from: fetchSource(offset, length) → bytes.
+  function setSource(fetchSource) {
+    if (cur) cur.fetchSource = fetchSource;
+  }
+
+  // How tiles are fetched from where the bundle is. bundleUrl: the bundle's (or split manifest's)
+  // URL; tile requests never leave its origin.
+  function tileFetchers() {
+    // A picked file (or any Blob): its slice.
+    const fromBlob = (blob) => async (i, offset, length) =>
+      new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer());
+    // One file served with Range support.
+    const fromRanges = (url) => async (i, offset, length) => {
+      const r = await fetch(url, { headers: { Range: `bytes=${offset}-${offset + length - 1}` } });
+      if (r.status !== 206) throw new Error(`the server answered ${r.status} to a byte range request`);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (bytes.length !== length) throw new Error('missing or cut short');
+      return bytes;
+    };
+    // A split bundle: tiles/<i>.zst beside manifest.strata.
+    const fromSplit = (manifestUrl) => {
+      const base = new URL('tiles/', new URL(manifestUrl, self.location.href));
+      return async (i) => {
+        const url = new URL(`${i}.zst`, base);
+        if (url.origin !== base.origin) throw new Error('a tile outside the bundle');
+        const r = await fetch(url);
+        if (!r.ok) throw new Error(`missing or cut short (HTTP ${r.status})`);
+        return new Uint8Array(await r.arrayBuffer());
+      };
+    };
+    // The source trace served beside the bundle (its file name in the bundle's directory): an
+    // event's record by a Range request, for its args.
+    const sourceBeside = (bundleUrl, sourceName) => {
+      const at = new URL(bundleUrl, self.location.href);
+      const url = new URL(encodeURIComponent(sourceName.split('/').pop()), at);
+      if (url.origin !== at.origin) return null;
+      return fromRanges(url.href).bind(null, 0);
+    };
+    return { fromBlob, fromRanges, fromSplit, sourceBeside };
+  }
+
+  return { lazyBytes, open, lazy, view, find, details, setSource, fetchers: tileFetchers() };
+}
