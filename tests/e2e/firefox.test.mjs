@@ -52,6 +52,38 @@ async function startXvfb() {
   throw new Error('could not start Xvfb on :90..:109');
 }
 
+/** How long one start of Firefox may take: on a loaded two-core machine its first start (a new
+ * profile, Mesa's shader compiler warming) has taken longer than puppeteer's 30 s default. */
+const LAUNCH_TIMEOUT_MS = 120_000;
+const LAUNCH_ATTEMPTS = 2;
+
+/** Starts Xvfb and Firefox on it, once more on a fresh display if the first start fails; the last
+ * attempt pipes Firefox's own output to the test log, so a failure says what Firefox said. */
+async function launchFirefox() {
+  let lastError;
+  for (let attempt = 1; attempt <= LAUNCH_ATTEMPTS; attempt++) {
+    const xvfb = await startXvfb();
+    try {
+      const browser = await puppeteer.launch({
+        browser: 'firefox',
+        executablePath: FIREFOX,
+        headless: false,
+        timeout: LAUNCH_TIMEOUT_MS,
+        dumpio: attempt === LAUNCH_ATTEMPTS,
+        env: { ...process.env, DISPLAY: xvfb.display },
+        defaultViewport: { width: 1280, height: 720 },
+        extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false },
+      });
+      return { xvfb, browser };
+    } catch (e) {
+      lastError = e;
+      xvfb.stop();
+      console.error(`Firefox start ${attempt} of ${LAUNCH_ATTEMPTS} failed: ${e && e.message}`);
+    }
+  }
+  throw new Error(`Firefox did not start in ${LAUNCH_ATTEMPTS} attempts: ${lastError && lastError.message}`);
+}
+
 describe('Firefox', { skip: SKIP }, () => {
   let server, xvfb, browser, page;
   const errors = [];
@@ -60,16 +92,8 @@ describe('Firefox', { skip: SKIP }, () => {
 
   before(async () => {
     server = await startStrataServer({ '/made/': tmp.dir });
-    xvfb = await startXvfb();
-    browser = await puppeteer.launch({
-      browser: 'firefox',
-      executablePath: FIREFOX,
-      headless: false,
-      env: { ...process.env, DISPLAY: xvfb.display },
-      defaultViewport: { width: 1280, height: 720 },
-      extraPrefsFirefox: { 'browser.shell.checkDefaultBrowser': false },
-    });
-    page = await browser.newPage();
+    ({ xvfb, browser } = await launchFirefox());
+    page = await withTimeout(browser.newPage(), LAUNCH_TIMEOUT_MS, 'Firefox: a new page did not open');
     page.on('pageerror', (e) => errors.push(String((e && e.message) || e)));
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(m.text());
