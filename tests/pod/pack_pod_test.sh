@@ -4,7 +4,8 @@
 # verifies, pod.json lists the 4 hosts with their steps and busy time and opens (strata-pack
 # --open-pod: the page's C++) as one trace of every host's events; a host whose bundle is gone
 # fails alone; then the Slurm array task script run as array task 2 by hand (no Slurm needed)
-# packs the same file as pack-one does.
+# packs the same file as pack-one does, and the Kubernetes Jobs' pods, run as the kubelet runs
+# them, pack and merge the same.
 #   tests/pod/pack_pod_test.sh STRATA_PACK STRATA_MAKE_DEMO
 set -euo pipefail
 pack=$1 demo=$2
@@ -49,6 +50,24 @@ mv "$tmp/rank1.moved" "$tmp/out/rank1.strata"
 SLURM_ARRAY_TASK_ID=2 STRATA_ROOT=$root STRATA_PACK=$pack bash "$root/deploy/slurm/pack-array.sbatch" \
   "$tmp/in" "$tmp/slurm" >/dev/null || fail "pack-array.sbatch task 2"
 cmp -s "$tmp/slurm/rank2.strata" "$tmp/out/rank2.strata" || fail "task 2 did not pack rank2 as pack-pod did"
+# The Kubernetes Jobs, each pod run here as the kubelet runs it (tests/pod/k8s_job_run.mjs): the
+# Indexed Job's completions 0-3 over /data/in, then the merge Job; the same bundles as pack-pod's
+# and a pod.json of the same hosts.
+k8s() { node "$root/tests/pod/k8s_job_run.mjs" "$root/deploy/k8s/$1" "${@:2}" \
+  --map "/strata/build/native=$(dirname "$pack")" --map "/strata=$root" --map "/data/in=$tmp/in" --map "/data/out=$tmp/k8s/out"; }
+for r in 0 1 2 3; do k8s pack-indexed-job.yaml --index "$r" >/dev/null || fail "k8s index $r"; done
+for r in 0 1 2 3; do
+  cmp -s "$tmp/k8s/out/rank$r.strata" "$tmp/out/rank$r.strata" || fail "k8s index $r did not pack rank$r as pack-pod did"
+done
+k8s pack-merge-job.yaml >/dev/null || fail "k8s merge job"
+node -e '
+  const read = (f) => JSON.parse(require("fs").readFileSync(f, "utf8"));
+  const [a, b] = [read(process.argv[1]), read(process.argv[2])];
+  const hosts = (p) => JSON.stringify(p.hosts.map(({ name, events, steps, busy, offset }) => [name, events, steps, busy, offset]));
+  if (hosts(a) !== hosts(b)) { console.error("FAIL: k8s pod.json hosts " + hosts(b) + " vs " + hosts(a)); process.exit(1); }
+' "$pod" "$tmp/k8s/out/pod.json" || fail "k8s pod.json"
+if k8s pack-indexed-job.yaml --index 4 2>"$tmp/err" >/dev/null; then fail "k8s index 4 packed"; fi
+grep -q "has 4 trace files" "$tmp/err" || fail "k8s index 4: $(cat "$tmp/err")"
 # An index past the files fails with a message, not a pack of something else.
 if STRATA_PACK=$pack "$root/scripts/pack-one" "$tmp/in" "$tmp/x" 4 2>"$tmp/err"; then fail "index 4 packed"; fi
 grep -q "has 4 trace files" "$tmp/err" || fail "index 4: $(cat "$tmp/err")"
