@@ -9,7 +9,7 @@
 
 // M: the engine module.
 function createBundle(M) {
-  const { withString, withBytes } = StrataWasm;
+  const { withString, withBytes, withArray } = StrataWasm;
   const IN_FLIGHT = 6; // tile requests at once (a browser runs about six per origin)
   const VIEW_TRIES = 3; // a view's tiles evicted by other views' before it was answered: fetch again
 
@@ -61,26 +61,54 @@ function createBundle(M) {
     else --running;
   }
 
-  // Tile i fetched and fed (or its failure recorded); one fetch per tile however many views wait.
-  function tile(session, i) {
-    if (session.pending.has(i)) return session.pending.get(i);
-    const offset = M._engine_bundle_tile_offset(i);
-    const length = M._engine_bundle_tile_length(i) >>> 0;
+  // Tiles `ids` (adjacent in the bundle, in offset order) fetched by one request and fed, or their
+  // failure recorded; each is pending until then, so however many views wait it is fetched once.
+  function run(session, ids) {
+    const offsets = ids.map((i) => M._engine_bundle_tile_offset(i));
+    const lengths = ids.map((i) => M._engine_bundle_tile_length(i) >>> 0);
+    const start = offsets[0];
+    const end = offsets[ids.length - 1] + lengths[ids.length - 1];
     const done = (async () => {
       await slot();
       try {
-        const bytes = await session.fetchTile(i, offset, length);
+        const bytes = await session.fetchTile(ids[0], start, end - start);
         if (cur !== session) return; // another trace replaced the bundle
-        withBytes(M, bytes, (p, n) => M._engine_bundle_feed(i, p, n));
+        ids.forEach((i, k) => {
+          const at = offsets[k] - start;
+          withBytes(M, bytes.subarray(at, at + lengths[k]), (p, n) => M._engine_bundle_feed(i, p, n));
+        });
       } catch (e) {
-        if (cur === session) withString(M, String((e && e.message) || e), (p) => M._engine_bundle_fail(i, p));
+        const why = String((e && e.message) || e);
+        if (cur === session) ids.forEach((i) => withString(M, why, (p) => M._engine_bundle_fail(i, p)));
       } finally {
         release();
-        session.pending.delete(i);
+        ids.forEach((i) => session.pending.delete(i));
       }
     })();
-    session.pending.set(i, done);
+    ids.forEach((i) => session.pending.set(i, done));
     return done;
+  }
+
+  // The tiles of `list` fetched and fed: those on their way already awaited, the others by as
+  // few requests as the engine groups them into (engine_bundle_runs: adjacent tiles by one byte
+  // range), or one by one from a split bundle, whose tiles are files of their own.
+  function tiles(session, list) {
+    const waits = list.filter((i) => session.pending.has(i)).map((i) => session.pending.get(i));
+    const fresh = list.filter((i) => !session.pending.has(i));
+    if (session.fetchTile.perTile || fresh.length < 2) {
+      fresh.forEach((i) => waits.push(run(session, [i])));
+      return Promise.all(waits);
+    }
+    const runs = withArray(M, Uint32Array.from(fresh), (p, n) => M._engine_bundle_runs(p, n));
+    const at = M._engine_bundle_run_counts() >>> 2;
+    const counts = Array.from(M.HEAPU32.subarray(at, at + runs));
+    const sorted = listed(counts.reduce((a, b) => a + b, 0));
+    let first = 0;
+    for (const n of counts) {
+      waits.push(run(session, sorted.slice(first, first + n)));
+      first += n;
+    }
+    return Promise.all(waits);
   }
 
   // A view request's reply once its tiles are in: answer(reply) with the engine's view, or
@@ -91,7 +119,7 @@ function createBundle(M) {
     for (let k = 0; k < VIEW_TRIES; ++k) {
       const list = wanted(bytes);
       if (!list.length) break;
-      await Promise.all(list.map((i) => tile(session, i)));
+      await tiles(session, list);
       if (cur !== session) return;
     }
     answer(viewNow(request));
@@ -104,7 +132,7 @@ function createBundle(M) {
     const session = cur;
     const n = withString(M, JSON.stringify(args), (p) => M._engine_bundle_find_begin(p));
     if (n > 0) {
-      await Promise.all(listed(n).map((i) => tile(session, i)));
+      await tiles(session, listed(n));
       if (cur !== session) return null;
     }
     return answerNow();
@@ -115,7 +143,7 @@ function createBundle(M) {
   async function details(event) {
     const session = cur;
     const t = M._engine_bundle_event_tile(event) >>> 0; // uint32 arrives signed
-    if (t !== 0xffffffff) await tile(session, t);
+    if (t !== 0xffffffff) await tiles(session, [t]);
     if (cur !== session) return null;
     let record = new Uint8Array(0);
     if (session.fetchSource && M._engine_bundle_event_source(event) === 1) {
@@ -160,13 +188,15 @@ function createBundle(M) {
     // A split bundle: tiles/<i>.zst beside manifest.strata.
     const fromSplit = (manifestUrl) => {
       const base = new URL('tiles/', new URL(manifestUrl, self.location.href));
-      return async (i) => {
+      const fetchTile = async (i) => {
         const url = new URL(`${i}.zst`, base);
         if (url.origin !== base.origin) throw new Error('a tile outside the bundle');
         const r = await fetch(url);
         if (!r.ok) throw new Error(`missing or cut short (HTTP ${r.status})`);
         return new Uint8Array(await r.arrayBuffer());
       };
+      fetchTile.perTile = true; // a file per tile: no ranges to join
+      return fetchTile;
     };
     // The source trace served beside the bundle (its file name in the bundle's directory): an
     // event's record by a Range request, for its args.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bundle/fetch_runs.h"
 #include "engine/bundle_session.h"
 #include "engine/engine.h"
 #include "engine/wasm/browser_byte_reader.h"
@@ -15,6 +16,7 @@ strata::Engine& engine_mutable();
 
 namespace {
 std::vector<uint32_t> g_wanted;
+std::vector<uint32_t> g_run_counts;
 std::string g_error;
 uint64_t g_src_offset = 0;
 uint32_t g_src_length = 0;
@@ -40,6 +42,22 @@ EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_wanted(const uint8_t* request, uint3
   return static_cast<uint32_t>(g_wanted.size());
 }
 EMSCRIPTEN_KEEPALIVE const uint32_t* engine_bundle_wanted_list() { return g_wanted.data(); }
+// The n tiles at `tiles` as byte-range requests (core/bundle/fetch_runs.h): the number of runs;
+// engine_bundle_wanted_list() then holds the tiles in offset order and engine_bundle_run_counts()
+// how many of them each run takes, in that order.
+EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_runs(const uint32_t* tiles, uint32_t n) {
+  g_wanted.assign(tiles, tiles + n);
+  g_run_counts.clear();
+  const strata::BundleSession* s = engine_mutable().bundle_session();
+  if (!s) {
+    g_wanted.clear();
+    return 0;
+  }
+  for (const strata::bundle::FetchRun& r : strata::bundle::fetch_runs(s->manifest(), &g_wanted))
+    g_run_counts.push_back(r.count);
+  return static_cast<uint32_t>(g_run_counts.size());
+}
+EMSCRIPTEN_KEEPALIVE const uint32_t* engine_bundle_run_counts() { return g_run_counts.data(); }
 // Tile i's byte range in the one-file bundle (a split bundle's tiles/<i>.zst holds it alone).
 EMSCRIPTEN_KEEPALIVE double engine_bundle_tile_offset(uint32_t i) {
   uint64_t off = 0;

@@ -1,0 +1,33 @@
+// Which of a bundle's wanted tiles one byte-range request can fetch together. A view's tiles lie
+// in runs in the one-file bundle (a row's events tiles, a level's bins, a series' samples are
+// written in time order), and a request costs far more than its bytes on a static server, so
+// adjacent tiles are fetched as one range and cut apart. A split bundle's tiles are separate
+// files: it fetches each alone.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/bundle/bundle_format.h"
+
+namespace strata::bundle {
+
+// Tiles further apart than this are two requests: the bytes between them would be fetched for
+// nothing.
+constexpr uint64_t kFetchRunMaxGap = 16 * 1024;
+// A run stops growing here, so one request does not hold back the tiles of the others.
+constexpr uint64_t kFetchRunMaxBytes = 2 * 1024 * 1024;
+
+// One request: `count` tiles of the reordered list from index `first`, covering
+// [offset, offset + length) of the bundle.
+struct FetchRun {
+  uint64_t offset = 0, length = 0;
+  uint32_t first = 0, count = 0;
+};
+
+// Orders `tiles` (indices into m.tiles; ones out of range dropped) by their offset and groups
+// them into runs no wider than max_bytes whose tiles are at most max_gap apart.
+std::vector<FetchRun> fetch_runs(const Manifest& m, std::vector<uint32_t>* tiles,
+                                 uint64_t max_gap = kFetchRunMaxGap,
+                                 uint64_t max_bytes = kFetchRunMaxBytes);
+
+}  // namespace strata::bundle
