@@ -29,6 +29,9 @@
   let nextId = 1;
   const pending = new Map(); // id -> {resolve}
   const uiQueue = []; // engine messages that arrived before the UI was up
+  let uiUp = false; // the UI is up and uiQueue delivered: messages go straight to it
+  // An engine message for the UI, in the order it came: queued until the UI is up.
+  const forUi = (m) => (uiUp ? deliver(m) : uiQueue.push(m));
 
   function fatal(message) {
     const el = document.getElementById('fatal');
@@ -127,6 +130,7 @@
       else if (firstVisit()) ui._ui_set_welcome(1);
       watchTopBarButtons();
       for (const m of uiQueue.splice(0)) deliver(m);
+      uiUp = true;
     })
     .catch((e) => fatal(`Strata could not start: ${(e && e.message) || e}`));
 
@@ -282,8 +286,7 @@
     if (LOAD_ENDS.has(m.type)) window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
     if (LOSS_MESSAGES.has(m.type)) {
       // Before resolving: the UI has the points when the caller's await resumes.
-      if (ui) deliver(m);
-      else uiQueue.push(m);
+      forUi(m);
       const info = pick(Object.assign({}, m, { points: m.points.byteLength / 16 }), REPLY_KEYS.lossInfo);
       if (!m.more && pending.has(m.id)) {
         const { resolve } = pending.get(m.id);
@@ -298,8 +301,7 @@
     }
     if (m.type === MSG.graphLoaded) {
       // an HLO file: the Graph tab's (web/graph.js); the trace stays
-      if (ui) deliver(m);
-      else uiQueue.push(m);
+      forUi(m);
       if (!m.more && pending.has(m.id)) {
         const { resolve } = pending.get(m.id);
         pending.delete(m.id);
@@ -324,8 +326,7 @@
       return;
     }
     if (m.type === MSG.reply || m.type === MSG.ready || m.type === MSG.podLoaded) return;
-    if (ui) deliver(m);
-    else uiQueue.push(m);
+    forUi(m);
   };
   worker.onerror = (e) => fatal(`Strata's engine stopped: ${e.message || e}`);
 
@@ -767,8 +768,13 @@
     if (location.hash.slice(1) !== lastHash) applyHash();
   });
 
-  api.ready = uiReady
-    .then(() => startSource && open(startSource))
+  // The start-up source opens once every page script has run (workers.js sets the worker count
+  // first) while the UI's wasm is still starting: its messages wait in uiQueue meanwhile.
+  const scriptsRun = new Promise((r) =>
+    document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', r, { once: true }) : r(),
+  );
+  const startOpen = scriptsRun.then(() => startSource && open(startSource));
+  api.ready = Promise.all([uiReady, startOpen])
     .then(() => settled(5000))
     .then(applyHash)
     .then(() => {
