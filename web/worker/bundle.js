@@ -35,6 +35,13 @@ function createBundle(M) {
     return ok;
   }
 
+  // A trace the engine opened lazily itself (a pod's hosts, pod.js): fetchTile(i, offset, length,
+  // part, local) fetches tile i from bundle `part` (engine_bundle_tile_part), where it is tile
+  // `local`.
+  function adopt(fetchTile) {
+    cur = { fetchTile, pending: new Map() };
+  }
+
   // True while the trace shown is the lazy bundle opened last (a later load replaced it: false).
   function lazy() {
     if (cur && M._engine_bundle_lazy() !== 1) cur = null;
@@ -66,10 +73,12 @@ function createBundle(M) {
     if (session.pending.has(i)) return session.pending.get(i);
     const offset = M._engine_bundle_tile_offset(i);
     const length = M._engine_bundle_tile_length(i) >>> 0;
+    const part = M._engine_bundle_tile_part(i);
+    const local = M._engine_bundle_tile_local() >>> 0;
     const done = (async () => {
       await slot();
       try {
-        const bytes = await session.fetchTile(i, offset, length);
+        const bytes = await session.fetchTile(i, offset, length, part, local);
         if (cur !== session) return; // another trace replaced the bundle
         withBytes(M, bytes, (p, n) => M._engine_bundle_feed(i, p, n));
       } catch (e) {
@@ -179,5 +188,5 @@ function createBundle(M) {
     return { fromBlob, fromRanges, fromSplit, sourceBeside };
   }
 
-  return { lazyBytes, open, lazy, view, find, details, setSource, fetchers: tileFetchers() };
+  return { lazyBytes, open, adopt, lazy, view, find, details, setSource, fetchers: tileFetchers() };
 }
