@@ -38,8 +38,11 @@ std::unique_ptr<TraceStore> PodLazy::finish() {
                         ? 0
                         : pod->files[file_base].stream_base - t->files[0].stream_base;
     h.str.resize(t->strings.size());
-    for (size_t i = 0; i < t->strings.size(); ++i)
-      h.str[i] = pod->strings.find(t->strings.get(static_cast<StrId>(i)));
+    // Every host string is in the pod's (append_host interned each); id 0 is "" in both.
+    for (size_t i = 1; i < t->strings.size(); ++i) {
+      const StrId id = pod->strings.find(t->strings.get(static_cast<StrId>(i)));
+      h.str[i] = id == kNone ? 0 : id;
+    }
     h.event_base = events;
     h.tile_base = tiles;
     events += static_cast<uint32_t>(h.s->manifest().events);
