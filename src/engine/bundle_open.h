@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bundle/bundle_format.h"
 #include "core/store/trace_store.h"
 
 namespace strata {
@@ -21,5 +22,16 @@ using SplitTileReader =
 // is named in out->errors and the rest kept. May throw std::bad_alloc.
 bool read_bundle_store(ByteReader* reader, const SplitTileReader& split_tile, TraceStore* out,
                        std::string* error);
+
+// A bundle's header, index and search blob (three reads, whatever its size; a split bundle's
+// manifest.strata holds all three): what a lazy open reads (engine_bundle_lazy.cc). False, with
+// the reason, for a file that is not a bundle this Strata reads or a damaged index.
+bool read_bundle_index(ByteReader* reader, bundle::Header* h, bundle::Manifest* m,
+                       bundle::SearchIndex* search, std::string* error);
+
+// The note a lazily opened trace carries in summary().notes.
+inline constexpr const char* kLazyNote =
+    "opened lazily: the timeline, search and details read the bundle's tiles as they are "
+    "needed; the analyses need the bundle loaded whole";
 
 }  // namespace strata

@@ -132,7 +132,9 @@ void BundleSession::find_count(uint32_t i, const DecodedTile* d) {
   const bundle::EventTile& e = d->events;
   const bundle::RowInfo row = m_.rows[m_.tiles[i].row];
   const size_t bins = find_.bins.size();
-  const double span = static_cast<double>(std::max<TimeNs>(1, m_.end_ns - m_.start_ns));
+  const TimeNs t0 = find_span_ ? find_start_ : m_.start_ns;
+  const double span =
+      static_cast<double>(std::max<TimeNs>(1, (find_span_ ? find_end_ : m_.end_ns) - t0));
   auto earlier = [](const TileEvent& a, const TileEvent& b) {
     return std::tie(a.start, a.event) < std::tie(b.start, b.event);
   };
@@ -141,7 +143,7 @@ void BundleSession::find_count(uint32_t i, const DecodedTile* d) {
     if (e.name[k] >= find_.names.size() || !find_.names[e.name[k]]) continue;
     ++find_.count;
     if (bins) {
-      const double at_bin = static_cast<double>(e.start[k] - m_.start_ns) * bins / span;
+      const double at_bin = static_cast<double>(e.start[k] - t0) * bins / span;
       find_.bins[static_cast<size_t>(std::clamp(at_bin, 0.0, static_cast<double>(bins - 1)))]++;
     }
     if (find_.limit == 0) continue;

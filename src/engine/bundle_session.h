@@ -93,6 +93,11 @@ class BundleSession {
   // first): the search blob lists the tiles holding each name; those held are counted now, the
   // others as they are fed (or failed). Returns the listed tiles not held, to fetch.
   std::vector<uint32_t> find_begin(std::vector<uint8_t> names, size_t limit, size_t bins);
+  // The span a search's bins cut into equal slices: the bundle's own unless set (a pod's hosts
+  // bin over the pod's span, so their bins add up).
+  void set_find_span(TimeNs start, TimeNs end) {
+    find_start_ = start, find_end_ = end, find_span_ = true;
+  }
   // The search so far (complete when done()).
   const BundleFind& find() const { return find_; }
   // The held event named `name` that starts closest to `start` (within `tol` ns) and passes
@@ -114,6 +119,8 @@ class BundleSession {
   const bundle::DecodedTile* get(uint32_t i) const;
   void find_count(uint32_t i, const bundle::DecodedTile* d);
   BundleFind find_;
+  TimeNs find_start_ = 0, find_end_ = 0;
+  bool find_span_ = false;
   void insert(uint32_t i, bundle::DecodedTile d);
   bundle::Manifest m_;
   bundle::SearchIndex search_;

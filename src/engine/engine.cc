@@ -22,6 +22,8 @@
 #include "engine/analysis/op_cells.h"
 #include "engine/bundle_session.h"
 #include "engine/graph_session.h"
+#include "engine/lazy_tiles.h"
+#include "engine/pod/pod_lazy.h"
 #include "protocol/reply_keys.h"
 #include "protocol/view_messages.h"
 
@@ -43,6 +45,8 @@ SourceFile make_source_file(std::string_view name, uint64_t bytes, std::string f
 
 Engine::Engine() : store_(std::make_unique<TraceStore>()) {}
 Engine::~Engine() = default;
+
+BundleSession* Engine::bundle_session() const { return bundle_ ? bundle_->single() : nullptr; }
 
 GraphSession& Engine::graph_session() const {
   if (!graph_) graph_ = std::make_unique<GraphSession>(*this);
@@ -96,6 +100,23 @@ void Engine::install(std::unique_ptr<TraceStore> store, Pyramid pyramid) {
   index_display_order();
   strings_sent_.assign(store_->strings.size(), 0);
   memory_reset();
+}
+
+bool Engine::install_built(std::unique_ptr<TraceStore> store, uint64_t bytes) {
+  Pyramid pyramid;
+  try {
+    pyramid = build_pyramid(*store);
+  } catch (const std::bad_alloc&) {
+    load_fail("out of memory while building the zoom levels");
+    return false;
+  }
+  loading_.reset();
+  loaded_bytes_ = bytes;
+  install(std::move(store), std::move(pyramid));
+  last_error_.clear();
+  session_errors_.clear();  // earlier failed opens are history once a new trace is in place
+  loading_name_.clear();
+  return true;
 }
 
 void Engine::feed_preview(size_t n) {
@@ -160,6 +181,7 @@ void Engine::load_fail(std::string_view message) {
   importer_.reset();
   csv_.reset();
   loading_.reset();
+  pod_lazy_.reset();
   preview_importer_.reset();
   preview_store_.reset();
   if (previous_) install(std::move(previous_), std::move(previous_pyramid_));  // undo the preview
@@ -287,7 +309,7 @@ std::string Engine::summary_json() const {
   for (const Track& t : s.tracks) counter_tracks += t.kind == TrackKind::kCounter;
   o += '}';
   protocol::append_key(&o, sum::kEvents);
-  o += std::to_string(bundle_ ? bundle_->manifest().events : s.events.size());
+  o += std::to_string(bundle_ ? bundle_->events() : s.events.size());
   protocol::append_key(&o, sum::kCounters);
   o += std::to_string(s.samples.size() - derived_counter_samples(s));  // the file's counters
   o += ",\"counterTracks\":" + std::to_string(counter_tracks);
@@ -330,12 +352,12 @@ std::string Engine::summary_json() const {
   o += ']';
   if (bundle_) {  // a lazy bundle: what its tiles cost so far
     namespace b = protocol::keys::summary_bundle;
-    const BundleStats& st = bundle_->stats();
+    const BundleStats st = bundle_->stats();
     protocol::append_key(&o, sum::kBundle);
     protocol::append_key(&o, b::kBytes, '{');
     json_append_int(&o, static_cast<int64_t>(bundle_->bundle_bytes()));
     protocol::append_key(&o, b::kTiles);
-    json_append_int(&o, static_cast<int64_t>(bundle_->manifest().tiles.size()));
+    json_append_int(&o, static_cast<int64_t>(bundle_->tiles()));
     protocol::append_key(&o, b::kTilesFetched);
     json_append_int(&o, static_cast<int64_t>(st.tiles_fetched));
     protocol::append_key(&o, b::kBytesFetched);
@@ -443,7 +465,7 @@ std::vector<uint8_t> Engine::track_list() const {
     te.name_len = static_cast<uint32_t>(nm.size());
     te.name_off = chars.add(nm);
     te.rows = t.kind == TrackKind::kCounter ? 1 : t.max_depth + 1;
-    te.event_count = bundle_ ? bundle_->manifest().tracks[ti].event_count : t.event_count;
+    te.event_count = bundle_ ? bundle_->track_events(ti) : t.event_count;
     te.first_series = t.first_series;
     te.series_count = t.series_count;
     put(&out, te);

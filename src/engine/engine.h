@@ -23,6 +23,8 @@ namespace strata {
 struct HloProtoSpan;
 class ByteReader;
 class BundleSession;
+class LazyTiles;
+class PodLazy;
 class GraphSession;
 struct AnalysisCache;
 
@@ -77,8 +79,12 @@ class Engine {
   // load_hosts_end. A host that cannot be opened is left out: load_host is false, last_error()
   // says why, and the trace's errors list it; load_host_fail records a host the caller could not
   // fetch at all. load_hosts_end is false, with the trace shown kept, when no host opened.
-  void load_hosts_begin(std::string_view name);
-  bool load_host(std::string_view name, ByteReader* reader);
+  // `lazy`: the hosts' bundles are not read whole but opened as a lazy bundle is (header, index
+  // and search blob each; engine/pod/pod_lazy.h), their tiles fetched on demand and fed to
+  // lazy_tiles() by its tile numbering across the hosts. A split host bundle (its
+  // manifest.strata) needs `split_tile` for a whole read; a lazy read takes its tiles as fed.
+  void load_hosts_begin(std::string_view name, bool lazy = false);
+  bool load_host(std::string_view name, ByteReader* reader, const SplitTileReader& split_tile = {});
   void load_host_fail(std::string_view name, std::string_view why);
   bool load_hosts_end();
   // A tile bundle opened lazily (engine_bundle_lazy.cc, engine/bundle_session.h): only its
@@ -87,7 +93,9 @@ class Engine {
   // to bundle_session(). Same contract as load_sqlite.
   bool open_bundle_lazy(std::string_view name, ByteReader* reader);
   // The lazy bundle shown, or null (any other trace).
-  BundleSession* bundle_session() const { return bundle_.get(); }
+  BundleSession* bundle_session() const;
+  // The tiles behind the trace shown (a lazy bundle or a pod's hosts opened lazily), or null.
+  LazyTiles* lazy_tiles() const { return bundle_.get(); }
   // The tiles a kViewRequest needs that the lazy bundle does not hold (empty without one).
   std::vector<uint32_t> bundle_wanted(const uint8_t* request, size_t n) const;
   // Starts a search of the lazy bundle (engine_bundle_find.cc): `args` as query_json("find")
@@ -236,9 +244,15 @@ class Engine {
   Pyramid previous_pyramid_;
   void feed_preview(size_t n);
   void install(std::unique_ptr<TraceStore> store, Pyramid pyramid);
+  // The end of every load that builds a whole store outside the streaming importer (a bundle,
+  // a pod's hosts, a database): its zoom levels built, then installed as the current trace with
+  // `bytes` as what the load read. False (load_fail, the trace shown stays) when the pyramid
+  // does not fit in memory.
+  bool install_built(std::unique_ptr<TraceStore> store, uint64_t bytes);
   std::vector<uint32_t> display_tracks_, store_to_display_;
   void index_display_order();
-  std::unique_ptr<BundleSession> bundle_;  // a lazy bundle's tiles (null for a loaded trace)
+  std::unique_ptr<LazyTiles> bundle_;  // a lazy bundle's tiles (null for a loaded trace)
+  std::unique_ptr<PodLazy> pod_lazy_;  // a lazy load of hosts in progress
   // A lazy bundle's event for the details pane (its tile held), with `record` when it was read.
   std::string bundle_details_json(uint32_t event, std::string_view record) const;
   // The select query on a lazy bundle: the listed events whose tiles are held (a region or

@@ -68,20 +68,7 @@ bool Engine::load_bundle(std::string_view name, ByteReader* reader,
     load_fail("out of memory while reading the bundle");
     return false;
   }
-  Pyramid pyramid;
-  try {
-    pyramid = build_pyramid(*store);
-  } catch (const std::bad_alloc&) {
-    load_fail("out of memory while building the zoom levels");
-    return false;
-  }
-  loading_.reset();
-  loaded_bytes_ = reader->size();
-  install(std::move(store), std::move(pyramid));
-  last_error_.clear();
-  session_errors_.clear();
-  loading_name_.clear();
-  return true;
+  return install_built(std::move(store), reader->size());
 }
 
 }  // namespace strata

@@ -10,6 +10,7 @@
 #include "core/query/event_json.h"
 #include "engine/bundle_session.h"
 #include "engine/engine.h"
+#include "engine/lazy_tiles.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 

@@ -8,8 +8,10 @@
 
 #include "core/bundle/bundle_reader.h"
 #include "core/formats/sqlite/byte_reader.h"
+#include "engine/bundle_open.h"
 #include "engine/bundle_session.h"
 #include "engine/engine.h"
+#include "engine/lazy_tiles.h"
 
 namespace strata {
 
@@ -23,6 +25,19 @@ bool read_at(ByteReader* r, uint64_t offset, uint64_t n, std::vector<uint8_t>* o
 
 }  // namespace
 
+bool read_bundle_index(ByteReader* reader, bundle::Header* h, bundle::Manifest* m,
+                       bundle::SearchIndex* search, std::string* error) {
+  using namespace bundle;
+  std::vector<uint8_t> bytes;
+  bool ok = read_at(reader, 0, kHeaderBytes, &bytes);
+  if (!ok) *error = "not a Strata bundle (shorter than its header)";
+  ok = ok && parse_header(bytes.data(), bytes.size(), h, error);
+  if (ok && !read_at(reader, h->index_offset, h->index_length, &bytes)) bytes.clear();
+  ok = ok && parse_index(*h, bytes.data(), bytes.size(), m, error);
+  if (ok && !read_at(reader, h->search_offset, h->search_length, &bytes)) bytes.clear();
+  return ok && parse_search(*h, bytes.data(), bytes.size(), m->strings.size(), search, error);
+}
+
 bool Engine::open_bundle_lazy(std::string_view name, ByteReader* reader) {
   using namespace bundle;
   load_begin(name, reader->size());
@@ -30,20 +45,12 @@ bool Engine::open_bundle_lazy(std::string_view name, ByteReader* reader) {
   preview_importer_.reset();
   preview_store_.reset();
   std::string error;
-  std::vector<uint8_t> bytes;
   Header h;
   Manifest m;
   SearchIndex search;
   std::unique_ptr<BundleSession> session;
   try {
-    bool ok = read_at(reader, 0, kHeaderBytes, &bytes);
-    if (!ok) error = "not a Strata bundle (shorter than its header)";
-    ok = ok && parse_header(bytes.data(), bytes.size(), &h, &error);
-    if (ok && !read_at(reader, h.index_offset, h.index_length, &bytes)) bytes.clear();
-    ok = ok && parse_index(h, bytes.data(), bytes.size(), &m, &error);
-    if (ok && !read_at(reader, h.search_offset, h.search_length, &bytes)) bytes.clear();
-    ok = ok && parse_search(h, bytes.data(), bytes.size(), m.strings.size(), &search, &error);
-    if (!ok) {
+    if (!read_bundle_index(reader, &h, &m, &search, &error)) {
       load_fail(error);
       return false;
     }
@@ -53,13 +60,11 @@ bool Engine::open_bundle_lazy(std::string_view name, ByteReader* reader) {
     return false;
   }
   std::unique_ptr<TraceStore> tables = session->tables();
-  tables->notes.insert(tables->notes.begin(),
-                       "opened lazily: the timeline, search and details read the bundle's tiles "
-                       "as they are needed; the analyses need the bundle loaded whole");
+  tables->notes.insert(tables->notes.begin(), kLazyNote);
   loading_.reset();
   loaded_bytes_ = reader->size();
   install(std::move(tables), Pyramid{});
-  bundle_ = std::move(session);
+  bundle_ = std::make_unique<BundleTiles>(std::move(session));
   last_error_.clear();
   session_errors_.clear();
   loading_name_.clear();

@@ -15,6 +15,7 @@
 #include "engine/analysis/overview.h"
 #include "engine/bundle_session.h"
 #include "engine/engine.h"
+#include "engine/lazy_tiles.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 #include "protocol/reply_keys_links.h"

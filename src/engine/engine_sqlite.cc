@@ -32,24 +32,13 @@ bool Engine::load_sqlite(std::string_view name, ByteReader* reader) {
     load_fail(error);
     return false;
   }
-  Pyramid pyramid;
-  try {
-    pyramid = build_pyramid(*loading_);
-  } catch (const std::bad_alloc&) {
-    load_fail("out of memory while building the zoom levels");
-    return false;
-  }
-  loaded_bytes_ = reader->size();
-  install(std::move(loading_), std::move(pyramid));
+  if (!install_built(std::move(loading_), reader->size())) return false;
   // An Ascend db's memory is the text export's model (operator allocations included), not its
   // timeline counters read back: the Memory tab shows what the CSVs would.
   if (!memory.empty()) {
     memory_finish(&memory);
     memory_ = std::move(memory);
   }
-  last_error_.clear();
-  session_errors_.clear();
-  loading_name_.clear();
   return true;
 }
 

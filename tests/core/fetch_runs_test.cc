@@ -67,6 +67,24 @@ TEST(FetchRuns, AGapOrTheSizeLimitStartsAnotherRun) {
   EXPECT_TRUE(bundle::fetch_runs(m, &tiles).empty());
 }
 
+TEST(FetchRuns, ARunStaysWithinOneBundle) {
+  // A pod's hosts: tiles 0-1 in host 0 and 2-3 in host 1 at the same offsets.
+  const std::vector<bundle::TileSpan> spans = {{0, 0, 10}, {0, 10, 10}, {1, 0, 10}, {1, 10, 10}};
+  std::vector<uint32_t> tiles = {3, 1, 2, 0, 7};
+  const auto runs = bundle::fetch_runs(&tiles, [&](uint32_t i, bundle::TileSpan* s) {
+    if (i >= spans.size()) return false;
+    *s = spans[i];
+    return true;
+  });
+  EXPECT_EQ(tiles, (std::vector<uint32_t>{0, 1, 2, 3}));
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].part, 0);
+  EXPECT_EQ(runs[0].count, 2u);
+  EXPECT_EQ(runs[1].part, 1);
+  EXPECT_EQ(runs[1].first, 2u);
+  EXPECT_EQ(runs[1].length, 20u);
+}
+
 std::string trace_json(int threads, int per_thread) {
   std::string j = "[\n";
   char buf[200];

@@ -3,12 +3,16 @@
 // app. ?pod= lists its hosts with the summaries pod.json gives them; two hosts open as one trace
 // on one time axis (a section group each, every host's events at its own times, as when it is
 // opened alone); a host whose bundle is missing gets its error in its row while the others open.
-import { describe, test, before } from 'node:test';
+// With ?bundleLazyMb=0 the hosts open lazily (web/worker/pod.js, engine/pod/pod_lazy.h): a second
+// pod of rank1's one-file bundle and rank3 packed split (manifest.strata and tiles/) opens with
+// the same sections, events and search as when read whole, fetching only the tiles its views
+// need, from each host's own files on the page's origin.
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { REPO_ROOT, serverAndBrowser, newStrataPage, poll, tempDir } from './lib.mjs';
+import { REPO_ROOT, serverAndBrowser, newStrataPage, poll, tempDir, tilesSettled } from './lib.mjs';
 
 const PACK = path.join(REPO_ROOT, 'build/native/strata-pack');
 const DEMO = path.join(REPO_ROOT, 'build/native/strata_make_demo');
@@ -21,6 +25,7 @@ const NUMBER_NS = 512;
 // The pod, packed before the server starts (its folder is mounted at /pod/).
 const tmp = HAVE_TOOLS ? tempDir('strata-pod-') : null;
 const OUT = tmp ? path.join(tmp.dir, 'out') : '';
+const SPLIT = tmp ? path.join(tmp.dir, 'split') : '';
 if (tmp) {
   const input = path.join(tmp.dir, 'in');
   fs.mkdirSync(input);
@@ -38,6 +43,17 @@ if (tmp) {
     env: { ...process.env, STRATA_PACK: PACK },
     stdio: 'ignore',
   });
+  // The second pod: rank1 as packed, rank3 packed split.
+  fs.mkdirSync(SPLIT);
+  fs.copyFileSync(path.join(OUT, 'rank1.strata'), path.join(SPLIT, 'rank1.strata'));
+  execFileSync(
+    PACK,
+    [path.join(input, 'rank3.json'), '-o', path.join(SPLIT, 'rank3'), '--split', '--tile-items', '512'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  execFileSync(PACK, ['--merge-pod', SPLIT], { stdio: 'ignore' });
   process.on('exit', tmp.cleanup);
 }
 const manifest = () => JSON.parse(fs.readFileSync(path.join(OUT, 'pod.json'), 'utf8'));
@@ -162,5 +178,110 @@ describe('a pod manifest in the page', { skip: HAVE_TOOLS ? false : 'build/nativ
       fs.renameSync(`${bundle}.gone`, bundle);
     }
     s.assertNoErrors({ allowHttp: true });
+  });
+});
+
+describe("a pod's hosts opened lazily", { skip: HAVE_TOOLS ? false : 'build/native/strata-pack not built' }, () => {
+  const env = serverAndBrowser(tmp ? { '/pod2/': SPLIT } : {});
+  let whole, lazy;
+  const requests = [];
+  before(async () => {
+    whole = await newStrataPage(env.browser);
+    await whole.goto(`${env.server.origin}/?pod=/pod2/pod.json`);
+    lazy = await newStrataPage(env.browser);
+    lazy.context.on('request', (r) => requests.push({ url: r.url(), range: r.headers().range || '' }));
+    await lazy.goto(`${env.server.origin}/?pod=/pod2/pod.json&bundleLazyMb=0`);
+    for (const s of [whole, lazy]) await poll(() => s.call(() => window.strata.pod()), { message: 'strata.pod()' });
+  });
+  after(async () => {
+    for (const s of [whole, lazy]) if (s) await s.close();
+  });
+  const openHosts = (s, names) =>
+    s.call((n) => window.strata.openHosts(n), names, 120_000, `strata.openHosts(${names})`);
+  const live = (s) => s.call(() => window.strata.workerSummary(), undefined, 30_000, 'workerSummary');
+  const sections = async (s) => {
+    await s.frame();
+    return (await s.call(() => window.strata.trackHeaders())).processes.map((p) => p.name);
+  };
+  // A search's matches and where each of the first `n` is drawn.
+  async function drawn(s, text, n) {
+    const found = await s.find(text);
+    const at = [];
+    for (const m of found.matches.slice(0, n)) at.push(await s.locate(m));
+    return { count: found.count, matches: found.matches, at };
+  }
+
+  test('the hosts open by their indices, tiles fetched for the view from each host', async () => {
+    const m = JSON.parse(fs.readFileSync(path.join(SPLIT, 'pod.json'), 'utf8'));
+    assert.deepEqual(
+      m.hosts.map((h) => h.bundle),
+      ['rank1.strata', 'rank3'],
+    );
+    const a = await openHosts(whole, ['rank1', 'rank3']);
+    const b = await openHosts(lazy, ['rank1', 'rank3']);
+    assert.deepEqual([a.errors, b.errors], [[], []]);
+    assert.equal(a.events, m.hosts[0].events + m.hosts[1].events);
+    assert.deepEqual([b.events, b.tracks, b.startNs, b.endNs], [a.events, a.tracks, a.startNs, a.endNs]);
+    assert.equal((await live(whole)).bundle, undefined, 'read whole');
+    await tilesSettled(lazy);
+    const opened = (await live(lazy)).bundle;
+    assert.ok(opened && opened.tiles > 10, JSON.stringify(opened));
+    // The whole-pod view at the open reads the coarse tiles, not every one.
+    assert.ok(opened.tilesFetched > 0 && opened.tilesFetched < opened.tiles, JSON.stringify(opened));
+    const bytes =
+      fs.statSync(path.join(SPLIT, 'rank1.strata')).size +
+      fs.statSync(path.join(SPLIT, 'rank3/manifest.strata')).size +
+      fs
+        .readdirSync(path.join(SPLIT, 'rank3/tiles'))
+        .reduce((n, f) => n + fs.statSync(path.join(SPLIT, 'rank3/tiles', f)).size, 0);
+    assert.equal(opened.bytes, bytes, "the hosts' bundles, the split one's tiles included");
+    // The host rows: one section group per host, as read whole.
+    const names = await sections(lazy);
+    assert.deepEqual(names, await sections(whole));
+    assert.ok(names.some((n) => n.startsWith('rank1 ')) && names.some((n) => n.startsWith('rank3 ')), `${names}`);
+    const table = await lazy.call(() => window.strata.pod());
+    assert.deepEqual(
+      table.hosts.map((h) => [h.name, h.open, h.error]),
+      [
+        ['rank1', true, ''],
+        ['rank3', true, ''],
+      ],
+    );
+    // A zoomed view where both hosts run (on a pod this small the open's view already read most
+    // of its tiles): still not every tile, and the same events drawn at the same places (search
+    // counts every host's matches).
+    const at = b.startNs + Number(BigInt(m.hosts[1].offset) - BigInt(m.hosts[0].offset));
+    for (const s of [whole, lazy]) {
+      await s.setView(at, at + 100_000); // finer than the finest level: events tiles
+      await tilesSettled(s);
+    }
+    const zoomed = (await live(lazy)).bundle;
+    assert.ok(zoomed.tilesFetched < zoomed.tiles && zoomed.bytesFetched < bytes, JSON.stringify(zoomed));
+    const want = await drawn(whole, 'ProfilerStep#', 8);
+    const got = await drawn(lazy, 'ProfilerStep#', 8);
+    assert.ok(want.count > 0);
+    assert.equal(got.count, want.count);
+    assert.deepEqual(got.matches, want.matches);
+    assert.deepEqual(got.at, want.at);
+    // Tiles came from each host's own files, never from anywhere else.
+    const origin = new URL(env.server.origin).origin;
+    const away = requests.filter(
+      ({ url }) => !url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin,
+    );
+    assert.deepEqual(away, []);
+    assert.ok(
+      requests.some(({ url }) => /\/pod2\/rank3\/tiles\/\d+\.zst$/.test(url)),
+      'rank3 tiles by file',
+    );
+    // rank1 by ranges: its header (twice), index and search blob, then its tiles.
+    const rank1 = requests.filter(
+      ({ url, range }) => url.endsWith('/pod2/rank1.strata') && range && range !== 'bytes=0-63',
+    );
+    assert.ok(rank1.length > 2, `rank1 tiles by range: ${JSON.stringify(rank1)}`);
+    assert.ok(
+      !requests.some(({ url, range }) => url.endsWith('/pod2/rank1.strata') && !range),
+      'rank1 never fetched whole',
+    );
+    for (const s of [whole, lazy]) s.assertNoErrors();
   });
 });

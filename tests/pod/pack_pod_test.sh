@@ -3,9 +3,9 @@
 # rank/world traces, one gzipped) packed by scripts/pack-pod with 2 jobs at once; every bundle
 # verifies, pod.json lists the 4 hosts with their steps and busy time and opens (strata-pack
 # --open-pod: the page's C++) as one trace of every host's events; a host whose bundle is gone
-# fails alone; then the Slurm array task script run as array task 2 by hand (no Slurm needed)
-# packs the same file as pack-one does, and the Kubernetes Jobs' pods, run as the kubelet runs
-# them, pack and merge the same.
+# fails alone; a host packed split opens the same; then the Slurm array task script run as array
+# task 2 by hand (no Slurm needed) packs the same file as pack-one does, and the Kubernetes Jobs'
+# pods, run as the kubelet runs them, pack and merge the same.
 #   tests/pod/pack_pod_test.sh STRATA_PACK STRATA_MAKE_DEMO
 set -euo pipefail
 pack=$1 demo=$2
@@ -46,6 +46,17 @@ if "$pack" --open-pod "$pod" >"$tmp/open1.txt" 2>&1; then fail "--open-pod with 
 grep -q '^opened 3 of 4 hosts as one trace: ' "$tmp/open1.txt" || fail "rank1 missing: $(cat "$tmp/open1.txt")"
 grep -q 'rank1: rank1.strata cannot be read' "$tmp/open1.txt" || fail "rank1 missing: $(cat "$tmp/open1.txt")"
 mv "$tmp/rank1.moved" "$tmp/out/rank1.strata"
+# rank2 packed split (a folder: manifest.strata, tiles/): the merge lists it by its folder and
+# --open-pod reads it whole from its tiles, the same events as its one-file bundle.
+mv "$tmp/out/rank2.strata" "$tmp/rank2.strata"
+"$pack" "$tmp/in/rank2.json" -o "$tmp/out/rank2" --split >/dev/null || fail "split pack of rank2"
+"$pack" --merge-pod "$tmp/out" >/dev/null || fail "--merge-pod with a split host"
+grep -q '"bundle":"rank2"' "$pod" || fail "split rank2 not listed: $(cat "$pod")"
+"$pack" --open-pod "$pod" >"$tmp/open2.txt" 2>&1 || fail "--open-pod, split rank2: $(cat "$tmp/open2.txt")"
+grep -q '^opened 4 of 4 hosts as one trace: ' "$tmp/open2.txt" || fail "split rank2: $(cat "$tmp/open2.txt")"
+rm -rf "$tmp/out/rank2"
+mv "$tmp/rank2.strata" "$tmp/out/rank2.strata"
+"$pack" --merge-pod "$tmp/out" >/dev/null || fail "--merge-pod"
 # The Slurm array task, as task 2 would run it.
 SLURM_ARRAY_TASK_ID=2 STRATA_ROOT=$root STRATA_PACK=$pack bash "$root/deploy/slurm/pack-array.sbatch" \
   "$tmp/in" "$tmp/slurm" >/dev/null || fail "pack-array.sbatch task 2"

@@ -31,8 +31,16 @@ function createBundle(M) {
     } finally {
       self.strataDbRead = null;
     }
-    cur = ok ? { fetchTile, pending: new Map() } : null;
+    cur = ok ? { fetchTile, perTile: () => !!fetchTile.perTile, pending: new Map() } : null;
     return ok;
+  }
+
+  // A trace the engine opened lazily itself (a pod's hosts, pod.js): fetchTile(i, offset, length,
+  // part, local) fetches tile i from bundle `part` (engine_bundle_tile_part), where it is tile
+  // `local`.
+  // perTile(part): true when bundle `part`'s tiles are files of their own (a split host).
+  function adopt(fetchTile, perTile) {
+    cur = { fetchTile, perTile, pending: new Map() };
   }
 
   // True while the trace shown is the lazy bundle opened last (a later load replaced it: false).
@@ -66,12 +74,14 @@ function createBundle(M) {
   function run(session, ids) {
     const offsets = ids.map((i) => M._engine_bundle_tile_offset(i));
     const lengths = ids.map((i) => M._engine_bundle_tile_length(i) >>> 0);
+    const part = M._engine_bundle_tile_part(ids[0]);
+    const local = M._engine_bundle_tile_local() >>> 0;
     const start = offsets[0];
     const end = offsets[ids.length - 1] + lengths[ids.length - 1];
     const done = (async () => {
       await slot();
       try {
-        const bytes = await session.fetchTile(ids[0], start, end - start);
+        const bytes = await session.fetchTile(ids[0], start, end - start, part, local);
         if (cur !== session) return; // another trace replaced the bundle
         ids.forEach((i, k) => {
           const at = offsets[k] - start;
@@ -94,8 +104,13 @@ function createBundle(M) {
   // range), or one by one from a split bundle, whose tiles are files of their own.
   function tiles(session, list) {
     const waits = list.filter((i) => session.pending.has(i)).map((i) => session.pending.get(i));
-    const fresh = list.filter((i) => !session.pending.has(i));
-    if (session.fetchTile.perTile || fresh.length < 2) {
+    const fresh = [];
+    for (const i of list) {
+      if (session.pending.has(i)) continue;
+      if (session.perTile(M._engine_bundle_tile_part(i))) waits.push(run(session, [i]));
+      else fresh.push(i);
+    }
+    if (fresh.length < 2) {
       fresh.forEach((i) => waits.push(run(session, [i])));
       return Promise.all(waits);
     }
@@ -209,5 +224,5 @@ function createBundle(M) {
     return { fromBlob, fromRanges, fromSplit, sourceBeside };
   }
 
-  return { lazyBytes, open, lazy, view, find, details, setSource, fetchers: tileFetchers() };
+  return { lazyBytes, open, adopt, lazy, view, find, details, setSource, fetchers: tileFetchers() };
 }

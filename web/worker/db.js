@@ -155,5 +155,5 @@ function createDb(M, sources, trace, bundle) {
     return { ok: true };
   }
 
-  return { load, loadBundle, openWith };
+  return { load, loadBundle, openWith, rangeRead, wholeRead, isSplit, tilesBytes };
 }

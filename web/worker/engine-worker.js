@@ -43,7 +43,7 @@ const ready = createStrataEngine().then((M) => {
   const db = createDb(M, sources, trace, bundle);
   const compare = createCompare(M, sources, db, post);
   const sliced = createSliced(M, sources);
-  const pod = createPod(M, sources);
+  const pod = createPod(M, sources, db, bundle);
   const opener = createOpener(M, { sources, trace, loss, graph, db, sliced, pod });
   parts = { M, sources, trace, loss, runs, graph, compare, opener, sliced, pod, bundle };
   // The reader worker starts with the engine, not with the first picked file: starting a worker

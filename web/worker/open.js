@@ -88,7 +88,7 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced, pod }) {
     if (what.kind === FILE_KIND.pod) {
       let r;
       try {
-        r = await pod.open(first, head, src, siblings);
+        r = await pod.open(first, head, src, siblings, slicing.bundleLazyBytes);
       } catch (e) {
         return failed(id, trace.fail(name, `reading the pod manifest failed: ${e.message || e}`).error);
       }

@@ -5,6 +5,7 @@
 // files: it fetches each alone.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/bundle/bundle_format.h"
@@ -17,15 +18,29 @@ constexpr uint64_t kFetchRunMaxGap = 16 * 1024;
 // A run stops growing here, so one request does not hold back the tiles of the others.
 constexpr uint64_t kFetchRunMaxBytes = 2 * 1024 * 1024;
 
+// Where a tile's bytes are: which bundle (`part`: 0 for one bundle, a pod's host when several
+// are open) and the byte range there.
+struct TileSpan {
+  int part = 0;
+  uint64_t offset = 0;
+  uint32_t length = 0;
+};
+
 // One request: `count` tiles of the reordered list from index `first`, covering
-// [offset, offset + length) of the bundle.
+// [offset, offset + length) of bundle `part`.
 struct FetchRun {
+  int part = 0;
   uint64_t offset = 0, length = 0;
   uint32_t first = 0, count = 0;
 };
 
-// Orders `tiles` (indices into m.tiles; ones out of range dropped) by their offset and groups
-// them into runs no wider than max_bytes whose tiles are at most max_gap apart.
+// Orders `tiles` by (part, offset), dropping those span() does not know and repeats, and groups
+// them into runs within one part, no wider than max_bytes, whose tiles are at most max_gap apart.
+std::vector<FetchRun> fetch_runs(std::vector<uint32_t>* tiles,
+                                 const std::function<bool(uint32_t, TileSpan*)>& span,
+                                 uint64_t max_gap = kFetchRunMaxGap,
+                                 uint64_t max_bytes = kFetchRunMaxBytes);
+// The same for the tiles of one bundle (indices into m.tiles).
 std::vector<FetchRun> fetch_runs(const Manifest& m, std::vector<uint32_t>* tiles,
                                  uint64_t max_gap = kFetchRunMaxGap,
                                  uint64_t max_bytes = kFetchRunMaxBytes);

@@ -9,12 +9,10 @@
 #include "engine/compare/compare_session.h"
 #include "engine/query_args.h"
 #include "engine/wasm/browser_byte_reader.h"
-
-const strata::Engine& engine_current();
+#include "engine/wasm/exports_common.h"
 
 namespace {
 strata::CompareSession* g_compare = nullptr;
-std::string g_json;
 std::vector<uint8_t> g_out;    // B's last binary message
 uint64_t g_record_offset = 0;  // compare_record_range()'s answer
 uint32_t g_record_length = 0;
@@ -48,8 +46,7 @@ EMSCRIPTEN_KEEPALIVE void compare_load_fail(const char* message) {
 EMSCRIPTEN_KEEPALIVE const char* compare_last_error() { return compare().last_error().c_str(); }
 // The diff of the current trace against B (protocol/reply_keys_compare.h).
 EMSCRIPTEN_KEEPALIVE const char* compare_result() {
-  g_json = compare().result_json(engine_current());
-  return g_json.c_str();
+  return strata::wasm::keep(compare().result_json(strata::wasm::engine()));
 }
 EMSCRIPTEN_KEEPALIVE void compare_clear() { compare().clear(); }
 // What the timelines line up on (mode: timeline_align.h's names; an unknown one is the starts).
@@ -73,8 +70,7 @@ EMSCRIPTEN_KEEPALIVE const uint8_t* compare_view(const uint8_t* request, uint32_
 }
 EMSCRIPTEN_KEEPALIVE uint32_t compare_out_size() { return static_cast<uint32_t>(g_out.size()); }
 EMSCRIPTEN_KEEPALIVE const char* compare_query(const char* kind, const char* args) {
-  g_json = compare().b_query_json(kind ? kind : "", args ? args : "");
-  return g_json.c_str();
+  return strata::wasm::keep(compare().b_query_json(kind ? kind : "", args ? args : ""));
 }
 
 // The linked selection: the counterparts of args {"events": [indices]} of A (from_b 0) in B,
@@ -86,8 +82,7 @@ EMSCRIPTEN_KEEPALIVE const char* compare_match(int from_b, const char* args) {
   if (q.parse(args ? args : "", &err))
     for (double e : q.numbers("events"))
       if (e >= 0) list.push_back(static_cast<uint32_t>(e));
-  g_json = compare().match_json(engine_current(), from_b != 0, list);
-  return g_json.c_str();
+  return strata::wasm::keep(compare().match_json(strata::wasm::engine(), from_b != 0, list));
 }
 // B's event details: 1 when its record can be read from B's file at compare_record_offset() /
 // compare_record_length() (0: compressed or none; details without it).
@@ -97,8 +92,8 @@ EMSCRIPTEN_KEEPALIVE int compare_record_range(uint32_t event) {
 EMSCRIPTEN_KEEPALIVE double compare_record_offset() { return static_cast<double>(g_record_offset); }
 EMSCRIPTEN_KEEPALIVE uint32_t compare_record_length() { return g_record_length; }
 EMSCRIPTEN_KEEPALIVE const char* compare_details(uint32_t event, const char* record, uint32_t len) {
-  g_json = compare().b_details_json(event, std::string_view(record ? record : "", len));
-  return g_json.c_str();
+  return strata::wasm::keep(
+      compare().b_details_json(event, std::string_view(record ? record : "", len)));
 }
 
 }  // extern "C"

@@ -14,31 +14,16 @@
 #include "core/store/store_digest.h"
 #include "engine/engine.h"
 #include "engine/wasm/browser_byte_reader.h"
+#include "engine/wasm/exports_common.h"
 
 namespace {
-strata::Engine* g_engine = nullptr;
 std::vector<uint8_t> g_out;
-std::string g_text;
 uint64_t g_src_offset = 0;
 uint32_t g_src_length = 0;
 uint32_t g_src_file = 0;
-
-strata::Engine& engine() {
-  if (!g_engine) g_engine = new strata::Engine();
-  return *g_engine;
-}
-const char* keep(std::string s) {
-  g_text = std::move(s);
-  return g_text.c_str();
-}
+using strata::wasm::engine;
+using strata::wasm::keep;
 }  // namespace
-
-// The engine itself, for the graph viewer's and the Runs tab's sessions (graph_exports.cc,
-// runs_exports.cc), which read its current trace.
-const strata::Engine& engine_current() { return engine(); }
-// The engine to change: a pod's hosts load into it (pod_exports.cc), a lazy bundle's tiles are
-// fed to it (bundle_exports.cc).
-strata::Engine& engine_mutable() { return engine(); }
 
 extern "C" {
 

@@ -8,17 +8,11 @@
 #include "core/formats/xplane/program_id.h"
 #include "engine/engine.h"
 #include "engine/graph_session.h"
-
-// engine_exports.cc: the engine and its current trace.
-const strata::Engine& engine_current();
+#include "engine/wasm/exports_common.h"
 
 namespace {
-strata::GraphSession& graph() { return engine_current().graph_session(); }
-std::string g_text;
-const char* keep(std::string s) {
-  g_text = std::move(s);
-  return g_text.c_str();
-}
+strata::GraphSession& graph() { return strata::wasm::engine().graph_session(); }
+using strata::wasm::keep;
 }  // namespace
 
 extern "C" {

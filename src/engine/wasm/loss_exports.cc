@@ -7,24 +7,22 @@
 
 #include "core/formats/loss_log/log_name.h"
 #include "engine/loss_session.h"
+#include "engine/wasm/exports_common.h"
 
 namespace {
 strata::LossSession g_loss;
-std::string g_json;
 }  // namespace
 
 extern "C" {
 
 // The Loss tab's name for a log at `path` (a folder's event file is named by its run).
 EMSCRIPTEN_KEEPALIVE const char* loss_log_name(const char* path) {
-  g_json = strata::loss_log_name(path ? path : "");
-  return g_json.c_str();
+  return strata::wasm::keep(strata::loss_log_name(path ? path : ""));
 }
 
 // Default tags from a log's first bytes (plain, gzip or zstd).
 EMSCRIPTEN_KEEPALIVE const char* loss_guess_tags(const char* head, uint32_t n) {
-  g_json = strata::LossSession::guess_tags_json(std::string_view(head, n));
-  return g_json.c_str();
+  return strata::wasm::keep(strata::LossSession::guess_tags_json(std::string_view(head, n)));
 }
 
 EMSCRIPTEN_KEEPALIVE void loss_scan_begin(const char* loss_tag, const char* iteration_tag) {
@@ -36,8 +34,7 @@ EMSCRIPTEN_KEEPALIVE uint32_t loss_scan_end() { return static_cast<uint32_t>(g_l
 EMSCRIPTEN_KEEPALIVE const double* loss_scan_points() { return g_loss.points(); }
 // After loss_scan_end: the tags as read, the format, the keys found and a note (JSON).
 EMSCRIPTEN_KEEPALIVE const char* loss_scan_detail() {
-  g_json = g_loss.detail_json();
-  return g_json.c_str();
+  return strata::wasm::keep(g_loss.detail_json());
 }
 EMSCRIPTEN_KEEPALIVE void loss_scan_release() { g_loss.release(); }
 

@@ -8,20 +8,14 @@
 #include "engine/engine.h"
 #include "engine/pod/pod_session.h"
 #include "engine/wasm/browser_byte_reader.h"
-
-// engine_exports.cc: the engine and its current trace.
-strata::Engine& engine_mutable();
+#include "engine/wasm/exports_common.h"
 
 namespace {
 strata::PodSession& pod() {
   static strata::PodSession* session = new strata::PodSession();
   return *session;
 }
-std::string g_json;
-const char* keep(std::string s) {
-  g_json = std::move(s);
-  return g_json.c_str();
-}
+using strata::wasm::keep;
 }  // namespace
 
 extern "C" {
@@ -43,20 +37,28 @@ EMSCRIPTEN_KEEPALIVE void pod_mark(int i, const char* error) {
   if (i >= 0) pod().mark(static_cast<size_t>(i), error);
 }
 
-// The hosts as one trace: begin, one engine_load_host per host (its bundle of total_bytes read
-// through self.strataDbRead), end (1: the hosts' trace replaced the trace shown).
-EMSCRIPTEN_KEEPALIVE void engine_load_hosts_begin(const char* name) {
-  engine_mutable().load_hosts_begin(name);
+// The hosts as one trace: begin (lazy 1: each host's index only, its tiles fetched on demand
+// through the engine_bundle_* exports), one engine_load_host per host (its bundle, or a split
+// bundle's manifest.strata when `split` is 1, of total_bytes read through self.strataDbRead; a
+// split host read whole takes its tiles through self.strataTileRead), end (1: the hosts' trace
+// replaced the trace shown).
+EMSCRIPTEN_KEEPALIVE void engine_load_hosts_begin(const char* name, int lazy) {
+  strata::wasm::engine().load_hosts_begin(name, lazy != 0);
 }
-EMSCRIPTEN_KEEPALIVE int engine_load_host(const char* name, double total_bytes) {
+EMSCRIPTEN_KEEPALIVE int engine_load_host(const char* name, double total_bytes, int split) {
   strata::BrowserByteReader reader(static_cast<uint64_t>(total_bytes));
-  return engine_mutable().load_host(name, &reader) ? 1 : 0;
+  return strata::wasm::engine().load_host(
+             name, &reader,
+             split ? strata::SplitTileReader(strata::browser_read_split_tile)
+                   : strata::SplitTileReader())
+             ? 1
+             : 0;
 }
 EMSCRIPTEN_KEEPALIVE void engine_load_host_fail(const char* name, const char* why) {
-  engine_mutable().load_host_fail(name, why);
+  strata::wasm::engine().load_host_fail(name, why);
 }
 EMSCRIPTEN_KEEPALIVE int engine_load_hosts_end() {
-  return engine_mutable().load_hosts_end() ? 1 : 0;
+  return strata::wasm::engine().load_hosts_end() ? 1 : 0;
 }
 
 }  // extern "C"

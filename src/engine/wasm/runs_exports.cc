@@ -6,20 +6,14 @@
 
 #include "engine/engine.h"
 #include "engine/runs_session.h"
-
-// engine_exports.cc: the engine and its current trace.
-const strata::Engine& engine_current();
+#include "engine/wasm/exports_common.h"
 
 namespace {
 strata::RunsSession& runs() {
-  static strata::RunsSession* session = new strata::RunsSession(engine_current());
+  static strata::RunsSession* session = new strata::RunsSession(strata::wasm::engine());
   return *session;
 }
-std::string g_json;
-const char* keep(std::string s) {
-  g_json = std::move(s);
-  return g_json.c_str();
-}
+using strata::wasm::keep;
 }  // namespace
 
 extern "C" {

@@ -1,8 +1,11 @@
 #include "tools/pack/pod_open.h"
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "core/formats/sqlite/byte_reader.h"
 #include "engine/engine.h"
@@ -45,10 +48,21 @@ int open_pod(const std::string& manifest_path) {
   size_t opened = 0;
   for (size_t i = 0; i < pod.hosts().size(); ++i) {
     const PodHost& h = pod.hosts()[i];
-    FileByteReader reader(dir + "/" + h.bundle);
+    // A split host bundle is a folder: its manifest.strata, its tiles in tiles/<i>.zst.
+    const std::string path = dir + "/" + h.bundle;
+    struct stat st {};
+    const bool split = ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    FileByteReader reader(split ? path + "/manifest.strata" : path);
+    const SplitTileReader tiles = [&path](uint32_t tile, uint32_t length,
+                                          std::vector<uint8_t>* out) {
+      FileByteReader f(path + "/tiles/" + std::to_string(tile) + ".zst");
+      if (!f.ok() || f.size() < length) return false;
+      out->resize(length);
+      return length == 0 || f.read(0, out->data(), length);
+    };
     if (!reader.ok()) {
       engine.load_host_fail(h.name, h.bundle + " cannot be read");
-    } else if (engine.load_host(h.name, &reader)) {
+    } else if (engine.load_host(h.name, &reader, split ? tiles : SplitTileReader())) {
       ++opened, events += h.events, tracks += h.tracks;
       continue;
     }

@@ -1,0 +1,105 @@
+// What the engine asks of a trace whose events stay in tiles fetched on demand: one lazy bundle
+// (BundleTiles, a BundleSession) or a pod's hosts opened lazily (engine/pod/pod_lazy.h, a
+// BundleSession per host). Indices are the installed store's (its tracks, series, strings and
+// event numbering) and tiles are numbered across every bundle behind it, so the engine's views,
+// search, details and summary read either the same way.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/bundle_session.h"
+
+namespace strata {
+
+class LazyTiles {
+ public:
+  virtual ~LazyTiles() = default;
+
+  // The one bundle's session, or null (a pod's hosts).
+  virtual BundleSession* single() { return nullptr; }
+
+  virtual uint64_t bundle_bytes() const = 0;  // every bundle's size
+  virtual size_t cache_cap() const = 0;
+  virtual uint64_t events() const = 0;  // events in the tiles
+  virtual uint32_t track_events(uint32_t track) const = 0;
+  virtual size_t tiles() const = 0;
+  virtual StrId error_name() const = 0;  // kTileErrorName's id
+  virtual const std::vector<double>& series_min() const = 0;
+  virtual const std::vector<double>& series_max() const = 0;
+
+  // ---- tiles (BundleSession's, numbered across the bundles) ----------------------------------
+  virtual std::vector<uint32_t> wanted(const ViewportQuery& q) const = 0;
+  // Tile i's byte range in its own bundle (a split bundle's tiles/<local>.zst holds it alone).
+  virtual bool tile_range(uint32_t i, uint64_t* offset, uint32_t* length) const = 0;
+  // Which bundle tile i is in (0 for one bundle; a pod's host in the order opened) and its
+  // index there (*local); -1 for an index out of range.
+  virtual int tile_part(uint32_t i, uint32_t* local) const = 0;
+  virtual void feed(uint32_t i, const uint8_t* data, size_t n) = 0;
+  virtual void fail(uint32_t i, std::string_view why) = 0;
+  virtual BundleStats stats() const = 0;
+  virtual std::vector<std::string> errors() const = 0;
+
+  // ---- search, events, views -----------------------------------------------------------------
+  virtual std::vector<uint32_t> find_begin(std::vector<uint8_t> names, size_t limit,
+                                           size_t bins) = 0;
+  virtual const BundleFind& find() const = 0;
+  virtual int64_t locate(StrId name, double start, double tol,
+                         const std::function<bool(uint32_t track)>& keep) const = 0;
+  virtual bool event(uint32_t event, TileEvent* out, uint32_t* tile) const = 0;
+  virtual void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
+                    std::vector<CounterBucket>* buckets) const = 0;
+};
+
+// One lazy bundle: its session as it is.
+class BundleTiles final : public LazyTiles {
+ public:
+  explicit BundleTiles(std::unique_ptr<BundleSession> s) : s_(std::move(s)) {}
+  BundleSession* single() override { return s_.get(); }
+  uint64_t bundle_bytes() const override { return s_->bundle_bytes(); }
+  size_t cache_cap() const override { return s_->cache_cap(); }
+  uint64_t events() const override { return s_->manifest().events; }
+  uint32_t track_events(uint32_t track) const override {
+    return track < s_->manifest().tracks.size() ? s_->manifest().tracks[track].event_count : 0;
+  }
+  size_t tiles() const override { return s_->manifest().tiles.size(); }
+  StrId error_name() const override { return s_->error_name(); }
+  const std::vector<double>& series_min() const override { return s_->series_min(); }
+  const std::vector<double>& series_max() const override { return s_->series_max(); }
+  std::vector<uint32_t> wanted(const ViewportQuery& q) const override { return s_->wanted(q); }
+  bool tile_range(uint32_t i, uint64_t* offset, uint32_t* length) const override {
+    return s_->tile_range(i, offset, length);
+  }
+  int tile_part(uint32_t i, uint32_t* local) const override {
+    *local = i;
+    return i < s_->manifest().tiles.size() ? 0 : -1;
+  }
+  void feed(uint32_t i, const uint8_t* data, size_t n) override { s_->feed(i, data, n); }
+  void fail(uint32_t i, std::string_view why) override { s_->fail(i, why); }
+  BundleStats stats() const override { return s_->stats(); }
+  std::vector<std::string> errors() const override { return s_->errors(); }
+  std::vector<uint32_t> find_begin(std::vector<uint8_t> names, size_t limit, size_t bins) override {
+    return s_->find_begin(std::move(names), limit, bins);
+  }
+  const BundleFind& find() const override { return s_->find(); }
+  int64_t locate(StrId name, double start, double tol,
+                 const std::function<bool(uint32_t track)>& keep) const override {
+    return s_->locate(name, start, tol, keep);
+  }
+  bool event(uint32_t event, TileEvent* out, uint32_t* tile) const override {
+    return s_->event(event, out, tile);
+  }
+  void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
+            std::vector<CounterBucket>* buckets) const override {
+    s_->view(q, slices, buckets);
+  }
+
+ private:
+  std::unique_ptr<BundleSession> s_;
+};
+
+}  // namespace strata
