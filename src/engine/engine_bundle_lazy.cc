@@ -52,10 +52,15 @@ bool Engine::open_bundle_lazy(std::string_view name, ByteReader* reader) {
     load_fail("out of memory while reading the bundle's index");
     return false;
   }
-  std::unique_ptr<TraceStore> tables = session->tables();
-  tables->notes.insert(tables->notes.begin(),
-                       "opened lazily: the timeline, search and details read the bundle's tiles "
-                       "as they are needed; the analyses need the bundle loaded whole");
+  std::unique_ptr<TraceStore> tables = session->tables(&error);
+  if (!tables) {
+    load_fail(error);
+    return false;
+  }
+  tables->notes.insert(
+      tables->notes.begin(),
+      "opened lazily: the timeline, search and details read the bundle's tiles "
+      "as they are needed; the analyses need the bundle loaded whole (Load whole)");
   loading_.reset();
   loaded_bytes_ = reader->size();
   install(std::move(tables), Pyramid{});

@@ -22,8 +22,9 @@ function createBundle(M) {
 
   // Opens the bundle `name` of `size` bytes lazily: readSync(offset, n) → Uint8Array reads the
   // header, index and search blob (synchronously, as the engine asks for them); fetchTile fetches
-  // one tile's bytes later. True when it opened (else the engine's last error says why).
-  function open(name, size, readSync, fetchTile) {
+  // one tile's bytes later; source (its URL or Blob) is where loadWhole reads it again. True when
+  // it opened (else the engine's last error says why).
+  function open(name, size, readSync, fetchTile, source) {
     self.strataDbRead = readSync;
     let ok = false;
     try {
@@ -31,9 +32,12 @@ function createBundle(M) {
     } finally {
       self.strataDbRead = null;
     }
-    cur = ok ? { fetchTile, pending: new Map() } : null;
+    cur = ok ? { fetchTile, pending: new Map(), name, source } : null;
     return ok;
   }
+
+  // The lazy bundle shown as an open message's {name, source}, to read it whole; null without one.
+  const whole = () => (lazy() ? { name: cur.name, source: cur.source } : null);
 
   // True while the trace shown is the lazy bundle opened last (a later load replaced it: false).
   function lazy() {
@@ -88,13 +92,7 @@ function createBundle(M) {
   async function view(request, viewNow, answer) {
     const session = cur;
     const bytes = new Uint8Array(request);
-    for (let k = 0; k < VIEW_TRIES; ++k) {
-      const list = wanted(bytes);
-      if (!list.length) break;
-      await Promise.all(list.map((i) => tile(session, i)));
-      if (cur !== session) return;
-    }
-    answer(viewNow(request));
+    if (await fetchWanted(session, () => wanted(bytes))) answer(viewNow(request));
   }
 
   // A search: `args` as the find query takes them ({text, regex, limit}); the tiles the search
@@ -110,13 +108,34 @@ function createBundle(M) {
     return answerNow();
   }
 
-  // The details pane's JSON of `event`: its tile fetched when not held, its record read by range
-  // from the source when it is served beside the bundle (else the reply says it is not here).
+  // Fetches the tiles `list()` names (the engine's wanted list), again while evictions by other
+  // requests' tiles leave some out; false when the bundle was replaced meanwhile.
+  async function fetchWanted(session, list) {
+    for (let k = 0; k < VIEW_TRIES; ++k) {
+      const tiles = list();
+      if (!tiles.length) break;
+      await Promise.all(tiles.map((i) => tile(session, i)));
+      if (cur !== session) return false;
+    }
+    return true;
+  }
+
+  // A query (a select: a region, a name, events) once the tiles it reads are in: answerNow()
+  // gives the engine's reply, or null when the bundle was replaced meanwhile.
+  async function query(kind, args, answerNow) {
+    const session = cur;
+    const list = () =>
+      listed(withString(M, kind, (pk) => withString(M, args || '{}', (pa) => M._engine_bundle_query_wanted(pk, pa))));
+    if (!(await fetchWanted(session, list))) return null;
+    return answerNow();
+  }
+
+  // The details pane's JSON of `event`: its tile and those of the rows above and below it
+  // fetched when not held, its record read by range from the source when it is served beside
+  // the bundle (else the reply says it is not here).
   async function details(event) {
     const session = cur;
-    const t = M._engine_bundle_event_tile(event) >>> 0; // uint32 arrives signed
-    if (t !== 0xffffffff) await tile(session, t);
-    if (cur !== session) return null;
+    if (!(await fetchWanted(session, () => listed(M._engine_bundle_details_wanted(event))))) return null;
     let record = new Uint8Array(0);
     if (session.fetchSource && M._engine_bundle_event_source(event) === 1) {
       const offset = M._engine_bundle_source_offset();
@@ -179,5 +198,5 @@ function createBundle(M) {
     return { fromBlob, fromRanges, fromSplit, sourceBeside };
   }
 
-  return { lazyBytes, open, lazy, view, find, details, setSource, fetchers: tileFetchers() };
+  return { lazyBytes, open, lazy, whole, view, find, query, details, setSource, fetchers: tileFetchers() };
 }
