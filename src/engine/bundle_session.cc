@@ -21,6 +21,11 @@ BundleSession::BundleSession(bundle::Manifest m, bundle::SearchIndex search, uin
                              size_t cache_cap)
     : m_(std::move(m)), search_(std::move(search)), bundle_bytes_(bundle_bytes), cap_(cache_cap) {
   lookup_ = bundle::make_lookup(m_);
+  for (uint32_t i = 0; i < m_.tiles.size(); ++i)
+    if (m_.tiles[i].kind == bundle::TileKind::kEvents && m_.tiles[i].count)
+      events_by_first_.push_back(i);
+  std::sort(events_by_first_.begin(), events_by_first_.end(),
+            [&](uint32_t a, uint32_t b) { return m_.tiles[a].first < m_.tiles[b].first; });
   track_rows_.resize(m_.tracks.size());
   for (uint32_t r = 0; r < m_.rows.size(); ++r) {
     const bundle::RowInfo& row = m_.rows[r];
@@ -174,25 +179,18 @@ int64_t BundleSession::locate(StrId name, double start, double tol,
 }
 
 bool BundleSession::event(uint32_t event, TileEvent* out, uint32_t* tile) const {
-  // The events tile whose [first, first + count) holds the event: tiles of a row are in store
-  // order, and rows do not share events, so any tile's range decides.
-  for (uint32_t i = 0; i < m_.tiles.size(); ++i) {
-    const bundle::Tile& t = m_.tiles[i];
-    if (t.kind != bundle::TileKind::kEvents || event < t.first || event - t.first >= t.count)
-      continue;
-    *tile = i;
-    const DecodedTile* d = get(i);
-    if (!d || d->failed) return false;
-    const bundle::EventTile& e = d->events;
-    const size_t k = event - t.first;
-    if (k >= e.size()) return false;
-    const bundle::RowInfo row = m_.rows[t.row];
-    *out = {event,      e.start[k], e.dur[k],  e.name[k],       e.cat[k],
-            e.phase[k], row.track,  row.depth, e.src_offset[k], e.src_len[k]};
-    return true;
-  }
-  *tile = UINT32_MAX;
-  return false;
+  *tile = event_tile(event);
+  if (*tile == kNone) return false;
+  const bundle::Tile& t = m_.tiles[*tile];
+  const DecodedTile* d = get(*tile);
+  if (!d || d->failed) return false;
+  const bundle::EventTile& e = d->events;
+  const size_t k = event - t.first;
+  if (k >= e.size()) return false;
+  const bundle::RowInfo row = m_.rows[t.row];
+  *out = {event,      e.start[k], e.dur[k],  e.name[k],       e.cat[k],
+          e.phase[k], row.track,  row.depth, e.src_offset[k], e.src_len[k]};
+  return true;
 }
 
 void BundleSession::row_tiles(uint32_t track, uint32_t depth, TimeNs a, TimeNs b,
@@ -209,12 +207,12 @@ void BundleSession::row_tiles(uint32_t track, uint32_t depth, TimeNs a, TimeNs b
 }
 
 uint32_t BundleSession::event_tile(uint32_t event) const {
-  for (uint32_t i = 0; i < m_.tiles.size(); ++i) {
-    const bundle::Tile& t = m_.tiles[i];
-    if (t.kind == bundle::TileKind::kEvents && event >= t.first && event - t.first < t.count)
-      return i;
-  }
-  return kNone;
+  // Rows do not share events, so the tile starting last at or before the event decides.
+  auto at = std::upper_bound(events_by_first_.begin(), events_by_first_.end(), event,
+                             [&](uint32_t e, uint32_t i) { return e < m_.tiles[i].first; });
+  if (at == events_by_first_.begin()) return kNone;
+  const bundle::Tile& t = m_.tiles[*(at - 1)];
+  return event - t.first < t.count ? *(at - 1) : kNone;
 }
 
 std::vector<uint32_t> BundleSession::name_tiles(StrId name) const {

@@ -142,6 +142,7 @@ class BundleSession {
   bundle::SearchIndex search_;
   bundle::TileLookup lookup_;
   std::vector<std::vector<uint32_t>> track_rows_;  // [track][depth]: index into m_.rows
+  std::vector<uint32_t> events_by_first_;          // the events tiles by their first event
   uint64_t bundle_bytes_ = 0;
   size_t cap_ = 0;
   std::vector<double> series_min_, series_max_;
