@@ -5,57 +5,48 @@
 #include <tuple>
 #include <utility>
 
+#include "core/bundle/bundle_store.h"
+
 namespace strata {
 
 using bundle::DecodedTile;
+
+std::string lazy_bundle_analysis_reason(uint64_t bundle_bytes) {
+  const uint64_t mb = (bundle_bytes + (1u << 20) - 1) >> 20;
+  return "this bundle is open lazily; load it whole to run analyses (Load whole reads all " +
+         std::to_string(mb) + " MB of it into memory)";
+}
 
 BundleSession::BundleSession(bundle::Manifest m, bundle::SearchIndex search, uint64_t bundle_bytes,
                              size_t cache_cap)
     : m_(std::move(m)), search_(std::move(search)), bundle_bytes_(bundle_bytes), cap_(cache_cap) {
   lookup_ = bundle::make_lookup(m_);
+  for (uint32_t i = 0; i < m_.tiles.size(); ++i)
+    if (m_.tiles[i].kind == bundle::TileKind::kEvents && m_.tiles[i].count)
+      events_by_first_.push_back(i);
+  std::sort(events_by_first_.begin(), events_by_first_.end(),
+            [&](uint32_t a, uint32_t b) { return m_.tiles[a].first < m_.tiles[b].first; });
+  track_rows_.resize(m_.tracks.size());
+  for (uint32_t r = 0; r < m_.rows.size(); ++r) {
+    const bundle::RowInfo& row = m_.rows[r];
+    if (row.track >= track_rows_.size()) continue;
+    std::vector<uint32_t>& depths = track_rows_[row.track];
+    if (depths.size() <= row.depth) depths.resize(row.depth + 1, kNone);
+    depths[row.depth] = r;
+  }
   bundle::series_ranges(m_, lookup_, &series_min_, &series_max_);
 }
 
-std::unique_ptr<TraceStore> BundleSession::tables() const {
+std::unique_ptr<TraceStore> BundleSession::tables(std::string* error) const {
   auto s = std::make_unique<TraceStore>();
-  const auto nstrings = static_cast<StrId>(std::max<size_t>(1, m_.strings.size()));
-  auto id = [nstrings](StrId v) { return v < nstrings ? v : 0; };
-  // In id order every string gets its id back (the index holds each once; id 0 is "").
-  for (size_t i = 1; i < m_.strings.size(); ++i) s->strings.intern(m_.strings[i]);
+  if (!bundle::store_tables(m_, s.get(), error)) return nullptr;
   s->strings.intern(kTileErrorName);
-  for (const bundle::SourceInfo& f : m_.sources) {
-    SourceFile sf;
-    sf.name = f.name, sf.format = f.format, sf.compression = f.compression;
-    sf.bytes = f.bytes, sf.stream_base = f.stream_base, sf.loaded = f.bytes;
-    s->files.push_back(sf);
+  // No events or samples here (the tiles hold them): every row and series is empty.
+  for (Track& t : s->tracks) {
+    t.first_event = 0, t.event_count = 0;
+    std::fill(t.rows.begin(), t.rows.end(), 0);
   }
-  for (const bundle::ProcessInfo& p : m_.processes) {
-    Process q;
-    q.key = p.key, q.pid = p.pid, q.name = id(p.name), q.sort_index = p.sort_index;
-    q.has_sort_index = p.has_sort_index, q.global = p.global, q.file = p.file;
-    q.labels = p.labels, q.tracks = p.tracks;
-    for (StrId& l : q.labels) l = id(l);
-    s->processes.push_back(std::move(q));
-  }
-  for (const bundle::TrackInfo& t : m_.tracks) {
-    Track u;
-    u.process = t.process, u.kind = static_cast<TrackKind>(t.kind), u.key = t.key;
-    u.tid = t.tid, u.name = id(t.name), u.sort_index = t.sort_index;
-    u.has_sort_index = t.has_sort_index, u.max_depth = t.max_depth;
-    // No events here: every row is empty (the tiles hold them).
-    u.rows.assign(t.rows.size(), 0);
-    s->tracks.push_back(std::move(u));
-  }
-  for (const bundle::SeriesInfo& c : m_.series) {
-    CounterSeries cs;
-    cs.track = c.track, cs.name = id(c.name), cs.in_bytes = c.in_bytes, cs.scale = c.scale;
-    s->series.push_back(cs);
-  }
-  s->start_ns = m_.start_ns, s->end_ns = m_.end_ns, s->has_time = m_.has_time;
-  s->display_time_unit = m_.display_time_unit;
-  std::copy_n(m_.phase_counts.begin(), std::min<size_t>(256, m_.phase_counts.size()),
-              s->phase_counts.begin());
-  s->errors = m_.errors, s->warnings = m_.warnings, s->notes = m_.notes;
+  for (CounterSeries& c : s->series) c.first_sample = 0, c.sample_count = 0;
   return s;
 }
 
@@ -190,25 +181,120 @@ int64_t BundleSession::locate(StrId name, double start, double tol,
 }
 
 bool BundleSession::event(uint32_t event, TileEvent* out, uint32_t* tile) const {
-  // The events tile whose [first, first + count) holds the event: tiles of a row are in store
-  // order, and rows do not share events, so any tile's range decides.
-  for (uint32_t i = 0; i < m_.tiles.size(); ++i) {
-    const bundle::Tile& t = m_.tiles[i];
-    if (t.kind != bundle::TileKind::kEvents || event < t.first || event - t.first >= t.count)
-      continue;
-    *tile = i;
-    const DecodedTile* d = get(i);
-    if (!d || d->failed) return false;
-    const bundle::EventTile& e = d->events;
-    const size_t k = event - t.first;
-    if (k >= e.size()) return false;
+  *tile = event_tile(event);
+  if (*tile == kNone) return false;
+  const bundle::Tile& t = m_.tiles[*tile];
+  const DecodedTile* d = get(*tile);
+  if (!d || d->failed) return false;
+  const bundle::EventTile& e = d->events;
+  const size_t k = event - t.first;
+  if (k >= e.size()) return false;
+  const bundle::RowInfo row = m_.rows[t.row];
+  *out = {event,      e.start[k], e.dur[k],  e.name[k],       e.cat[k],
+          e.phase[k], row.track,  row.depth, e.src_offset[k], e.src_len[k]};
+  return true;
+}
+
+void BundleSession::row_tiles(uint32_t track, uint32_t depth, TimeNs a, TimeNs b,
+                              std::vector<uint32_t>* out) const {
+  if (track >= track_rows_.size() || depth >= track_rows_[track].size()) return;
+  const uint32_t row = track_rows_[track][depth];
+  if (row == kNone || row >= lookup_.events.size()) return;
+  const std::vector<uint32_t>& tiles = lookup_.events[row];
+  // Tiles of a row are in time order; t1 (the latest end so far) need not grow, so the first
+  // tile reaching `a` is found by a walk, the last starting by `b` by the order of starts.
+  size_t k = 0;
+  while (k < tiles.size() && m_.tiles[tiles[k]].t1 < a) ++k;
+  for (; k < tiles.size() && m_.tiles[tiles[k]].t0 <= b; ++k) out->push_back(tiles[k]);
+}
+
+uint32_t BundleSession::event_tile(uint32_t event) const {
+  // Rows do not share events, so the tile starting last at or before the event decides.
+  auto at = std::upper_bound(events_by_first_.begin(), events_by_first_.end(), event,
+                             [&](uint32_t e, uint32_t i) { return e < m_.tiles[i].first; });
+  if (at == events_by_first_.begin()) return kNone;
+  const bundle::Tile& t = m_.tiles[*(at - 1)];
+  return event - t.first < t.count ? *(at - 1) : kNone;
+}
+
+std::vector<uint32_t> BundleSession::name_tiles(StrId name) const {
+  std::vector<uint32_t> out;
+  if (static_cast<size_t>(name) + 1 >= search_.offsets.size()) return out;
+  for (uint32_t k = search_.offsets[name];
+       k < search_.offsets[name + 1] && k < search_.tiles.size(); ++k)
+    if (search_.tiles[k] < m_.tiles.size() &&
+        m_.tiles[search_.tiles[k]].kind == bundle::TileKind::kEvents)
+      out.push_back(search_.tiles[k]);
+  return out;
+}
+
+void BundleSession::add_neighbour_tiles(std::vector<uint32_t>* tiles, bool above,
+                                        bool below) const {
+  const size_t n = tiles->size();
+  for (size_t k = 0; k < n; ++k) {
+    const bundle::Tile& t = m_.tiles[(*tiles)[k]];
+    if (t.kind != bundle::TileKind::kEvents) continue;
     const bundle::RowInfo row = m_.rows[t.row];
-    *out = {event,      e.start[k], e.dur[k],  e.name[k],       e.cat[k],
-            e.phase[k], row.track,  row.depth, e.src_offset[k], e.src_len[k]};
-    return true;
+    if (above && row.depth > 0) row_tiles(row.track, row.depth - 1, t.t0, t.t1, tiles);
+    if (below) row_tiles(row.track, row.depth + 1, t.t0, t.t1, tiles);
   }
-  *tile = UINT32_MAX;
-  return false;
+  std::sort(tiles->begin(), tiles->end());
+  tiles->erase(std::unique(tiles->begin(), tiles->end()), tiles->end());
+}
+
+std::vector<uint32_t> BundleSession::missing(const std::vector<uint32_t>& tiles) const {
+  std::vector<uint32_t> out;
+  for (uint32_t i : tiles)
+    if (i < m_.tiles.size() && !cache_.count(i) && !failed_.count(i)) out.push_back(i);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+PartialStore BundleSession::partial(std::vector<uint32_t> tiles) const {
+  PartialStore p;
+  std::string error;
+  p.store = tables(&error);
+  if (!p.store) p.store = std::make_unique<TraceStore>();
+  // In the trace's order: a row's tiles follow each other, rows by track and depth.
+  std::erase_if(tiles, [&](uint32_t i) {
+    return i >= m_.tiles.size() || m_.tiles[i].kind != bundle::TileKind::kEvents;
+  });
+  std::sort(tiles.begin(), tiles.end(),
+            [&](uint32_t a, uint32_t b) { return m_.tiles[a].first < m_.tiles[b].first; });
+  tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+  EventColumns& ev = p.store->events;
+  const auto nstrings = static_cast<StrId>(std::max<size_t>(1, m_.strings.size()));
+  for (uint32_t i : tiles) {
+    const DecodedTile* d = get(i);
+    if (!d || d->failed) continue;
+    const bundle::EventTile& e = d->events;
+    const bundle::RowInfo row = m_.rows[m_.tiles[i].row];
+    const auto local = static_cast<uint32_t>(ev.size());
+    for (size_t k = 0; k < e.size(); ++k) {
+      ev.start.push_back(e.start[k]), ev.dur.push_back(e.dur[k]);
+      ev.name.push_back(e.name[k] < nstrings ? e.name[k] : 0);
+      ev.cat.push_back(e.cat[k] < nstrings ? e.cat[k] : 0);
+      ev.track.push_back(row.track), ev.depth.push_back(row.depth);
+      ev.phase.push_back(e.phase[k]);
+      ev.src_offset.push_back(e.src_offset[k]), ev.src_len.push_back(e.src_len[k]);
+    }
+    const auto count = static_cast<uint32_t>(e.size());
+    if (!p.runs.empty() && p.runs.back().global + p.runs.back().count == e.first)
+      p.runs.back().count += count;
+    else
+      p.runs.push_back({local, e.first, count});
+  }
+  // Each track's rows where its events would be in the store (empty where no tile is here).
+  for (size_t t = 0; t < p.store->tracks.size() && t < m_.tracks.size(); ++t) {
+    Track& u = p.store->tracks[t];
+    const bundle::TrackInfo& ti = m_.tracks[t];
+    u.first_event = p.before(ti.first_event);
+    u.event_count = p.before(ti.first_event + ti.event_count) - u.first_event;
+    for (size_t r = 0; r < u.rows.size() && r < ti.rows.size(); ++r)
+      u.rows[r] = p.before(ti.rows[r]);
+  }
+  return p;
 }
 
 void BundleSession::insert(uint32_t i, DecodedTile d) {

@@ -17,6 +17,7 @@
 #include "core/bundle/bundle_reader.h"
 #include "core/bundle/tile_view.h"
 #include "core/store/trace_store.h"
+#include "engine/bundle_partial.h"
 
 namespace strata {
 
@@ -28,6 +29,10 @@ constexpr uint64_t kLazyBundleBytes = 256ull << 20;
 constexpr size_t kTileCacheBytes = 96ull << 20;
 // The text of a tile that could not be read, as drawn in its place.
 constexpr std::string_view kTileErrorName = "(tile could not be read)";
+
+// Why an analysis does not run on a lazy bundle of `bundle_bytes`, and what loading it whole
+// costs (the analyses' error on a lazy bundle; the UI offers "Load whole" beside it).
+std::string lazy_bundle_analysis_reason(uint64_t bundle_bytes);
 
 // One event read from an events tile: what a search match or a details pane shows.
 struct TileEvent {
@@ -69,8 +74,9 @@ class BundleSession {
   size_t cache_cap() const { return cap_; }
   // The store that stands for the bundle in the engine: its strings (and kTileErrorName last),
   // sources, processes, tracks and series, without events or samples (each track's rows are
-  // empty), so code that reads a store sees an empty trace rather than missing events.
-  std::unique_ptr<TraceStore> tables() const;
+  // empty), so code that reads a store sees an empty trace rather than missing events. Null,
+  // with why, when the index's string table repeats a string.
+  std::unique_ptr<TraceStore> tables(std::string* error) const;
   StrId error_name() const { return static_cast<StrId>(m_.strings.size()); }
 
   // ---- tiles ----------------------------------------------------------------------------------
@@ -107,6 +113,23 @@ class BundleSession {
   // Event `event` when the cache holds its tile; else false and *tile is the tile to fetch.
   bool event(uint32_t event, TileEvent* out, uint32_t* tile) const;
 
+  // ---- queries over some tiles (engine/bundle_partial.h) -------------------------------------
+  // Appends the events tiles of row (track, depth) from the first that ends at or after `a` to
+  // the last that starts at or before `b`: every event of the row over [a, b], in order.
+  void row_tiles(uint32_t track, uint32_t depth, TimeNs a, TimeNs b,
+                 std::vector<uint32_t>* out) const;
+  // The events tile holding event `event` (from the index alone), or kNone.
+  uint32_t event_tile(uint32_t event) const;
+  // The events tiles holding an event named `name` (the search blob), in index order.
+  std::vector<uint32_t> name_tiles(StrId name) const;
+  // Adds, for each events tile listed, the tiles of the row above (`above`: its events'
+  // parents) and below (`below`: their children, and so their self times) over its time range.
+  void add_neighbour_tiles(std::vector<uint32_t>* tiles, bool above, bool below) const;
+  // The listed tiles neither held nor failed: to fetch before partial().
+  std::vector<uint32_t> missing(const std::vector<uint32_t>& tiles) const;
+  // The listed events tiles at hand as a store (a failed tile's events are absent).
+  PartialStore partial(std::vector<uint32_t> tiles) const;
+
   // ---- answers --------------------------------------------------------------------------------
   // The view from the tiles at hand (core/bundle/tile_view.h); store track indices.
   void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
@@ -125,6 +148,8 @@ class BundleSession {
   bundle::Manifest m_;
   bundle::SearchIndex search_;
   bundle::TileLookup lookup_;
+  std::vector<std::vector<uint32_t>> track_rows_;  // [track][depth]: index into m_.rows
+  std::vector<uint32_t> events_by_first_;          // the events tiles by their first event
   uint64_t bundle_bytes_ = 0;
   size_t cap_ = 0;
   std::vector<double> series_min_, series_max_;

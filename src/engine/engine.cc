@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <new>
 
 #include "core/analysis/queue_length.h"
@@ -20,7 +21,9 @@
 #include "core/query/viewport.h"
 #include "engine/analysis/analysis_cache.h"
 #include "engine/analysis/op_cells.h"
+#include "engine/bundle_partial.h"
 #include "engine/bundle_session.h"
+#include "engine/find_reply.h"
 #include "engine/graph_session.h"
 #include "engine/lazy_tiles.h"
 #include "engine/pod/pod_lazy.h"
@@ -582,21 +585,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
 std::string Engine::find_json(std::string_view text, size_t limit) const {
   if (bundle_) return bundle_find_json(false);
   const TraceStore& s = *store_;
-  FindResult r = find_events(s, text, limit);
-  std::string o;
-  protocol::append_key(&o, protocol::keys::find::kCount, '{');
-  o += std::to_string(r.count);
-  protocol::append_key(&o, protocol::keys::find::kMatches);
-  o += '[';
-  for (size_t i = 0; i < r.events.size(); ++i) {
-    if (i) o += ',';
-    append_event_json(&o, s, r.events[i],
-                      {EventField::kName, EventField::kTsNs, EventField::kDurNs, EventField::kPid,
-                       EventField::kTid, EventField::kEvent},
-                      {});
-  }
-  o += "]}";
-  return o;
+  return find_reply_json(s, find_events(s, text, limit), {}, false, 0, {});
 }
 
 bool Engine::event_source(uint32_t event, uint64_t* offset, uint32_t* length) const {
@@ -646,10 +635,15 @@ void Engine::extract_begin(uint32_t event) {
 
 std::string Engine::details_json(uint32_t event, std::string_view record) const {
   if (bundle_) return bundle_details_json(event, record);
-  const TraceStore& s = *store_;
-  if (event >= s.events.size()) return "null";
+  if (event >= store_->events.size()) return "null";
+  return details_on(*store_, event, record, nullptr);
+}
+
+std::string Engine::details_on(const TraceStore& s, uint32_t event, std::string_view record,
+                               const PartialStore* p) const {
   namespace det = protocol::keys::details;
-  const EventJsonContext ctx{0, &store_to_display_};
+  const std::function<uint32_t(uint32_t)> ids = p ? p->ids() : nullptr;
+  const EventJsonContext ctx{0, &store_to_display_, p ? &ids : nullptr};
   std::string o = "{";
   append_event_fields(
       &o, s, event,

@@ -27,6 +27,8 @@ class LazyTiles;
 class PodLazy;
 class GraphSession;
 struct AnalysisCache;
+struct PartialStore;
+struct QueryArgs;
 
 class Engine {
  public:
@@ -103,9 +105,12 @@ class Engine {
   // answer with the whole count (they answer from what was counted so far). False, with why,
   // for a bad pattern.
   bool bundle_find_begin(std::string_view args, std::vector<uint32_t>* tiles, std::string* error);
-  // The events tile holding `event` when the lazy bundle does not hold it (to fetch before
-  // details_json), else kNone.
-  uint32_t bundle_event_tile(uint32_t event) const;
+  // The tiles a lazy bundle's select query (kind "select", `args` as query_json takes them)
+  // reads and does not hold: to fetch and feed before query_json answers as the trace loaded
+  // whole does. Empty without a lazy bundle or for another kind.
+  std::vector<uint32_t> bundle_query_wanted(std::string_view kind, std::string_view args) const;
+  // The same for details_json(event): its tile and those of the rows above and below it.
+  std::vector<uint32_t> bundle_details_wanted(uint32_t event) const;
   // Where a lazy bundle's event's record is in its source (the source file's name, for a page
   // that serves it beside the bundle): false when the tile is not held or it has no record.
   bool bundle_event_source(uint32_t event, uint64_t* offset, uint32_t* length) const;
@@ -253,11 +258,23 @@ class Engine {
   void index_display_order();
   std::unique_ptr<LazyTiles> bundle_;  // a lazy bundle's tiles (null for a loaded trace)
   std::unique_ptr<PodLazy> pod_lazy_;  // a lazy load of hosts in progress
-  // A lazy bundle's event for the details pane (its tile held), with `record` when it was read.
+  // The details pane's JSON of `event` of `s` (the trace's store, or some of a lazy bundle's
+  // tiles as one: `p`, which names events by the trace's index), with `record` when it was read.
+  std::string details_on(const TraceStore& s, uint32_t event, std::string_view record,
+                         const PartialStore* p) const;
+  // The select query on `s` (as details_on).
+  std::string select_json(const TraceStore& s, const QueryArgs& args, const PartialStore* p) const;
+  // The same on a lazy bundle (engine_bundle_queries.cc), from the tiles bundle_query_wanted
+  // listed: the event's row and the rows above and below it; a selection's rows over its range
+  // (and the rows below, for self times); a name's tiles from the search blob.
   std::string bundle_details_json(uint32_t event, std::string_view record) const;
-  // The select query on a lazy bundle: the listed events whose tiles are held (a region or
-  // name selection would read every tile: empty).
-  std::string bundle_select_json(const std::vector<double>& events) const;
+  std::string bundle_select_json(const QueryArgs& args) const;
+  std::vector<uint32_t> bundle_select_tiles(const QueryArgs& args) const;
+  std::vector<uint32_t> bundle_details_tiles(uint32_t event) const;
+  // A pod's hosts opened lazily (engine_lazy_pod_queries.cc): an event's own fields, without its
+  // neighbours; the listed events whose tiles are held.
+  std::string lazy_event_details_json(uint32_t event, std::string_view record) const;
+  std::string lazy_events_select_json(const std::vector<double>& events) const;
   // The lazy bundle's last search, as query_json("find") (panel) or find_json() answers.
   std::string bundle_find_json(bool panel) const;
   // A kViewRequest's range as a query on the current trace; false for a malformed request.

@@ -59,7 +59,11 @@ bool Engine::open_bundle_lazy(std::string_view name, ByteReader* reader) {
     load_fail("out of memory while reading the bundle's index");
     return false;
   }
-  std::unique_ptr<TraceStore> tables = session->tables();
+  std::unique_ptr<TraceStore> tables = session->tables(&error);
+  if (!tables) {
+    load_fail(error);
+    return false;
+  }
   tables->notes.insert(tables->notes.begin(), kLazyNote);
   loading_.reset();
   loaded_bytes_ = reader->size();

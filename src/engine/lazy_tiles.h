@@ -31,6 +31,10 @@ class LazyTiles {
   virtual StrId error_name() const = 0;  // kTileErrorName's id
   virtual const std::vector<double>& series_min() const = 0;
   virtual const std::vector<double>& series_max() const = 0;
+  // The tables of the store installed for it, again (strings, sources, processes, tracks,
+  // series; no events), for a reply that writes events as a store's; null, with why, when a
+  // bundle's tables do not read.
+  virtual std::unique_ptr<TraceStore> tables(std::string* error) const = 0;
 
   // ---- tiles (BundleSession's, numbered across the bundles) ----------------------------------
   virtual std::vector<uint32_t> wanted(const ViewportQuery& q) const = 0;
@@ -70,6 +74,9 @@ class BundleTiles final : public LazyTiles {
   StrId error_name() const override { return s_->error_name(); }
   const std::vector<double>& series_min() const override { return s_->series_min(); }
   const std::vector<double>& series_max() const override { return s_->series_max(); }
+  std::unique_ptr<TraceStore> tables(std::string* error) const override {
+    return s_->tables(error);
+  }
   std::vector<uint32_t> wanted(const ViewportQuery& q) const override { return s_->wanted(q); }
   bool tile_range(uint32_t i, uint64_t* offset, uint32_t* length) const override {
     return s_->tile_range(i, offset, length);

@@ -238,6 +238,12 @@ namespace failure {
 inline constexpr std::string_view kError = "error";
 }  // namespace failure
 
+// An analysis asked of a bundle opened lazily fails ({error}) with the bundle's size in bytes,
+// which the UI shows beside its "Load whole" button (the loadWhole message).
+namespace load_whole {
+inline constexpr std::string_view kLoadWholeBytes = "loadWholeBytes";
+}  // namespace load_whole
+
 // A lossLoaded / lossPoints message as strata.open() and strata.setLossTags() report it
 // (points: how many pairs; scanMs: ms; mbps: MB/s); lossTag and iterationTag are also the
 // tags loss_guess_tags() answers.

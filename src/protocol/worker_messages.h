@@ -89,6 +89,10 @@ inline constexpr WorkerMessage kWorkerMessages[] = {
      "origin) open as one trace on one time axis; answered as an open is (loaded or loadFailed, "
      "kind 'strata-pod') with pod: the host table (JSON text, REPLY_KEYS.pod) marking each host "
      "open or why it did not open"},
+    {"loadWhole", Direction::kToWorker,
+     "id: the lazy tile bundle shown read again whole, from where it was opened (its URL or "
+     "picked file), into a store (as a bundle under the lazy threshold opens), so the analyses "
+     "and every selection work; answered as an open is (loaded or loadFailed)"},
 
     // ---- engine worker → page ------------------------------------------------------------------
     {"ready", Direction::kToPage, "(the engine module has started)"},

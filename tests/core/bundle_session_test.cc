@@ -14,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "bundle_test_util.h"
 #include "core/bundle/bundle_reader.h"
 #include "core/formats/sqlite/byte_reader.h"
 #include "core/query/find.h"
@@ -65,24 +66,10 @@ std::string trace_json(int threads, int per_thread) {
   return j;
 }
 
-struct Fixture {
-  Engine loaded;
-  BundleFile file;
-  std::string path;
-};
+using Fixture = testing::PackedTrace;
 
-void make(Fixture* f, const std::string& name, bool split = false) {
-  ASSERT_TRUE(testing::load_trace(&f->loaded, name + ".json", trace_json(4, 6000)));
-  bundle::PackOptions o;
-  o.out = testing::scratch_path(name + (split ? "" : ".strata"));
-  o.split = split;
-  o.tile_items = 257;  // many tiles per row and level
-  bundle::PackStats stats;
-  std::string error;
-  ASSERT_TRUE(bundle::write_bundle(*f->loaded.store(), f->loaded.pyramid(), o, &stats, &error))
-      << error;
-  ASSERT_TRUE(f->file.open(o.out, &error)) << error;
-  f->path = o.out;
+void make(Fixture* f, const std::string& name) {
+  testing::pack_trace(f, name + ".json", trace_json(4, 6000));
 }
 
 std::unique_ptr<BundleSession> session_of(BundleFile* f, size_t cap = kTileCacheBytes) {
@@ -433,12 +420,14 @@ TEST(BundleSession, SelectionAndDetailsReadTheEventsTile) {
   Engine e;
   ASSERT_TRUE(e.open_bundle_lazy("lazy_details.strata", &r)) << e.last_error();
   const uint32_t event = static_cast<uint32_t>(f.loaded.store()->events.size() / 3);
-  const uint32_t tile = e.bundle_event_tile(event);
-  ASSERT_NE(tile, kNone);
+  const std::vector<uint32_t> tiles = e.bundle_details_wanted(event);
+  ASSERT_FALSE(tiles.empty());
   EXPECT_EQ(e.details_json(event, ""), "null");  // not held yet
-  const std::vector<uint8_t> b = f.file.tile_bytes(tile);
-  e.bundle_session()->feed(tile, b.data(), b.size());
-  EXPECT_EQ(e.bundle_event_tile(event), kNone);
+  for (uint32_t tile : tiles) {
+    const std::vector<uint8_t> b = f.file.tile_bytes(tile);
+    e.bundle_session()->feed(tile, b.data(), b.size());
+  }
+  EXPECT_TRUE(e.bundle_details_wanted(event).empty());
   const std::string args = "{\"events\":[" + std::to_string(event) + "]}";
   const std::string got = e.query_json("select", args), want = f.loaded.query_json("select", args);
   EXPECT_EQ(array_of(got, "events"), array_of(want, "events"));
@@ -466,8 +455,9 @@ TEST(BundleSession, SelectionAndDetailsReadTheEventsTile) {
   const std::string with = e.details_json(event, "{\"args\":{\"x\":1}}");
   EXPECT_NE(with.find("\"record\":{\"args\":{\"x\":1}}"), std::string::npos) << with;
   EXPECT_EQ(with.find("recordNote"), std::string::npos);
-  // Analyses say plainly that they need the bundle whole.
-  EXPECT_NE(e.query_json("analysis", "{}").find("loaded whole"), std::string::npos);
+  // Analyses say plainly that they need the bundle whole, and its size.
+  const std::string why = e.query_json("analysis", "{}");
+  EXPECT_NE(why.find("load it whole to run analyses"), std::string::npos) << why;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bundle_test_util.h"
 #include "core/bundle/bundle_reader.h"
 #include "core/bundle/bundle_store.h"
 #include "core/formats/sqlite/byte_reader.h"
@@ -30,47 +31,7 @@ namespace {
 using strata::testing::read_file;
 using strata::testing::scratch_path;
 
-// A Chrome trace with nested slices on several threads, instants, long and short events (so the
-// pyramid keeps levels with bins and long events) and two counters; `base_us` shifts its clock.
-std::string generated_trace(int threads, int per_thread, int64_t base_us = 1000) {
-  std::string j = "{\"traceEvents\":[\n";
-  char buf[256];
-  for (int t = 0; t < threads; ++t) {
-    int64_t ts = base_us + t * 3;
-    for (int i = 0; i < per_thread; ++i) {
-      const int64_t dur = 2 + (i * 7919 + t * 31) % (i % 50 == 0 ? 5000 : 40);
-      std::snprintf(buf, sizeof(buf),
-                    "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"dur\":%lld,"
-                    "\"name\":\"op%d\",\"cat\":\"c%d\",\"args\":{\"i\":%d}},\n",
-                    t, static_cast<long long>(ts), static_cast<long long>(dur), i % 37, i % 3, i);
-      j += buf;
-      if (dur > 3) {  // a child inside
-        std::snprintf(
-            buf, sizeof(buf),
-            "{\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"dur\":1,\"name\":\"k%d\"},\n", t,
-            static_cast<long long>(ts + 1), i % 11);
-        j += buf;
-      }
-      if (i % 97 == 0) {
-        std::snprintf(
-            buf, sizeof(buf),
-            "{\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%d,\"ts\":%lld,\"name\":\"mark\"},\n", t,
-            static_cast<long long>(ts));
-        j += buf;
-      }
-      if (t == 0 && i % 5 == 0) {
-        std::snprintf(buf, sizeof(buf),
-                      "{\"ph\":\"C\",\"pid\":1,\"ts\":%lld,\"name\":\"mem\",\"args\":{\"a\":%d,"
-                      "\"b\":%d}},\n",
-                      static_cast<long long>(ts), i % 1000, (i * 3) % 17);
-        j += buf;
-      }
-      ts += dur + 1 + i % 4;
-    }
-  }
-  j += "{\"ph\":\"M\",\"pid\":1,\"name\":\"process_name\",\"args\":{\"name\":\"host\"}}]}\n";
-  return j;
-}
+using strata::testing::generated_trace;
 
 struct Packed {
   Engine engine;

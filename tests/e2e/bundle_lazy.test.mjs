@@ -5,12 +5,25 @@
 // loaded whole (strata.locate of search matches), the same search results, fetches far fewer
 // bytes than the bundle holds, more when zoomed elsewhere, keeps its tile cache under its cap,
 // draws a missing or corrupt tile as an error with the rest usable, and never asks another origin.
+// A rectangle dragged on its tracks and a name's selection sum the same as on the trace loaded
+// whole; its analyses say why not (with the bundle's size) beside a "Load whole" button, which
+// reads it whole so that they run.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT, newStrataPage, poll, serverAndBrowser, tempDir, tilesSettled } from './lib.mjs';
+import {
+  REPO_ROOT,
+  boxCentre,
+  clickMouse,
+  dragMouse,
+  newStrataPage,
+  poll,
+  serverAndBrowser,
+  tempDir,
+  tilesSettled,
+} from './lib.mjs';
 
 const PACK = path.join(REPO_ROOT, 'build/native/strata-pack');
 
@@ -53,6 +66,28 @@ describe('tile bundles opened lazily', () => {
     return poll(async () => ((await live()).bundle ? live() : null), { message: 'the lazy bundle opened' });
   }
 
+  // The selection summary of a rectangle dragged over the tracks at the trace's start.
+  async function dragged() {
+    await session.setView(whole.summary.startNs, whole.summary.startNs + 1_200_000);
+    await tilesSettled(session);
+    const box = await session.page.locator('#canvas').boundingBox();
+    await dragMouse(
+      session,
+      { x: box.x + box.width * 0.3, y: box.y + box.height * 0.15 },
+      { x: box.x + box.width * 0.9, y: box.y + box.height * 0.6 },
+    );
+    const p = await poll(
+      async () => {
+        const x = await session.call(() => window.strata.panels());
+        return x.summary.shown && x.summary.rows.length > 1 && x;
+      },
+      { message: 'the selection summary' },
+    );
+    const sm = p.summary;
+    return { count: sm.count, rows: sm.rows.map((r) => [r.name, r.count, r.totalNs, r.selfNs]) };
+  }
+  const named = (name) => session.call((n) => window.strata.eventsNamed(n), name);
+
   before(async () => {
     fs.writeFileSync(file('gen.json'), generated(200000));
     // Small tiles: several hundred of them.
@@ -68,6 +103,9 @@ describe('tile bundles opened lazily', () => {
     await session.setView(s.startNs, s.startNs + 1_200_000);
     await tilesSettled(session);
     whole = { summary: s, op3: await drawn('op3', 12), inner: await drawn('inner2', 6) };
+    whole.dragged = await dragged();
+    whole.named = await named('inner3');
+    assert.ok(whole.dragged.count > 10 && whole.named.count > 1000, JSON.stringify(whole.dragged));
     assert.ok(
       whole.op3.at.every(Boolean),
       `the whole load draws its matches: ${JSON.stringify({ at: whole.op3.at, m: whole.op3.matches.slice(0, 3), v: await session.view() })}`,
@@ -130,9 +168,57 @@ describe('tile bundles opened lazily', () => {
       // 404 (which the browser also logs), and the pane says the args are not here.
       const split = url.endsWith('manifest.strata');
       if (split) assert.match(d.recordNote || '', /source is not here/);
+      // A rectangle's and a name's selection: the whole load's sums (self time included).
+      assert.deepEqual(await dragged(), whole.dragged, 'the dragged rectangle sums the same');
+      assert.deepEqual(await named('inner3'), whole.named, 'the name selection is the same');
       session.assertNoErrors({ allowHttp: split, allowConsole: split, what: label });
     });
   }
+
+  test('analyses say why and how big; Load whole reads the bundle so that they run', async () => {
+    const first = await openLazy('/gen/gen.strata');
+    const size = fs.statSync(file('gen.strata')).size;
+    const why = await session.call(() => window.strata.analysis());
+    assert.match(why.error, /open lazily; load it whole to run analyses/);
+    assert.equal(why.loadWholeBytes, size);
+    await session.call(() => window.strata.setTab('analysis'));
+    const v = await poll(
+      async () => {
+        const x = await session.call(() => window.strata.analysisView());
+        return x.loadWhole.bytes > 0 && x.layout.loadWholeButton[2] > 0 && x;
+      },
+      { message: 'the Analysis tab offers Load whole' },
+    );
+    assert.equal(v.loadWhole.bytes, size);
+    assert.match(v.loadWhole.reason, new RegExp(`all ${Math.ceil(size / 1048576)} MB`));
+    const at = boxCentre(v.layout.loadWholeButton);
+    await clickMouse(session, at.x, at.y);
+    const loaded = await poll(
+      async () => {
+        const x = await live();
+        return !x.bundle && x.events === first.events ? x : null;
+      },
+      { message: 'the bundle loaded whole' },
+    );
+    assert.equal(loaded.tracks, whole.summary.tracks);
+    const list = await session.call(() => window.strata.analysis());
+    assert.equal(list.error, undefined, JSON.stringify(list).slice(0, 300));
+    assert.ok(
+      list.analyses.some((a) => a.available),
+      'some analysis runs',
+    );
+    const after = await poll(
+      async () => {
+        const x = await session.call(() => window.strata.analysisView());
+        return x.loadWhole.bytes === 0 && x.analyses.length > 0 && x;
+      },
+      { message: 'the Analysis tab lists the analyses' },
+    );
+    assert.ok(after.analyses.some((a) => a.available));
+    await session.call(() => window.strata.setTab('timeline'));
+    // Loading whole reads the bundle by ranges, so its download is stopped (an aborted request).
+    session.assertNoErrors({ allowHttp: true, what: 'load whole' });
+  });
 
   test('a missing and a corrupt tile are errors in their place; the rest draws', async () => {
     // The first events tiles of the view at the trace's start: delete one, flip a byte of another.

@@ -116,6 +116,7 @@
       if (window.strataGraph) window.strataGraph.fromUi(kind, args);
     }, // web/graph.js
     podOpen: (names) => pods.openHosts(names), // the Pod tab's "Open" (web/page/pod.js)
+    loadWhole: () => api.loadWhole(), // the Analysis tab's "Load whole" (a lazy bundle)
     download(fileName, text) {
       StrataPage.download(fileName, text, fileName.endsWith('.html') ? 'text/html' : 'text/csv');
     },
@@ -727,6 +728,10 @@
     openHosts: (names) => pods.openHosts(names),
     // What the Pod tab shows: {hosts (in the order shown), picked, sort, descending, opening}.
     podView: () => (ui ? JSON.parse(ui.UTF8ToString(ui._ui_pod_view_json())) : null),
+    // ---- tile bundles (README: "Tile bundles") ----
+    // Reads the bundle shown lazily again whole (its analyses need every event: summary().bundle
+    // .bytes says what that holds in memory); a Promise of the summary, as open() answers.
+    loadWhole: () => request({ type: MSG.loadWhole }),
     ready: null,
   };
   // ---- deep links: the view and the selection live in the URL hash --------------------------

@@ -33,6 +33,7 @@ const StrataProtocol = (() => {
     'compareMatch',
     'compareDetails',
     'podHosts',
+    'loadWhole',
   ];
   const TO_PAGE = [
     'ready',

@@ -22,8 +22,9 @@ function createBundle(M) {
 
   // Opens the bundle `name` of `size` bytes lazily: readSync(offset, n) → Uint8Array reads the
   // header, index and search blob (synchronously, as the engine asks for them); fetchTile fetches
-  // one tile's bytes later. True when it opened (else the engine's last error says why).
-  function open(name, size, readSync, fetchTile) {
+  // one tile's bytes later; source (its URL or Blob) is where loadWhole reads it again. True when
+  // it opened (else the engine's last error says why).
+  function open(name, size, readSync, fetchTile, source) {
     self.strataDbRead = readSync;
     let ok = false;
     try {
@@ -31,17 +32,20 @@ function createBundle(M) {
     } finally {
       self.strataDbRead = null;
     }
-    cur = ok ? { fetchTile, perTile: () => !!fetchTile.perTile, pending: new Map() } : null;
+    cur = ok ? { fetchTile, perTile: () => !!fetchTile.perTile, pending: new Map(), name, source } : null;
     return ok;
   }
 
   // A trace the engine opened lazily itself (a pod's hosts, pod.js): fetchTile(i, offset, length,
   // part, local) fetches tile i from bundle `part` (engine_bundle_tile_part), where it is tile
-  // `local`.
-  // perTile(part): true when bundle `part`'s tiles are files of their own (a split host).
+  // `local`; perTile(part): true when bundle `part`'s tiles are files of their own (a split host).
   function adopt(fetchTile, perTile) {
     cur = { fetchTile, perTile, pending: new Map() };
   }
+
+  // The lazy bundle shown as an open message's {name, source}, to read it whole; null without one
+  // (a pod's hosts).
+  const whole = () => (lazy() && cur.source ? { name: cur.name, source: cur.source } : null);
 
   // True while the trace shown is the lazy bundle opened last (a later load replaced it: false).
   function lazy() {
@@ -131,13 +135,7 @@ function createBundle(M) {
   async function view(request, viewNow, answer) {
     const session = cur;
     const bytes = new Uint8Array(request);
-    for (let k = 0; k < VIEW_TRIES; ++k) {
-      const list = wanted(bytes);
-      if (!list.length) break;
-      await tiles(session, list);
-      if (cur !== session) return;
-    }
-    answer(viewNow(request));
+    if (await fetchWanted(session, () => wanted(bytes))) answer(viewNow(request));
   }
 
   // A search: `args` as the find query takes them ({text, regex, limit}); the tiles the search
@@ -153,13 +151,34 @@ function createBundle(M) {
     return answerNow();
   }
 
-  // The details pane's JSON of `event`: its tile fetched when not held, its record read by range
-  // from the source when it is served beside the bundle (else the reply says it is not here).
+  // Fetches the tiles `list()` names (the engine's wanted list), again while evictions by other
+  // requests' tiles leave some out; false when the bundle was replaced meanwhile.
+  async function fetchWanted(session, list) {
+    for (let k = 0; k < VIEW_TRIES; ++k) {
+      const want = list();
+      if (!want.length) break;
+      await tiles(session, want);
+      if (cur !== session) return false;
+    }
+    return true;
+  }
+
+  // A query (a select: a region, a name, events) once the tiles it reads are in: answerNow()
+  // gives the engine's reply, or null when the bundle was replaced meanwhile.
+  async function query(kind, args, answerNow) {
+    const session = cur;
+    const list = () =>
+      listed(withString(M, kind, (pk) => withString(M, args || '{}', (pa) => M._engine_bundle_query_wanted(pk, pa))));
+    if (!(await fetchWanted(session, list))) return null;
+    return answerNow();
+  }
+
+  // The details pane's JSON of `event`: its tile and those of the rows above and below it
+  // fetched when not held, its record read by range from the source when it is served beside
+  // the bundle (else the reply says it is not here).
   async function details(event) {
     const session = cur;
-    const t = M._engine_bundle_event_tile(event) >>> 0; // uint32 arrives signed
-    if (t !== 0xffffffff) await tiles(session, [t]);
-    if (cur !== session) return null;
+    if (!(await fetchWanted(session, () => listed(M._engine_bundle_details_wanted(event))))) return null;
     let record = new Uint8Array(0);
     if (session.fetchSource && M._engine_bundle_event_source(event) === 1) {
       const offset = M._engine_bundle_source_offset();
@@ -224,5 +243,5 @@ function createBundle(M) {
     return { fromBlob, fromRanges, fromSplit, sourceBeside };
   }
 
-  return { lazyBytes, open, adopt, lazy, view, find, details, setSource, fetchers: tileFetchers() };
+  return { lazyBytes, open, adopt, lazy, whole, view, find, query, details, setSource, fetchers: tileFetchers() };
 }

@@ -112,7 +112,7 @@ function createDb(M, sources, trace, bundle) {
       return null;
     }
     await stopStream(opened);
-    if (!bundle.open(opened.name, size, readSync, fetchTile))
+    if (!bundle.open(opened.name, size, readSync, fetchTile, blob || url))
       return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
     // Args are re-read from the source when it is served beside the bundle, uncompressed.
     const [src, another] = trace.summary()[REPLY.summary.files] || [];

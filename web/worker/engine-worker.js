@@ -76,6 +76,21 @@ const handlers = {
         if (answer.traceLoaded) await afterTraceLoad();
       }),
     ),
+  // The lazy bundle shown, read again whole (db.js loadBundle above any lazy threshold), so the
+  // analyses and selections work as on a loaded trace; answered as an open is.
+  [MSG.loadWhole]: (msg) =>
+    job(() => {
+      const from = parts.bundle.whole();
+      if (!from) {
+        const error = 'no bundle is open lazily: it is loaded whole already';
+        return post({ type: MSG.loadFailed, id: msg.id, error, summary: parts.trace.summary() });
+      }
+      const open = { id: msg.id, name: from.name, source: from.source, bundleLazyBytes: Number.MAX_SAFE_INTEGER };
+      return parts.opener.open(open, async (answer) => {
+        post(answer.message, answer.transfer);
+        if (answer.traceLoaded) await afterTraceLoad();
+      });
+    }),
   [MSG.view]: (msg) => {
     const send = (out) => {
       if (out.byteLength) post({ type: MSG.view, bytes: out }, [out]);
@@ -108,6 +123,10 @@ const handlers = {
         /* the engine's answer says the arguments are bad */
       }
       json = await parts.bundle.find(args, () => parts.trace.query(msg.kind, msg.args));
+      if (json === null) return;
+    } else if (msg.kind === QUERY.select && parts.bundle.lazy()) {
+      // A region, name or events selection: the tiles it reads first (bundle.js).
+      json = await parts.bundle.query(msg.kind, msg.args, () => parts.trace.query(msg.kind, msg.args));
       if (json === null) return;
     } else {
       json = parts.trace.query(msg.kind, msg.args);

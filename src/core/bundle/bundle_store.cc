@@ -7,9 +7,7 @@
 
 namespace strata::bundle {
 
-namespace {
-
-bool tables(const Manifest& m, TraceStore* s, std::string* error) {
+bool store_tables(const Manifest& m, TraceStore* s, std::string* error) {
   // Interning in id order gives every string its id back (the table holds each string once,
   // and id 0 is the empty string in both).
   for (size_t i = 1; i < m.strings.size(); ++i)
@@ -56,13 +54,11 @@ bool tables(const Manifest& m, TraceStore* s, std::string* error) {
   return true;
 }
 
-}  // namespace
-
 bool store_from_bundle(const Manifest& m, const FetchTile& fetch, TraceStore* out,
                        size_t* bad_tiles, std::string* error) {
   TraceStore s;
   *bad_tiles = 0;
-  if (!tables(m, &s, error)) return false;
+  if (!store_tables(m, &s, error)) return false;
   EventColumns& ev = s.events;
   const size_t n = m.events;
   ev.start.assign(n, 0), ev.dur.assign(n, 0), ev.name.assign(n, 0), ev.cat.assign(n, 0);

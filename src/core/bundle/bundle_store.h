@@ -17,6 +17,12 @@ namespace strata::bundle {
 // Tile i's bytes into *out; false when it cannot be read (then the tile is reported missing).
 using FetchTile = std::function<bool(uint32_t tile, std::vector<uint8_t>* out)>;
 
+// The index's tables into an empty store: strings (each its id back), sources, processes,
+// tracks (their rows and event ranges as in the whole trace, counter tracks' series), series
+// and the trace's times and messages, without events or samples. False (with why) when the
+// string table repeats a string (ids would shift).
+bool store_tables(const Manifest& m, TraceStore* s, std::string* error);
+
 // False (with the reason) only when the manifest itself is inconsistent; tile failures are in
 // out->errors, and *bad_tiles counts them.
 bool store_from_bundle(const Manifest& m, const FetchTile& fetch, TraceStore* out,

@@ -60,7 +60,7 @@ void append_value(std::string* o, const TraceStore& s, uint32_t e, EventField f,
   const Track& t = s.tracks[s.events.track[e]];
   switch (f) {
     case EventField::kEvent:
-      *o += std::to_string(e);
+      *o += std::to_string(ctx.event_id ? (*ctx.event_id)(e) : e);
       break;
     case EventField::kName:
       json_append_string(o, s.strings.get(s.events.name[e]));

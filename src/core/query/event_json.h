@@ -7,6 +7,7 @@
 //   "thread" their names · "track" the display track index.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ enum class EventField : uint8_t {
 struct EventJsonContext {
   TimeNs origin = 0;                                  // for kStart / kEnd
   const std::vector<uint32_t>* display_of = nullptr;  // store track → display track, for kTrack
+  // For kEvent: the store's index → the index named (a store of some of a trace's events, as a
+  // lazy bundle's tiles make, names each by the whole trace's index); null: the store's index.
+  const std::function<uint32_t(uint32_t)>* event_id = nullptr;
 };
 
 // Appends `"key":value` for each field, comma-separated, without braces (a reply may add its

@@ -29,7 +29,9 @@ std::unique_ptr<TraceStore> PodLazy::finish() {
     h.s = std::make_unique<BundleSession>(std::move(h.m), std::move(h.search), h.bytes, cap);
     h.m = bundle::Manifest{};
     h.search = bundle::SearchIndex{};
-    const std::unique_ptr<TraceStore> t = h.s->tables();
+    std::string error;
+    std::unique_ptr<TraceStore> t = h.s->tables(&error);
+    if (!t) t = std::make_unique<TraceStore>();  // a host whose tables do not read: no tracks
     h.track_base = static_cast<uint32_t>(pod->tracks.size());
     h.series_base = static_cast<uint32_t>(pod->series.size());
     const size_t file_base = pod->files.size();
@@ -54,6 +56,19 @@ std::unique_ptr<TraceStore> PodLazy::finish() {
   error_name_ = e == kNone ? pod->strings.intern(kTileErrorName) : e;
   // A search's bins cut the pod's span, as on the whole pod, so the hosts' bins add up.
   for (Host& h : hosts_) h.s->set_find_span(pod->start_ns, pod->end_ns);
+  return pod;
+}
+
+// As finish() builds it: every host's tables appended in order, then the error name.
+std::unique_ptr<TraceStore> PodLazy::tables(std::string* error) const {
+  auto pod = std::make_unique<TraceStore>();
+  for (const Host& h : hosts_) {
+    if (!h.s) continue;
+    std::unique_ptr<TraceStore> t = h.s->tables(error);
+    if (!t) return nullptr;
+    append_host(pod.get(), *t, h.name);
+  }
+  if (pod->strings.find(kTileErrorName) == kNone) pod->strings.intern(kTileErrorName);
   return pod;
 }
 

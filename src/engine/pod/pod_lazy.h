@@ -31,6 +31,7 @@ class PodLazy final : public LazyTiles {
   std::unique_ptr<TraceStore> finish();
 
   uint64_t bundle_bytes() const override;
+  std::unique_ptr<TraceStore> tables(std::string* error) const override;
   size_t cache_cap() const override;
   uint64_t events() const override;
   uint32_t track_events(uint32_t track) const override;

@@ -102,9 +102,17 @@ EMSCRIPTEN_KEEPALIVE int engine_bundle_find_begin(const char* args) {
   return static_cast<int>(g_wanted.size());
 }
 EMSCRIPTEN_KEEPALIVE const char* engine_bundle_error() { return g_error.c_str(); }
-// The events tile to fetch before an event's details, or 0xffffffff (held, or no such event).
-EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_event_tile(uint32_t event) {
-  return strata::wasm::engine().bundle_event_tile(event);
+// The tiles to fetch before an event's details (its own, the rows above and below it): their
+// count, the list at engine_bundle_wanted_list().
+EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_details_wanted(uint32_t event) {
+  g_wanted = strata::wasm::engine().bundle_details_wanted(event);
+  return static_cast<uint32_t>(g_wanted.size());
+}
+// The tiles to fetch before query `kind` with `args` (a select) answers as on the trace loaded
+// whole: their count, the list at engine_bundle_wanted_list().
+EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_query_wanted(const char* kind, const char* args) {
+  g_wanted = strata::wasm::engine().bundle_query_wanted(kind, args);
+  return static_cast<uint32_t>(g_wanted.size());
 }
 // 1 when the event's record has a range in its source: engine_bundle_source_offset/length.
 EMSCRIPTEN_KEEPALIVE int engine_bundle_event_source(uint32_t event) {

@@ -34,6 +34,7 @@ EM_JS(void, strata_js_loss_set_tags, (uint32_t id, const char* l, const char* i)
 EM_JS(void, strata_js_loss_remove, (uint32_t id), { Module.strataHost.lossRemove(id >>> 0); });
 EM_JS(void, strata_js_pod_open, (const char* names),
       { Module.strataHost.podOpen(JSON.parse(UTF8ToString(names))); });
+EM_JS(void, strata_js_load_whole, (), { Module.strataHost.loadWhole(); });
 EM_JS(void, strata_js_download, (const char* name, const char* text),
       { Module.strataHost.download(UTF8ToString(name), UTF8ToString(text)); });
 
@@ -68,5 +69,6 @@ void host_loss_set_tags(uint32_t id, const char* loss_tag, const char* iteration
 void host_loss_remove(uint32_t id) { strata_js_loss_remove(id); }
 void host_download(const char* file_name, const char* text) { strata_js_download(file_name, text); }
 void host_pod_open(const char* names_json) { strata_js_pod_open(names_json); }
+void host_load_whole() { strata_js_load_whole(); }
 
 }  // namespace strata

@@ -35,5 +35,7 @@ void host_download(const char* file_name, const char* text);
 // The Pod tab's "Open": these hosts (a JSON array of names) load as one trace (the worker's
 // podHosts; the answer is a load's, and the tab gets the new table through ui_pod_table).
 void host_pod_open(const char* names_json);
+// The lazy tile bundle shown, read again whole (the Analysis tab's "Load whole").
+void host_load_whole();
 
 }  // namespace strata

@@ -163,6 +163,16 @@ bool read_analysis_list(const char* json, std::vector<AnalysisEntry>* out, std::
   return seen;
 }
 
+uint64_t read_load_whole_bytes(const char* json) {
+  std::vector<JsonLine> lines;
+  std::string error;
+  if (!json_flatten(json ? json : "", &lines, &error)) return 0;
+  for (const JsonLine& l : lines)
+    if (l.depth == 0 && l.key == keys::load_whole::kLoadWholeBytes)
+      return static_cast<uint64_t>(std::strtoull(l.value.c_str(), nullptr, 10));
+  return 0;
+}
+
 bool read_analysis_table(const char* json, AnalysisTableModel* m) {
   *m = AnalysisTableModel{};
   std::vector<JsonLine> lines;

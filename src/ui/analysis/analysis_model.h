@@ -71,6 +71,9 @@ struct AnalysisTableModel {
 
 // {"analyses": [...]} → the list; false on a reply that is not one.
 bool read_analysis_list(const char* json, std::vector<AnalysisEntry>* out, std::string* error);
+// An analysis reply's loadWholeBytes: the size of a bundle opened lazily, whose analyses need it
+// loaded whole (0 in any other reply).
+uint64_t read_load_whole_bytes(const char* json);
 // An analysis table's JSON → the model (children and roots linked); false with model->error
 // set when the reply is an error or malformed.
 bool read_analysis_table(const char* json, AnalysisTableModel* model);

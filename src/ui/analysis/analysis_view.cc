@@ -1,6 +1,7 @@
 #include "ui/analysis/analysis_view.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -475,6 +476,24 @@ void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w
     ImGui::End();
     return;
   }
+  if (v->load_whole_bytes) {
+    // A lazy bundle: the reason (with its size) and the action, where the analyses would be.
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(theme::kErrorText), "%s",
+                       v->list_error.c_str());
+    ImGui::BeginDisabled(v->load_whole_asked);
+    char label[64];
+    std::snprintf(label, sizeof label, "Load whole (%.0f MB)",
+                  std::ceil(static_cast<double>(v->load_whole_bytes) / (1 << 20)));
+    if (ImGui::Button(label)) {
+      v->load_whole_asked = true;
+      host_load_whole();
+    }
+    ImGui::EndDisabled();
+    v->load_whole_button = last_item_box();
+    if (v->load_whole_asked) ImGui::TextDisabled("Loading the bundle whole...");
+    ImGui::End();
+    return;
+  }
   if (v->current < 0) {  // the deep link's analysis, else the first available one
     for (size_t i = 0; i < v->list.size() && v->current < 0; ++i)
       if (v->list[i].available && v->list[i].name == v->pending_analysis)
@@ -506,6 +525,7 @@ void analysis_view_frame(AnalysisView* v, bool loaded, float x, float y, float w
 bool analysis_view_result(AnalysisView* v, uint32_t id, const char* json) {
   if (id == v->list_query && v->list_asked && !v->list_ready) {
     v->list_ready = read_analysis_list(json, &v->list, &v->list_error);
+    v->load_whole_bytes = read_load_whole_bytes(json);
     if (!v->list_ready && v->list_error.empty())
       v->list_error = "The analyses could not be listed.";
     v->list_ready = true;  // an error is shown in place of the sub-tabs
@@ -643,7 +663,12 @@ std::string analysis_view_json(const AnalysisView& v) {
     }
     o += ']';
   };
+  o += ",\"loadWhole\":{\"bytes\":" + std::to_string(v.load_whole_bytes) + ",\"reason\":";
+  json_append_string(&o, v.load_whole_bytes ? v.list_error : std::string());
+  o += std::string(",\"asked\":") + (v.load_whole_asked ? "true" : "false") + "}";
   o += ",\"layout\":{";
+  box("loadWholeButton", v.load_whole_button);
+  o += ',';
   box("filter", v.filter_box);
   o += ',';
   box("csvButton", v.csv_button);

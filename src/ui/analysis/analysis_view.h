@@ -30,6 +30,9 @@ struct AnalysisView {
   uint32_t list_query = 0;
   std::string list_error;
   std::vector<AnalysisEntry> list;
+  // a lazy bundle's size (the list's reply says so): the analyses need it loaded whole
+  uint64_t load_whole_bytes = 0;
+  bool load_whole_asked = false;
   int current = -1;  // index into list
   // the table of the current analysis
   uint32_t table_query = 0;
@@ -57,7 +60,7 @@ struct AnalysisView {
   std::string select_request;
   bool open_timeline = false;
   // what the last frame drew (CSS px), for the script API
-  AnalysisBox filter_box, csv_button, timeline_button, graph_button, table_box;
+  AnalysisBox load_whole_button, filter_box, csv_button, timeline_button, graph_button, table_box;
   std::vector<AnalysisBox> header_boxes, subtab_boxes;
   std::vector<AnalysisBox> row_boxes;  // the shown rows drawn (clipped ones are absent)
   int32_t first_drawn = 0;             // index into `shown` of row_boxes[0]
