@@ -75,7 +75,7 @@ void Engine::load_begin(std::string_view name, uint64_t total_bytes) {
   // magic bytes, anything else passes straight through to the format's importer.
   importer_ =
       make_decompressing_importer(loading_.get(), make_format_sniffing_importer(loading_.get()));
-  sliced_ = false;
+  sliced_ = sliced_xspace_ = false;
   loading_name_ = name;
   loading_total_ = total_bytes;
   last_load_merged_ = false;

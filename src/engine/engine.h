@@ -122,17 +122,20 @@ class Engine {
     preview_min_file_ = min_file, preview_bytes_ = bytes;
   }
   bool showing_preview() const { return previous_ != nullptr; }
-  // ---- a sliced load (engine_sliced.cc): a big plain Chrome JSON cut across workers --------
+  // ---- a sliced load (engine_sliced.cc): a big plain Chrome JSON or XSpace across workers ---
   // Starts a load as load_begin does whose bytes (load_commit) are the file's first slice
-  // (formats/chrome_json/sliced_import.h); the later slices, parsed by other workers
-  // (SliceSession), are absorbed in file order. Only for a file the caller has seen to be an
-  // uncompressed Chrome JSON: the first slice skips the sniffing and decompressing importers.
-  void load_begin_sliced(std::string_view name, uint64_t total_bytes);
-  // True when the bytes so far end between two events: the next slice may be absorbed.
+  // (formats/chrome_json/sliced_import.h, or formats/xplane/xplane_sliced.h when `xspace`);
+  // the later slices, parsed by other workers (SliceSession), are absorbed in file order. Only
+  // for a file the caller has seen to be uncompressed and of that format: the first slice skips
+  // the sniffing and decompressing importers.
+  void load_begin_sliced(std::string_view name, uint64_t total_bytes, bool xspace = false);
+  // True when the bytes so far end between two events (an XSpace: two top-level fields): the
+  // next slice may be absorbed.
   bool load_at_slice_boundary() const;
   // Absorbs an encoded later slice (SliceSession::end) that covers the next `bytes` of the file.
   // False, with nothing changed, when this is not a sliced load, the bytes so far do not end at
-  // an event boundary (the cut was inside a string) or `data` is not an encoded slice: then the
+  // an event boundary (the cut was inside a string), `data` is not an encoded slice or an XSpace
+  // slice cannot be merged exactly (xspace_head_can_absorb): then the
   // slice's bytes are to be fed with load_commit instead, which keeps the store exact.
   bool load_absorb_slice(const uint8_t* data, size_t n, uint64_t bytes);
 
@@ -229,7 +232,8 @@ class Engine {
   uint32_t hosts_loaded_ = 0;
   std::vector<std::string> host_errors_;  // this pod load's hosts that did not open
   std::unique_ptr<Importer> importer_;
-  bool sliced_ = false;  // importer_ is make_chrome_json_slice_head's
+  bool sliced_ = false;         // importer_ is make_chrome_json_slice_head's
+  bool sliced_xspace_ = false;  // ... or make_xspace_slice_head's
   std::string loading_name_;
   uint64_t loading_total_ = 0, loaded_bytes_ = 0;
   uint64_t file_start_ = 0;  // loaded_bytes_ when the current file of the load began

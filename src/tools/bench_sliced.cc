@@ -1,6 +1,7 @@
-// strata_bench_sliced <file.json> [slices ...] [--rounds=N]
+// strata_bench_sliced <file.json | file.xplane.pb> [slices ...] [--rounds=N]
 //
-// The sliced Chrome JSON path (core/formats/chrome_json/sliced_import.h) against one pass, on
+// The sliced Chrome JSON path (core/formats/chrome_json/sliced_import.h), or for a file named
+// *.pb the sliced XSpace path (core/formats/xplane/xplane_sliced.h), against one pass, on
 // native threads: the file is read into memory, then for each round and each slice count N it
 // is imported once in one pass (N = 1: the importer alone, as one worker) and once cut into N
 // slices parsed on N threads, merged and finished. Prints one JSON line per run: wall seconds,
@@ -20,6 +21,8 @@
 
 #include "core/formats/chrome_json/chrome_json_importer.h"
 #include "core/formats/chrome_json/sliced_import.h"
+#include "core/formats/xplane/xplane_importer.h"
+#include "core/formats/xplane/xplane_sliced.h"
 #include "tools/bench_common.h"
 
 namespace {
@@ -80,7 +83,8 @@ std::string join(const std::vector<double>& v) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <file.json> [slices ...] [--rounds=N]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <file.json | file.xplane.pb> [slices ...] [--rounds=N]\n",
+                 argv[0]);
     return 2;
   }
   std::vector<size_t> counts;
@@ -98,6 +102,8 @@ int main(int argc, char** argv) {
     std::perror(argv[1]);
     return 1;
   }
+  const std::string path = argv[1];
+  const bool xspace = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
   for (int round = 0; round < rounds; ++round) {
     uint64_t reference = 0;
     {
@@ -105,7 +111,8 @@ int main(int argc, char** argv) {
       add_file(&store, argv[1], data.size());
       const double cpu0 = strata_bench::cpu_seconds();
       const auto t0 = std::chrono::steady_clock::now();
-      auto imp = strata::make_chrome_json_importer(&store);
+      auto imp =
+          xspace ? strata::make_xplane_importer(&store) : strata::make_chrome_json_importer(&store);
       imp->feed(reinterpret_cast<const uint8_t*>(data.data()), data.size());
       const double parse_cpu = strata_bench::cpu_seconds() - cpu0;
       const auto t1 = std::chrono::steady_clock::now();
@@ -130,7 +137,8 @@ int main(int argc, char** argv) {
       const double cpu0 = strata_bench::cpu_seconds();
       const auto t0 = std::chrono::steady_clock::now();
       strata::SlicedImportResult r =
-          strata::import_chrome_json_sliced(&store, data, n, &st, run_threads);
+          xspace ? strata::import_xspace_sliced(&store, data, n, &st, run_threads)
+                 : strata::import_chrome_json_sliced(&store, data, n, &st, run_threads);
       const double secs = since(t0);
       const double cpu = strata_bench::cpu_seconds() - cpu0;
       double parse_cpu = 0;

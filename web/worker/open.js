@@ -103,10 +103,27 @@ function createOpener(M, { sources, trace, loss, graph, db, sliced, pod }) {
       if (!r.ok) return failed(id, r.error);
       return loaded(id, what.name);
     }
-    // A big plain Chrome JSON is parsed by several workers where it can be (sliced.js).
-    if (what.kind === FILE_KIND.chromeJson && what.compression === COMPRESSION.none) {
-      const planned = await sliced.plan(first, head, slicing.workers, slicing.sliceMinBytes).catch(() => null);
+    // A big plain Chrome JSON or XSpace is parsed by several workers where it can be (sliced.js).
+    const xspace = what.kind === FILE_KIND.xspace;
+    if ((what.kind === FILE_KIND.chromeJson || xspace) && what.compression === COMPRESSION.none) {
+      const planned = await sliced.plan(first, head, slicing.workers, slicing.sliceMinBytes, xspace).catch(() => null);
       if (planned) return loadTrace(id, planned, [], what.name, t0);
+    }
+    // A gzip'd XSpace for several workers: inflated first (the browser's DecompressionStream,
+    // into a Blob), then cut as a plain one; the engine reads the inflated bytes as its file.
+    if (xspace && what.compression === COMPRESSION.gzip && sliced.count(slicing.workers) > 1) {
+      let inflated = null;
+      try {
+        inflated = await sliced.inflate(withHead(first, head), name, slicing.sliceMinBytes);
+      } catch (e) {
+        return failed(id, trace.fail(name, `inflating the gzip file failed: ${e.message || e}`).error);
+      }
+      if (!inflated) return loadTrace(id, first, [], what.name, t0); // its head is back in front
+      const head2 = await firstChunk(inflated);
+      const planned = await sliced
+        .plan(inflated, head2, slicing.workers, slicing.sliceMinBytes, true)
+        .catch(() => null);
+      return loadTrace(id, planned || withHead(inflated, head2), [], what.name, t0);
     }
     return loadTrace(id, withHead(first, head), [], what.name, t0);
   }

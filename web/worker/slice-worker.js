@@ -1,4 +1,4 @@
-// A slice worker: parses one later slice of a big plain Chrome JSON for the engine worker
+// A slice worker: parses one later slice of a big plain Chrome JSON or XSpace for the engine worker
 // (sliced.js) with its own copy of the engine module, and transfers the slice's encoded partial
 // result back (slice_exports.cc; the engine worker absorbs it). Started by the engine worker
 // when it starts (so its module is compiled before a load needs it), reused across loads; one
@@ -6,6 +6,8 @@
 // Messages (engine worker ⇄ slice worker, both ends in web/worker/; not the page's protocol):
 //   in:  {parse: true, load, slice, base, objectForm, blob} (a Blob of the slice's bytes) or
 //        {..., url, start, end} (the bytes [start, end) of a URL, read with a Range request);
+//        an XSpace slice adds {xspace: true, planesBefore, context: [{offset, blob} or
+//        {offset, url, start, end}]}: the earlier planes whose metadata its planes use, read first;
 //        {cancel: true, load}: stop that load's slice (its result is not wanted any more).
 //   out: {load, slice, buf: ArrayBuffer (transferred; empty when the slice could not be kept),
 //        bytes, records, read, parse (ms spent reading and parsing)} or {load, slice, error}.
@@ -30,7 +32,23 @@ async function parse(M, m) {
   const t0 = performance.now();
   let readMs = 0,
     bytes = 0;
-  M._slice_begin(m.base, m.objectForm ? 1 : 0);
+  if (m.xspace) {
+    M._slice_begin_xspace(m.base, m.planesBefore);
+    for (const c of m.context) {
+      let bytes = new Uint8Array(0);
+      for await (const chunk of chunksOf(c)) {
+        const all = new Uint8Array(bytes.length + chunk.length);
+        all.set(bytes);
+        all.set(chunk, bytes.length);
+        bytes = all;
+      }
+      const p = M._slice_buffer(bytes.length) >>> 0;
+      M.HEAPU8.set(bytes, p);
+      M._slice_context(bytes.length, c.offset);
+    }
+  } else {
+    M._slice_begin(m.base, m.objectForm ? 1 : 0);
+  }
   let pending = 0;
   const flush = () => {
     if (pending) M._slice_commit(pending);

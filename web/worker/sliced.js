@@ -7,12 +7,16 @@
 // slices do not end at exactly (it was inside a string) is refused: its bytes are read and fed
 // here, still exact. No SharedArrayBuffer: static hosting and embedding need no special headers.
 // Compressed files take the one-worker path: a gzip or zstd stream cannot be entered mid-way.
+// A plain XSpace is cut the same way between its top-level fields (formats/xplane/
+// xplane_sliced.h): its field headers are read one small window at a time from the start, the
+// engine plans the slices, and each slice worker also reads the earlier planes whose metadata
+// its planes use (the metadata plane's HLO symbols).
 'use strict';
 /* exported createSliced */
 
 // M: the engine module; sources: createSources().
 function createSliced(M, sources) {
-  const { withBytes } = StrataWasm;
+  const { withBytes, withArray } = StrataWasm;
   const { REPLY } = StrataProtocol;
   // Below this a slice worker's start (compiling the engine module, tens of ms, and its own
   // copy of the strings) costs about what it saves.
@@ -27,6 +31,8 @@ function createSliced(M, sources) {
   // the `},` that ends the event before).
   const CUT_WINDOW = 1 << 20,
     CUT_LOOK_BACK = 64;
+  // An XSpace field's header and a plane's name are in its first bytes.
+  const FIELD_WINDOW = 4096;
   const defaultWorkers = Math.max(1, Math.min((self.navigator && navigator.hardwareConcurrency) || 1, MAX_WORKERS));
   const pool = []; // slice workers, kept across loads: {worker, waiting: Map slice → {resolve, reject}}
   let loads = 0;
@@ -78,13 +84,38 @@ function createSliced(M, sources) {
   // server without ranges, no cut found, no worker could start).
   // minBytes: the smallest file sliced (strata.setWorkers' second argument, for tests on small
   // files; else MIN_SLICED_BYTES).
-  async function plan(opened, head, requested, minBytes) {
+  // An XSpace's slices: [{start, end, planesBefore, context: [[offset, length], ...]}], or null
+  // when there is no cut (the engine decides the cuts: slice_xspace_plan).
+  async function planXSpace(src, size, n) {
+    const fields = [];
+    for (let at = 0; at < size; ) {
+      const win = await readAt(src, at, Math.min(FIELD_WINDOW, size - at));
+      const ok = withBytes(M, win, (p, len) => M._slice_xspace_field(p, len, at, size));
+      if (ok !== 1) break; // a corrupt or cut-off header: no cut after it
+      const v = (k) => M._slice_xspace_field_value(k);
+      fields.push(at, v(0), v(1), v(2), v(3) | (v(4) << 1));
+      at = v(0);
+    }
+    const count = withArray(M, new Float64Array(fields), (p, len) => M._slice_xspace_plan(p, len, size, n));
+    if (count < 2) return null;
+    const slices = [];
+    for (let k = 0; k < count; ++k) {
+      const v = (what) => M._slice_xspace_plan_value(k, what);
+      const context = [];
+      for (let i = 0; i < v(3); ++i) context.push([v(4 + 2 * i), v(5 + 2 * i)]);
+      slices.push({ start: v(0), end: v(1), planesBefore: v(2), context });
+    }
+    return slices;
+  }
+
+  async function plan(opened, head, requested, minBytes, xspace) {
     const n = count(requested);
     const src = opened.source;
     if (n < 2 || !(src.blob || (src.url && opened.ranges))) return null;
     const min = minBytes >= 1 ? minBytes : MIN_SLICED_BYTES;
     const size = src.blob ? src.blob.size : opened.total;
     if (size < min || size === 0) return null;
+    if (xspace) return planned(opened, head, src, size, await planXSpace(src, size, n), false, true);
     const objectForm = withBytes(M, head.subarray(0, 64), (p, k) => M._slice_object_form(p, k)) === 1;
     // The windows are read at once (for a URL: one round trip for all, not one per cut).
     const froms = [];
@@ -99,25 +130,40 @@ function createSliced(M, sources) {
       if (at >= 0) cuts.push(start + at);
     });
     if (!cuts.length) return null;
+    const bounds = [0, ...cuts, size];
+    const slices = [];
+    for (let k = 0; k + 1 < bounds.length; ++k) slices.push({ start: bounds[k], end: bounds[k + 1] });
+    return planned(opened, head, src, size, slices, objectForm, false);
+  }
+
+  // The sliced load of `slices` ([{start, end, ...}], the first at 0), or null.
+  function planned(opened, head, src, size, slices, objectForm, xspace) {
+    if (!slices) return null;
+    const cuts = slices.slice(1).map((s) => s.start);
     try {
       while (pool.length < cuts.length) startWorker();
     } catch (e) {
       return null; // a host without workers: one worker it is
     }
     const load = ++loads;
-    const bounds = [0, ...cuts, size];
-    const slices = [];
-    for (let k = 0; k + 1 < bounds.length; ++k) slices.push({ start: bounds[k], end: bounds[k + 1] });
     const owner = slices.map((s, k) => (k ? pool[k - 1] : null)); // a failed worker leaves the pool
     const results = slices.map((s, k) => {
       if (k === 0) return null;
       const w = owner[k];
       const r = new Promise((resolve, reject) => w.waiting.set(`${load}/${k}`, { resolve, reject }));
       r.catch(() => {}); // awaited later, or not at all when its cut is refused
-      const part = src.blob
-        ? { blob: src.blob.slice(s.start, s.end) }
-        : { url: new URL(src.url, self.location.href).href, start: s.start, end: s.end };
-      w.worker.postMessage({ parse: true, load, slice: k, base: s.start, objectForm, ...part });
+      const url = src.blob ? '' : new URL(src.url, self.location.href).href;
+      const part = src.blob ? { blob: src.blob.slice(s.start, s.end) } : { url, start: s.start, end: s.end };
+      // An XSpace slice's context planes: Blob slices or ranges of the same source.
+      const context = xspace
+        ? s.context.map(([off, len]) =>
+            src.blob
+              ? { offset: off, blob: src.blob.slice(off, off + len) }
+              : { offset: off, url, start: off, end: off + len },
+          )
+        : null;
+      const xs = xspace ? { xspace: true, planesBefore: s.planesBefore, context } : {};
+      w.worker.postMessage({ parse: true, load, slice: k, base: s.start, objectForm, ...xs, ...part });
       return r;
     });
     // The one-worker read stops; the first slice is the head and then its own bytes.
@@ -216,8 +262,29 @@ function createSliced(M, sources) {
       total: size,
       chunks: firstChunks,
       source: src,
-      sliced: { absorbRest, cancel, stopped: () => stopped, workers: slices.length, stats },
+      sliced: { absorbRest, cancel, stopped: () => stopped, workers: slices.length, stats, xspace },
     };
+  }
+
+  // A gzip file's bytes inflated into a Blob, opened as a picked file (sources.open), or null
+  // when the file is too small to slice (its compressed size under a quarter of the threshold)
+  // or the browser has no DecompressionStream. opened: a sources.open() result whose chunks
+  // start at the file's first byte.
+  async function inflate(opened, name, minBytes) {
+    const min = minBytes >= 1 ? minBytes : MIN_SLICED_BYTES;
+    const size = opened.source.blob ? opened.source.blob.size : opened.total;
+    if (typeof DecompressionStream !== 'function' || size * 4 < min) return null;
+    const it = opened.chunks;
+    const stream = new ReadableStream({
+      async pull(c) {
+        const r = await it.next();
+        if (r.done) c.close();
+        else c.enqueue(r.value);
+      },
+      cancel: () => it.return(),
+    });
+    const blob = await new Response(stream.pipeThrough(new DecompressionStream('gzip'))).blob();
+    return sources.open(blob, name);
   }
 
   // The slice workers a load on this machine's cores uses, started with the engine worker:
@@ -237,5 +304,5 @@ function createSliced(M, sources) {
     if (active) active();
   }
 
-  return { plan, count, warm, stopActive };
+  return { plan, inflate, count, warm, stopActive };
 }

@@ -75,7 +75,7 @@ function createTrace(M, sources, post) {
   async function load(first, rest, t0) {
     const plan = first.sliced || null;
     withString(M, first.name, (p) =>
-      plan ? M._engine_load_begin_sliced(p, first.total) : M._engine_load_begin(p, first.total),
+      plan ? M._engine_load_begin_sliced(p, first.total, plan.xspace ? 1 : 0) : M._engine_load_begin(p, first.total),
     );
     let loaded = 0,
       lastPost = 0,

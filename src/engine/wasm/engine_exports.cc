@@ -61,8 +61,10 @@ EMSCRIPTEN_KEEPALIVE double engine_load_records() {
 // A sliced load (web/worker/sliced.js): the first slice through engine_load_commit, each later
 // slice's encoded result (slice_exports.cc, in a slice worker) absorbed in file order, or, when
 // 0 is answered, its bytes fed through engine_load_commit instead.
-EMSCRIPTEN_KEEPALIVE void engine_load_begin_sliced(const char* name, double total_bytes) {
-  engine().load_begin_sliced(name, static_cast<uint64_t>(total_bytes));
+// xspace: 1 for an XSpace (formats/xplane/xplane_sliced.h), 0 for a Chrome JSON.
+EMSCRIPTEN_KEEPALIVE void engine_load_begin_sliced(const char* name, double total_bytes,
+                                                   int xspace) {
+  engine().load_begin_sliced(name, static_cast<uint64_t>(total_bytes), xspace != 0);
 }
 EMSCRIPTEN_KEEPALIVE int engine_load_at_slice_boundary() {
   return engine().load_at_slice_boundary() ? 1 : 0;

@@ -21,8 +21,11 @@ struct XSpaceImport {
   TraceBuilder* builder = nullptr;
   XSpaceTables* tables = nullptr;
   std::vector<SourcePlane>* summary = nullptr;  // TraceStore::planes
-  uint64_t events = 0;                          // XEvents stored (slices + counter samples)
-  uint32_t host_planes = 0;                     // XProf's pid bookkeeping across host planes
+  // A later slice of a sliced import (xplane_sliced.h): how many planes the file has before
+  // the slice's first, so plane numbers and the pids and keys made from them are the file's.
+  uint32_t plane_base = 0;
+  uint64_t events = 0;       // XEvents stored (slices + counter samples)
+  uint32_t host_planes = 0;  // XProf's pid bookkeeping across host planes
   uint32_t pool_pid_offset = 0;
   std::unordered_map<std::string, uint32_t> process_plane;   // process key → tables->planes index
   std::vector<std::pair<std::string, std::string>> derived;  // (process key, track key)
@@ -41,6 +44,10 @@ struct XSpaceImport {
     uint32_t process, file;
     std::string base;  // the section's name within its host (before de-duplication)
     int64_t sort;
+    // A host plane's section: its host plane index (the plane's own section) or its pool's
+    // pid index (a thread pool's), counted from this import's first plane; kNone otherwise.
+    // A later slice counts from 0, and the merge renumbers by the host planes before it.
+    uint32_t host = kNone, pool = kNone;
   };
   std::vector<Section> sections;
   // From the HloProtos of the metadata plane (written first by the profilers): the framework
@@ -54,5 +61,10 @@ struct XSpaceImport {
 // store's errors; what was read before it is kept. Returns the plane's name (for messages).
 std::string import_xplane(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base,
                           bool truncated);
+
+// Reads only what later planes take from this one, the HLO symbols of its HloProtos, into
+// ctx->hlo_symbols: a later slice reads so the metadata plane an earlier slice imports. No
+// message, no table, no event; the strings it interns are ones the one-pass import interns too.
+void read_xplane_symbols(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base);
 
 }  // namespace strata
