@@ -12,8 +12,8 @@
 #include "core/query/event_json.h"
 #include "engine/bundle_session.h"
 #include "engine/engine.h"
-#include "engine/lazy_tiles.h"
 #include "engine/find_reply.h"
+#include "engine/lazy_tiles.h"
 #include "engine/query_args.h"
 #include "protocol/reply_keys.h"
 

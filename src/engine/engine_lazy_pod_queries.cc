@@ -68,8 +68,6 @@ std::string Engine::lazy_event_details_json(uint32_t event, std::string_view rec
   return o + "}";
 }
 
-
-
 std::string Engine::lazy_events_select_json(const std::vector<double>& events) const {
   const TraceStore& s = *store_;
   const TimeNs origin = s.has_time ? s.start_ns : 0;

@@ -242,8 +242,9 @@ TEST(PodLazy, SearchCountsEveryHostAsTheWholeOpen) {
     const std::string a = whole.query_json("find", args), b = lazy.query_json("find", args);
     EXPECT_EQ(member_text(a, "count", "binsStart"), member_text(b, "count", "binsStart")) << args;
     EXPECT_EQ(member_text(a, "bins", "nameIds"), member_text(b, "bins", "nameIds")) << args;
-    if (args.find("ProfilerStep#0") != std::string::npos)  // one a host
+    if (args.find("ProfilerStep#0") != std::string::npos) {  // one a host
       EXPECT_NE(b.find("\"count\":2,"), std::string::npos) << b;
+    }
   }
   // The details of a match: its host's event, named as the whole open names it.
   const int64_t ev =

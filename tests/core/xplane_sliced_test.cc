@@ -219,17 +219,24 @@ TEST(XSpaceSliced, RealFilesGiveTheOnePassStoreAndTables) {
     if (!read_real(rel, &data)) continue;
     ++found;
     const Loaded one = one_pass(data);
-    if (std::string(rel).find("tpu_inference") == std::string::npos)
+    if (std::string(rel).find("tpu_inference") == std::string::npos) {
       EXPECT_GT(one.events, 0u) << rel;
+    }
     for (size_t n : {2, 3, 4, 8}) {
       SlicedImportStats st;
       expect_same(sliced(data, n, &st), one, std::string(rel) + " n=" + std::to_string(n));
-      if (!one.failed) EXPECT_GE(st.cuts.size(), 1u) << rel;  // several planes
-      if (!one.failed) EXPECT_EQ(st.refused, 0u) << rel;
+      if (!one.failed) {
+        EXPECT_GE(st.cuts.size(), 1u) << rel;  // several planes
+      }
+      if (!one.failed) {
+        EXPECT_EQ(st.refused, 0u) << rel;
+      }
     }
     SlicedImportStats st;
     expect_same(cut_at(data, every_field(data), &st), one, std::string(rel) + " every field");
-    if (!one.failed) EXPECT_EQ(st.refused, 0u) << rel;
+    if (!one.failed) {
+      EXPECT_EQ(st.refused, 0u) << rel;
+    }
   }
   if (found == 0) GTEST_SKIP() << "../shared/data is absent";
 }
