@@ -8,6 +8,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <functional>
+#include <queue>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/analysis/gpu_work.h"
@@ -71,9 +75,12 @@ class Packer {
  private:
   bool compress(const std::vector<uint8_t>& raw, Compressed* out);
   bool add_tile(Tile t, const Bytes& raw);
-  void event_tiles(uint32_t row);
-  void level_tiles(uint32_t row, uint8_t level);
-  void counter_tiles(uint32_t series);
+  // Each writes the tile of a row (or series) that starts at its cursor and moves the cursor past
+  // it; the caller orders them (write_tiles).
+  void event_tile(uint32_t row, uint32_t* at);
+  void level_tile(uint32_t row, uint8_t level, uint32_t* bin, uint32_t* long_event);
+  void counter_tile(uint32_t series, uint32_t* at);
+  void write_tiles();
   Bytes index_blob() const;
   Bytes search_blob() const;
   bool write(FILE* f, const void* data, size_t n);
@@ -151,42 +158,41 @@ Tile items_tile(TileKind kind, uint32_t row, uint32_t first, uint32_t count) {
   return t;
 }
 
-void Packer::event_tiles(uint32_t row) {
+void Packer::event_tile(uint32_t row, uint32_t* at) {
   const PyramidRow& pr = p_.rows[row];
-  const Track& tr = s_.tracks[pr.track];
   const EventColumns& ev = s_.events;
-  const uint32_t lo = tr.rows[pr.depth], hi = tr.rows[pr.depth + 1];
-  for (uint32_t a = lo; a < hi; a += o_.tile_items) {
-    const uint32_t b = std::min(hi, a + o_.tile_items), n = b - a;
-    Tile t = items_tile(TileKind::kEvents, row, a, n);
-    t.t0 = ev.start[a];
-    t.t1 = t.t0;
-    for (uint32_t e = a; e < b; ++e) t.t1 = std::max(t.t1, end_of(ev.start[e], ev.dur[e]));
-    Bytes raw;
-    raw.put_all(deltas(ev.start.data() + a, n, t.t0).data(), n);
-    raw.put_all(ev.dur.data() + a, n);
-    raw.put_all(ev.name.data() + a, n);
-    raw.put_all(ev.cat.data() + a, n);
-    raw.put_all(ev.phase.data() + a, n);
-    raw.put_all(ev.src_offset.data() + a, n);
-    raw.put_all(ev.src_len.data() + a, n);
-    std::vector<StrId> names(ev.name.begin() + a, ev.name.begin() + b);
-    std::sort(names.begin(), names.end());
-    names.erase(std::unique(names.begin(), names.end()), names.end());
-    const auto index = static_cast<uint32_t>(tiles_.size());
-    if (!add_tile(t, raw)) return;
-    for (StrId id : names) name_tiles_.emplace_back(id, index);
-  }
+  const uint32_t a = *at, hi = s_.tracks[pr.track].rows[pr.depth + 1];
+  const uint32_t b = std::min(hi, a + o_.tile_items), n = b - a;
+  *at = b;
+  Tile t = items_tile(TileKind::kEvents, row, a, n);
+  t.t0 = ev.start[a];
+  t.t1 = t.t0;
+  for (uint32_t e = a; e < b; ++e) t.t1 = std::max(t.t1, end_of(ev.start[e], ev.dur[e]));
+  Bytes raw;
+  raw.put_all(deltas(ev.start.data() + a, n, t.t0).data(), n);
+  raw.put_all(ev.dur.data() + a, n);
+  raw.put_all(ev.name.data() + a, n);
+  raw.put_all(ev.cat.data() + a, n);
+  raw.put_all(ev.phase.data() + a, n);
+  raw.put_all(ev.src_offset.data() + a, n);
+  raw.put_all(ev.src_len.data() + a, n);
+  std::vector<StrId> names(ev.name.begin() + a, ev.name.begin() + b);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const auto index = static_cast<uint32_t>(tiles_.size());
+  if (!add_tile(t, raw)) return;
+  for (StrId id : names) name_tiles_.emplace_back(id, index);
 }
 
-// A level's bins and long events of one row, merged by time and cut every tile_items items.
-void Packer::level_tiles(uint32_t row, uint8_t level) {
+// A level's bins and long events of one row, merged by time and cut every tile_items items: the
+// next tile from bin *bin and long event *long_event on.
+void Packer::level_tile(uint32_t row, uint8_t level, uint32_t* bin, uint32_t* long_event) {
   const PyramidLevel& L = p_.levels[level];
   const EventColumns& ev = s_.events;
-  uint32_t bi = L.row_bins[row], be = L.row_bins[row + 1];
-  uint32_t li = L.row_long[row], le = L.row_long[row + 1];
+  uint32_t bi = *bin, be = L.row_bins[row + 1];
+  uint32_t li = *long_event, le = L.row_long[row + 1];
   auto bin_time = [&](uint32_t i) { return p_.origin + L.bin[i] * L.bin_ns; };
-  while (bi < be || li < le) {
+  {
     const uint32_t b0 = bi, l0 = li;
     while ((bi < be || li < le) && (bi - b0) + (li - l0) < o_.tile_items) {
       if (li == le || (bi < be && bin_time(bi) <= ev.start[L.long_events[li]]))
@@ -228,25 +234,89 @@ void Packer::level_tiles(uint32_t row, uint8_t level) {
     raw.put_all(deltas(long_start.data(), nl, t.t0).data(), nl);
     raw.put_all(long_dur.data(), nl);
     raw.put_all(long_name.data(), nl);
-    if (!add_tile(t, raw)) return;
+    *bin = bi, *long_event = li;
+    add_tile(t, raw);
   }
 }
 
-void Packer::counter_tiles(uint32_t series) {
+void Packer::counter_tile(uint32_t series, uint32_t* at) {
   const CounterSeries& cs = s_.series[series];
-  const uint32_t lo = cs.first_sample, hi = cs.first_sample + cs.sample_count;
-  for (uint32_t a = lo; a < hi; a += o_.tile_items) {
-    const uint32_t b = std::min(hi, a + o_.tile_items), n = b - a;
-    Tile t = items_tile(TileKind::kCounter, series, a, n);
-    t.t0 = s_.samples.ts[a], t.t1 = s_.samples.ts[b - 1];
-    const auto mm =
-        std::minmax_element(s_.samples.value.data() + a, s_.samples.value.data() + a + n);
-    t.vmin = *mm.first, t.vmax = *mm.second;
-    Bytes raw;
-    raw.put_all(deltas(s_.samples.ts.data() + a, n, t.t0).data(), n);
-    raw.put_all(s_.samples.value.data() + a, n);
-    if (!add_tile(t, raw)) return;
+  const uint32_t a = *at, hi = cs.first_sample + cs.sample_count;
+  const uint32_t b = std::min(hi, a + o_.tile_items), n = b - a;
+  *at = b;
+  Tile t = items_tile(TileKind::kCounter, series, a, n);
+  t.t0 = s_.samples.ts[a], t.t1 = s_.samples.ts[b - 1];
+  const auto mm = std::minmax_element(s_.samples.value.data() + a, s_.samples.value.data() + a + n);
+  t.vmin = *mm.first, t.vmax = *mm.second;
+  Bytes raw;
+  raw.put_all(deltas(s_.samples.ts.data() + a, n, t.t0).data(), n);
+  raw.put_all(s_.samples.value.data() + a, n);
+  add_tile(t, raw);
+}
+
+// Calls emit(k) for the next tile of row (or series) k, over k < n, in the order of those tiles'
+// first times: next(k) gives row k's next tile's first time, false when it has none left.
+template <typename Next, typename Emit>
+void by_time(uint32_t n, const Next& next, const Emit& emit, const std::string& error) {
+  using Item = std::pair<TimeNs, uint32_t>;  // (first time, row): the earliest, then the lower row
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> heads;
+  TimeNs t = 0;
+  for (uint32_t k = 0; k < n; ++k)
+    if (next(k, &t)) heads.emplace(t, k);
+  while (!heads.empty() && error.empty()) {
+    const uint32_t k = heads.top().second;
+    heads.pop();
+    emit(k);
+    if (next(k, &t)) heads.emplace(t, k);
   }
+}
+
+// A view reads, for each row it shows, the tiles of one level (or the events) over its time
+// range, so that is how they are laid out: each level's tiles together (the coarse levels a
+// first view reads first), then the events, then the counters, each group in time order across
+// its rows. A view's tiles then lie side by side, and the reader fetches them by a few byte
+// ranges (core/bundle/fetch_runs) instead of one per row.
+void Packer::write_tiles() {
+  const EventColumns& ev = s_.events;
+  const auto nrows = static_cast<uint32_t>(p_.rows.size());
+  std::vector<uint32_t> at(nrows), at_long(nrows);
+  for (size_t l = p_.levels.size(); l-- > 0;) {
+    const PyramidLevel& L = p_.levels[l];
+    for (uint32_t r = 0; r < nrows; ++r) at[r] = L.row_bins[r], at_long[r] = L.row_long[r];
+    auto next = [&](uint32_t r, TimeNs* t) {
+      const bool bin = at[r] < L.row_bins[r + 1], lng = at_long[r] < L.row_long[r + 1];
+      if (!bin && !lng) return false;
+      *t = bin ? p_.origin + L.bin[at[r]] * L.bin_ns : INT64_MAX;
+      if (lng) *t = std::min(*t, ev.start[L.long_events[at_long[r]]]);
+      return true;
+    };
+    by_time(
+        nrows, next,
+        [&](uint32_t r) { level_tile(r, static_cast<uint8_t>(l), &at[r], &at_long[r]); }, error_);
+  }
+  for (uint32_t r = 0; r < nrows; ++r) {
+    const PyramidRow& pr = p_.rows[r];
+    at[r] = s_.tracks[pr.track].rows[pr.depth];
+  }
+  auto next_event = [&](uint32_t r, TimeNs* t) {
+    const PyramidRow& pr = p_.rows[r];
+    if (at[r] >= s_.tracks[pr.track].rows[pr.depth + 1]) return false;
+    *t = ev.start[at[r]];
+    return true;
+  };
+  by_time(
+      nrows, next_event, [&](uint32_t r) { event_tile(r, &at[r]); }, error_);
+  const auto nseries = static_cast<uint32_t>(s_.series.size());
+  std::vector<uint32_t> sample(nseries);
+  for (uint32_t c = 0; c < nseries; ++c) sample[c] = s_.series[c].first_sample;
+  auto next_sample = [&](uint32_t c, TimeNs* t) {
+    const CounterSeries& cs = s_.series[c];
+    if (sample[c] >= cs.first_sample + cs.sample_count) return false;
+    *t = s_.samples.ts[sample[c]];
+    return true;
+  };
+  by_time(
+      nseries, next_sample, [&](uint32_t c) { counter_tile(c, &sample[c]); }, error_);
 }
 
 Bytes Packer::index_blob() const {
@@ -336,11 +406,7 @@ bool Packer::run(std::string* error) {
     write(f_, zeros, sizeof(zeros));  // the header, written last
   }
   pos_ = kHeaderBytes;
-  for (uint32_t r = 0; r < p_.rows.size() && error_.empty(); ++r) {
-    event_tiles(r);
-    for (size_t l = 0; l < p_.levels.size(); ++l) level_tiles(r, static_cast<uint8_t>(l));
-  }
-  for (uint32_t c = 0; c < s_.series.size() && error_.empty(); ++c) counter_tiles(c);
+  write_tiles();
   Compressed search, index;
   if (error_.empty() && compress(search_blob().b, &search)) compress(index_blob().b, &index);
   if (!error_.empty()) return *error = error_, false;
