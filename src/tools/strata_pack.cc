@@ -5,9 +5,12 @@
 //   strata-pack --merge-pod DIR [-o DIR/pod.json]
 //   strata-pack --open-pod DIR/pod.json
 //   strata-pack --verify BUNDLE
+//   strata-pack --tiles BUNDLE
 // Several INs load as one trace, as the page loads a run's files. OUT defaults to IN without
 // its extensions plus ".strata", beside IN. --verify re-reads every tile of what it wrote.
 // --open-pod opens a pod's hosts as the page does (tools/pack/pod_open.h) and checks them.
+// --tiles prints a bundle's tile index, a line per tile: index, kind, level, row (or series),
+// first and last time (ns), items, offset and length (bytes).
 #include <sys/resource.h>
 
 #include <chrono>
@@ -128,6 +131,27 @@ size_t verify(const std::string& path) {
   return bad;
 }
 
+// The tile index, tab-separated, a line per tile. 0, or 1 when the bundle cannot be read.
+int list_tiles(const std::string& path) {
+  BundleFile b;
+  std::string error;
+  if (!b.open(path, &error)) {
+    std::fprintf(stderr, "strata-pack: %s: %s\n", path.c_str(), error.c_str());
+    return 1;
+  }
+  std::printf("tile\tkind\tlevel\trow\tt0\tt1\tcount\toffset\tlength\n");
+  for (uint32_t i = 0; i < b.manifest().tiles.size(); ++i) {
+    const strata::bundle::Tile& t = b.manifest().tiles[i];
+    const char* kind = t.kind == TileKind::kEvents  ? "events"
+                       : t.kind == TileKind::kLevel ? "level"
+                                                    : "counter";
+    std::printf("%u\t%s\t%u\t%u\t%lld\t%lld\t%u\t%llu\t%u\n", i, kind, t.level, t.row,
+                static_cast<long long>(t.t0), static_cast<long long>(t.t1), t.count,
+                static_cast<unsigned long long>(t.offset), t.length);
+  }
+  return 0;
+}
+
 double cpu_s() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
@@ -140,7 +164,8 @@ int usage() {
                "usage: strata-pack IN [IN2 ...] [-o OUT] [--split] [--tile-items N] [--verify]\n"
                "       strata-pack --merge-pod DIR [-o DIR/pod.json]\n"
                "       strata-pack --open-pod DIR/pod.json\n"
-               "       strata-pack --verify BUNDLE\n");
+               "       strata-pack --verify BUNDLE\n"
+               "       strata-pack --tiles BUNDLE\n");
   return 2;
 }
 
@@ -168,7 +193,7 @@ int merge(const std::string& dir, std::string out) {
 int main(int argc, char** argv) {
   std::vector<std::string> inputs;
   strata::bundle::PackOptions o;
-  std::string merge_dir, open_manifest;
+  std::string merge_dir, open_manifest, tiles_of;
   bool check = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -184,12 +209,15 @@ int main(int argc, char** argv) {
       merge_dir = argv[++i];
     } else if (a == "--open-pod" && i + 1 < argc) {
       open_manifest = argv[++i];
+    } else if (a == "--tiles" && i + 1 < argc) {
+      tiles_of = argv[++i];
     } else if (a.size() > 1 && a[0] == '-') {
       return usage();
     } else {
       inputs.push_back(a);
     }
   }
+  if (!tiles_of.empty()) return inputs.empty() ? list_tiles(tiles_of) : usage();
   if (!open_manifest.empty())
     return inputs.empty() ? strata::bundle::open_pod(open_manifest) : usage();
   if (!merge_dir.empty()) return inputs.empty() ? merge(merge_dir, o.out) : usage();

@@ -1,5 +1,6 @@
 // Shared helpers for Strata's end-to-end tests (node --test tests/e2e/).
 // Dependencies: node built-ins and playwright-core (driving Debian's /usr/bin/chromium).
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -678,4 +679,30 @@ export function serverAndBrowser(mounts = {}) {
 export function tempDir(prefix = 'strata-e2e-') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A bundle's tile index as `strata-pack --tiles` prints it (build/native's strata-pack): one
+ * {tile, kind: 'events' | 'level' | 'counter', level, row, t0, t1, count, offset, length} per
+ * tile (t0 and t1 as BigInt ns). Tests pick tiles by what they hold, not by where the packer put them.
+ */
+export function bundleTiles(bundle) {
+  const pack = path.join(REPO_ROOT, 'build/native/strata-pack');
+  const lines = execFileSync(pack, ['--tiles', bundle], { encoding: 'utf8' }).trim().split('\n');
+  const head = lines.shift().split('\t');
+  return lines.map((line) => {
+    const v = line.split('\t');
+    const t = Object.fromEntries(head.map((k, i) => [k, v[i]]));
+    return {
+      tile: Number(t.tile),
+      kind: t.kind,
+      level: Number(t.level),
+      row: Number(t.row),
+      t0: BigInt(t.t0),
+      t1: BigInt(t.t1),
+      count: Number(t.count),
+      offset: Number(t.offset),
+      length: Number(t.length),
+    };
+  });
 }

@@ -92,10 +92,38 @@ function createDb(M, sources, trace, bundle) {
   const tilesBytes = (head) =>
     head.length >= 64 ? Number(new DataView(head.buffer, head.byteOffset).getBigUint64(56, true)) : 0;
 
+  // Header bytes 16-27: the index's offset (u64) and length (u32); 36-39 and 48-55: the search
+  // blob's length and offset (src/core/bundle/bundle_format.h, Header). The engine reads both at
+  // a lazy open; they lie back to back at the bundle's end (a split bundle's manifest holds
+  // them after its header), so one request reads them.
+  function tablesRange(head) {
+    if (head.length < 64) return null;
+    const v = new DataView(head.buffer, head.byteOffset, head.length);
+    const index = Number(v.getBigUint64(16, true));
+    const search = Number(v.getBigUint64(48, true));
+    const start = Math.min(index, search);
+    const end = Math.max(index + v.getUint32(24, true), search + v.getUint32(36, true));
+    return end > start && end - start <= TABLES_READ_MAX ? { start, end } : null;
+  }
+  const TABLES_READ_MAX = 64 << 20; // larger tables are read as the engine asks, piece by piece
+
+  // read(offset, n) with the reads of a lazy open answered from what is here already: the
+  // header from the file's first bytes, the index and search blob from one read of both.
+  function tablesReader(read, head) {
+    const range = tablesRange(head);
+    let tables = null;
+    return (offset, n) => {
+      if (offset + n <= head.length) return head.slice(offset, offset + n);
+      if (!range || offset < range.start || offset + n > range.end) return read(offset, n);
+      if (!tables) tables = read(range.start, range.end - range.start);
+      return tables.subarray(offset - range.start, offset - range.start + n);
+    };
+  }
+
   // A big bundle opened lazily (bundle.js): header, index and search blob read now, tiles as
   // views need them. Null when it cannot be here (a picked split manifest has no tiles beside
   // it, a server without ranges): the whole path then opens or refuses it.
-  async function openLazy(opened, split, url) {
+  async function openLazy(opened, split, url, head) {
     const fetchers = bundle.fetchers;
     const blob = opened.source.blob;
     let readSync, fetchTile, size;
@@ -112,7 +140,7 @@ function createDb(M, sources, trace, bundle) {
       return null;
     }
     await stopStream(opened);
-    if (!bundle.open(opened.name, size, readSync, fetchTile, blob || url))
+    if (!bundle.open(opened.name, size, tablesReader(readSync, head), fetchTile, blob || url))
       return { ok: false, error: M.UTF8ToString(M._engine_last_error()) };
     // Args are re-read from the source when it is served beside the bundle, uncompressed.
     const [src, another] = trace.summary()[REPLY.summary.files] || [];
@@ -130,7 +158,7 @@ function createDb(M, sources, trace, bundle) {
     const size = (opened.source.blob ? opened.source.blob.size : opened.total) + (split ? tilesBytes(head) : 0);
     const threshold = Number.isFinite(lazyBytes) && lazyBytes >= 0 ? lazyBytes : bundle.lazyBytes();
     if (size >= threshold) {
-      const r = await openLazy(opened, split, url);
+      const r = await openLazy(opened, split, url, head);
       if (r) return r;
     }
     if (split && url) {
@@ -155,5 +183,5 @@ function createDb(M, sources, trace, bundle) {
     return { ok: true };
   }
 
-  return { load, loadBundle, openWith, rangeRead, wholeRead, isSplit, tilesBytes };
+  return { load, loadBundle, openWith, rangeRead, wholeRead, tablesReader, isSplit, tilesBytes };
 }

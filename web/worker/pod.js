@@ -83,7 +83,16 @@ function createPod(M, sources, db, bundle) {
     const head = new Uint8Array(await (body ? body.slice(0, HEAD_BYTES) : r).arrayBuffer()).subarray(0, HEAD_BYTES);
     const bytes = ranges ? Number(range[1]) : body.size;
     const split = db.isSplit(head);
-    return { path: shown, url, split, ranges, body, fileBytes: bytes, size: bytes + (split ? db.tilesBytes(head) : 0) };
+    return {
+      path: shown,
+      url,
+      split,
+      ranges,
+      body,
+      head,
+      fileBytes: bytes,
+      size: bytes + (split ? db.tilesBytes(head) : 0),
+    };
   }
 
   // How a host's tiles are fetched once it opened lazily: fetch(local index, offset, length).
@@ -110,7 +119,8 @@ function createPod(M, sources, db, bundle) {
       const reader = new FileReaderSync();
       readSync = (offset, n) => new Uint8Array(reader.readAsArrayBuffer(at.blob.slice(offset, offset + n)));
     } else if (lazy) {
-      readSync = (offset, n) => db.rangeRead(at.url, offset, n); // header, index, search only
+      // The header, index and search blob only: the header as located, the others by one read.
+      readSync = db.tablesReader((offset, n) => db.rangeRead(at.url, offset, n), at.head);
       size = at.fileBytes; // the engine adds a split bundle's tiles from its header
     } else {
       let blob;
@@ -143,18 +153,18 @@ function createPod(M, sources, db, bundle) {
     M._pod_reset_open();
     const hosts = []; // {name, i, at} of the hosts found, in the order asked
     const failed = []; // [name, why, i] of the others
-    for (const name of names.map(String)) {
-      const i = withString(M, name, (p) => M._pod_host_index(p));
-      if (i < 0) {
-        failed.push([name, 'not a host of this pod', -1]);
-        continue;
-      }
-      try {
-        hosts.push({ name, i, at: await locate(M.UTF8ToString(M._pod_host_bundle(i))) });
-      } catch (e) {
-        failed.push([name, String(e.message || e), i]);
-      }
-    }
+    const asked = names.map(String).map((name) => ({ name, i: withString(M, name, (p) => M._pod_host_index(p)) }));
+    // Their headers fetched at once (the browser runs a few requests per origin in parallel).
+    const located = await Promise.all(
+      asked.map(({ i }) =>
+        i < 0 ? null : locate(M.UTF8ToString(M._pod_host_bundle(i))).catch((e) => ({ why: String(e.message || e) })),
+      ),
+    );
+    asked.forEach(({ name, i }, k) => {
+      if (i < 0) failed.push([name, 'not a host of this pod', -1]);
+      else if (located[k].why !== undefined) failed.push([name, located[k].why, i]);
+      else hosts.push({ name, i, at: located[k] });
+    });
     const threshold = Number.isFinite(lazyBytes) && lazyBytes >= 0 ? lazyBytes : bundle.lazyBytes();
     const total = hosts.reduce((n, h) => n + h.at.size, 0);
     // Lazily only when every host's bytes can be read where they are (a picked file, ranges).
