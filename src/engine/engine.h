@@ -268,17 +268,14 @@ class Engine {
                          const PartialStore* p) const;
   // The select query on `s` (as details_on).
   std::string select_json(const TraceStore& s, const QueryArgs& args, const PartialStore* p) const;
-  // The same on a lazy bundle (engine_bundle_queries.cc), from the tiles bundle_query_wanted
-  // listed: the event's row and the rows above and below it; a selection's rows over its range
-  // (and the rows below, for self times); a name's tiles from the search blob.
+  // The same on a lazy bundle or a pod's lazy hosts (engine_bundle_queries.cc), from the tiles
+  // bundle_query_wanted listed: the event's row and the rows above and below it; a selection's
+  // rows over its range (and the rows below, for self times); a name's tiles from the search
+  // blob (each host's).
   std::string bundle_details_json(uint32_t event, std::string_view record) const;
   std::string bundle_select_json(const QueryArgs& args) const;
   std::vector<uint32_t> bundle_select_tiles(const QueryArgs& args) const;
   std::vector<uint32_t> bundle_details_tiles(uint32_t event) const;
-  // A pod's hosts opened lazily (engine_lazy_pod_queries.cc): an event's own fields, without its
-  // neighbours; the listed events whose tiles are held.
-  std::string lazy_event_details_json(uint32_t event, std::string_view record) const;
-  std::string lazy_events_select_json(const std::vector<double>& events) const;
   // The lazy bundle's last search, as query_json("find") (panel) or find_json() answers.
   std::string bundle_find_json(bool panel) const;
   // A kViewRequest's range as a query on the current trace; false for a malformed request.

@@ -1,9 +1,10 @@
-// Details and selections on a lazy bundle: the tiles a query reads are planned from the index
-// alone (each tile's row and time range), fetched by the worker, then put together as a store
-// of those events (engine/bundle_partial.h) on which the loaded trace's own query code runs, so
-// the replies are a loaded trace's: parent, children and self time from the rows above and
-// below, a region's events and summary from its rows over its range, a name's from the tiles
-// the search blob lists. The events are named by the whole trace's index.
+// Details and selections on a lazy trace (one bundle, or a pod's hosts: engine/lazy_tiles.h):
+// the tiles a query reads are planned from the index alone (each tile's row and time range),
+// fetched by the worker, then put together as a store of those events (engine/bundle_partial.h)
+// on which the loaded trace's own query code runs, so the replies are a loaded trace's: parent,
+// children and self time from the rows above and below, a region's events and summary from its
+// rows over its range, a name's from the tiles the search blob lists (each host's, on a pod).
+// The events are named by the whole trace's index.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -30,8 +31,8 @@ constexpr size_t kMaxListedEventTiles = 4096;
 
 std::vector<uint32_t> Engine::bundle_select_tiles(const QueryArgs& args) const {
   std::vector<uint32_t> tiles;
-  if (!bundle_session()) return tiles;  // a lazy pod: engine_lazy_pod_queries.cc
-  const BundleSession& b = *bundle_session();
+  if (!bundle_) return tiles;
+  const LazyTiles& b = *bundle_;
   const TraceStore& s = *store_;
   auto store_track = [&](double t) {
     return t >= 0 && t < static_cast<double>(display_tracks_.size())
@@ -50,14 +51,15 @@ std::vector<uint32_t> Engine::bundle_select_tiles(const QueryArgs& args) const {
     const bool program = !args.text(protocol::keys::analysis_link::kProgramId).empty();
     std::vector<uint32_t> modules;  // one XLA program's runs: its process' "XLA Modules" row
     for (uint32_t i : b.name_tiles(id)) {
-      const bundle::Tile& t = b.manifest().tiles[i];
-      const uint32_t track = b.manifest().rows[t.row].track;
+      uint32_t track = 0, depth = 0;
+      TimeNs t0 = 0, t1 = 0;
+      if (!b.tile_row(i, &track, &depth, &t0, &t1)) continue;
       if (!on.empty() && !(track < on.size() && on[track])) continue;
       tiles.push_back(i);
       if (!program) continue;
       for (uint32_t m : s.processes[s.tracks[track].process].tracks)
         if (m != track && s.strings.get(s.tracks[m].name) == kXlaModulesLine)
-          b.row_tiles(m, 0, t.t0, t.t1, &modules);
+          b.row_tiles(m, 0, t0, t1, &modules);
     }
     b.add_neighbour_tiles(&tiles, false, true);
     tiles.insert(tiles.end(), modules.begin(), modules.end());
@@ -79,7 +81,7 @@ std::vector<uint32_t> Engine::bundle_select_tiles(const QueryArgs& args) const {
       const uint32_t track = store_track(r[i]);
       if (track == kNone) continue;
       const auto hi = static_cast<uint32_t>(
-          std::min<double>(r[i + 2], static_cast<double>(b.manifest().tracks[track].max_depth)));
+          std::min<double>(r[i + 2], static_cast<double>(b.max_depth(track))));
       for (auto d = static_cast<uint32_t>(std::max(0.0, r[i + 1])); d <= hi; ++d)
         b.row_tiles(track, d, t0, t1, &tiles);
     }
@@ -91,13 +93,8 @@ std::vector<uint32_t> Engine::bundle_select_tiles(const QueryArgs& args) const {
 
 std::vector<uint32_t> Engine::bundle_details_tiles(uint32_t event) const {
   std::vector<uint32_t> tiles;
-  const BundleSession* b = bundle_session();
-  if (!b) {  // a lazy pod: the event's own tile
-    TileEvent e;
-    uint32_t tile = kNone;
-    if (bundle_ && !bundle_->event(event, &e, &tile) && tile != kNone) tiles.push_back(tile);
-    return tiles;
-  }
+  const LazyTiles* b = bundle_.get();
+  if (!b) return tiles;
   const uint32_t i = b->event_tile(event);
   if (i == kNone) return tiles;
   tiles.push_back(i);
@@ -109,29 +106,27 @@ std::vector<uint32_t> Engine::bundle_query_wanted(std::string_view kind,
                                                   std::string_view args_text) const {
   QueryArgs args;
   std::string error;
-  if (!bundle_session() || kind != "select" || !args.parse(args_text, &error)) return {};
-  return bundle_session()->missing(bundle_select_tiles(args));
+  if (!bundle_ || kind != "select" || !args.parse(args_text, &error)) return {};
+  return bundle_->missing(bundle_select_tiles(args));
 }
 
 std::vector<uint32_t> Engine::bundle_details_wanted(uint32_t event) const {
   if (!bundle_) return {};
-  if (!bundle_session()) return bundle_details_tiles(event);  // a lazy pod: held tiles not listed
-  return bundle_session()->missing(bundle_details_tiles(event));
+  return bundle_->missing(bundle_details_tiles(event));
 }
 
 std::string Engine::bundle_select_json(const QueryArgs& args) const {
-  if (!bundle_session()) return lazy_events_select_json(args.numbers("events"));
-  const PartialStore p = bundle_session()->partial(bundle_select_tiles(args));
+  const PartialStore p = bundle_->partial(bundle_select_tiles(args));
   return select_json(*p.store, args, &p);
 }
 
 std::string Engine::bundle_details_json(uint32_t event, std::string_view record) const {
-  if (!bundle_session()) return lazy_event_details_json(event, record);
-  const PartialStore p = bundle_session()->partial(bundle_details_tiles(event));
+  const PartialStore p = bundle_->partial(bundle_details_tiles(event));
   const uint32_t local = p.local(event);
   if (local == kNone) return "null";  // its tile is not here (fetch bundle_details_wanted)
   std::string o = details_on(*p.store, local, record, &p);
-  if (!record.empty()) return o;
+  // A pod's hosts never read their sources (pod.js), read whole or lazily: no note to serve one.
+  if (!record.empty() || !bundle_session()) return o;
   const TraceStore& s = *store_;
   o.pop_back();  // the note in the same object
   protocol::append_key(&o, protocol::keys::details::kRecordNote);

@@ -120,7 +120,7 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
     const uint64_t bytes = bundle_->bundle_bytes();
     std::string o;
     protocol::append_key(&o, protocol::keys::failure::kError, '{');
-    json_append_string(&o, lazy_bundle_analysis_reason(bytes));
+    json_append_string(&o, bundle_->analysis_reason());
     protocol::append_key(&o, protocol::keys::load_whole::kLoadWholeBytes);
     o += std::to_string(bytes);
     return o + "}";

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/bundle_session.h"
@@ -24,6 +25,9 @@ class LazyTiles {
   virtual BundleSession* single() { return nullptr; }
 
   virtual uint64_t bundle_bytes() const = 0;  // every bundle's size
+  // Why the analyses do not run on it and what loading it whole costs (their error; the UI
+  // offers "Load whole" beside it).
+  virtual std::string analysis_reason() const = 0;
   virtual size_t cache_cap() const = 0;
   virtual uint64_t events() const = 0;  // events in the tiles
   virtual uint32_t track_events(uint32_t track) const = 0;
@@ -57,6 +61,21 @@ class LazyTiles {
   virtual bool event(uint32_t event, TileEvent* out, uint32_t* tile) const = 0;
   virtual void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
                     std::vector<CounterBucket>* buckets) const = 0;
+
+  // ---- queries over some tiles (engine/bundle_partial.h), as BundleSession plans them --------
+  // Events tile i's row (store track, depth) and time range; false for another tile.
+  virtual bool tile_row(uint32_t i, uint32_t* track, uint32_t* depth, TimeNs* t0,
+                        TimeNs* t1) const = 0;
+  virtual uint32_t max_depth(uint32_t track) const = 0;
+  virtual void row_tiles(uint32_t track, uint32_t depth, TimeNs a, TimeNs b,
+                         std::vector<uint32_t>* out) const = 0;
+  virtual uint32_t event_tile(uint32_t event) const = 0;
+  virtual std::vector<uint32_t> name_tiles(StrId name) const = 0;
+  virtual void add_neighbour_tiles(std::vector<uint32_t>* tiles, bool above, bool below) const = 0;
+  virtual std::vector<uint32_t> missing(const std::vector<uint32_t>& tiles) const = 0;
+  // The listed tiles at hand as one store numbered as the trace installed (its tracks, strings
+  // and events), on which the loaded trace's select and details code runs.
+  virtual PartialStore partial(std::vector<uint32_t> tiles) const = 0;
 };
 
 // One lazy bundle: its session as it is.
@@ -65,6 +84,9 @@ class BundleTiles final : public LazyTiles {
   explicit BundleTiles(std::unique_ptr<BundleSession> s) : s_(std::move(s)) {}
   BundleSession* single() override { return s_.get(); }
   uint64_t bundle_bytes() const override { return s_->bundle_bytes(); }
+  std::string analysis_reason() const override {
+    return lazy_bundle_analysis_reason(s_->bundle_bytes());
+  }
   size_t cache_cap() const override { return s_->cache_cap(); }
   uint64_t events() const override { return s_->manifest().events; }
   uint32_t track_events(uint32_t track) const override {
@@ -103,6 +125,34 @@ class BundleTiles final : public LazyTiles {
   void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
             std::vector<CounterBucket>* buckets) const override {
     s_->view(q, slices, buckets);
+  }
+  bool tile_row(uint32_t i, uint32_t* track, uint32_t* depth, TimeNs* t0,
+                TimeNs* t1) const override {
+    const bundle::Manifest& m = s_->manifest();
+    if (i >= m.tiles.size() || m.tiles[i].kind != bundle::TileKind::kEvents ||
+        m.tiles[i].row >= m.rows.size())
+      return false;
+    *track = m.rows[m.tiles[i].row].track, *depth = m.rows[m.tiles[i].row].depth;
+    *t0 = m.tiles[i].t0, *t1 = m.tiles[i].t1;
+    return true;
+  }
+  uint32_t max_depth(uint32_t track) const override {
+    return track < s_->manifest().tracks.size() ? s_->manifest().tracks[track].max_depth : 0;
+  }
+  void row_tiles(uint32_t track, uint32_t depth, TimeNs a, TimeNs b,
+                 std::vector<uint32_t>* out) const override {
+    s_->row_tiles(track, depth, a, b, out);
+  }
+  uint32_t event_tile(uint32_t event) const override { return s_->event_tile(event); }
+  std::vector<uint32_t> name_tiles(StrId name) const override { return s_->name_tiles(name); }
+  void add_neighbour_tiles(std::vector<uint32_t>* tiles, bool above, bool below) const override {
+    s_->add_neighbour_tiles(tiles, above, below);
+  }
+  std::vector<uint32_t> missing(const std::vector<uint32_t>& tiles) const override {
+    return s_->missing(tiles);
+  }
+  PartialStore partial(std::vector<uint32_t> tiles) const override {
+    return s_->partial(std::move(tiles));
   }
 
  private:

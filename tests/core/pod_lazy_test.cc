@@ -12,72 +12,19 @@
 #include "core/formats/sqlite/byte_reader.h"
 #include "engine/engine.h"
 #include "engine/lazy_tiles.h"
-#include "pod_test_util.h"
+#include "pod_lazy_test_util.h"
 #include "protocol/view_messages.h"
 #include "tools/pack/bundle_file.h"
 
 namespace strata {
 namespace {
 
+using strata::testing::feed;
+using strata::testing::host_files;
+using strata::testing::HostFiles;
 using strata::testing::make_pod;
+using strata::testing::open_hosts;
 using strata::testing::Pod;
-using strata::testing::read_file;
-
-// A host's bundle as the page reaches it: its bytes (a split host's manifest.strata), and its
-// tiles by index (a split host's tiles/<i>.zst).
-struct HostFiles {
-  std::string name, bytes;
-  bundle::BundleFile file;
-  bool split = false;
-};
-
-void host_files(const Pod& p, const std::string& name, HostFiles* h) {
-  h->name = name;
-  std::string error;
-  h->split = !read_file(p.dir + "/" + name + ".strata", &h->bytes);
-  if (h->split) {
-    ASSERT_TRUE(read_file(p.dir + "/" + name + "/manifest.strata", &h->bytes));
-  }
-  ASSERT_TRUE(h->file.open(p.dir + "/" + name + (h->split ? "" : ".strata"), &error)) << error;
-}
-
-// Opens `hosts` into `e` as pod.js does: whole (every tile read) or lazy (indices only).
-void open(Engine* e, std::vector<HostFiles>* hosts, bool lazy) {
-  e->load_hosts_begin("pod.json", lazy);
-  for (HostFiles& h : *hosts) {
-    MemoryByteReader reader(reinterpret_cast<const uint8_t*>(h.bytes.data()), h.bytes.size());
-    const bundle::BundleFile& f = h.file;
-    const SplitTileReader tiles = [&f](uint32_t i, uint32_t length, std::vector<uint8_t>* out) {
-      *out = f.tile_bytes(i);
-      return out->size() == length;
-    };
-    EXPECT_TRUE(e->load_host(h.name, &reader, h.split ? tiles : SplitTileReader()))
-        << e->last_error();
-  }
-  ASSERT_TRUE(e->load_hosts_end()) << e->last_error();
-}
-
-// Feeds the tiles `want` lists from the host each is in (tile_part); `corrupt`: that tile's
-// bytes are replaced by garbage.
-size_t feed(Engine* e, std::vector<HostFiles>* hosts, const std::vector<uint32_t>& want,
-            uint32_t corrupt = kNone) {
-  LazyTiles* t = e->lazy_tiles();
-  EXPECT_NE(t, nullptr);
-  for (uint32_t i : want) {
-    uint32_t local = 0;
-    const int part = t->tile_part(i, &local);
-    EXPECT_GE(part, 0);
-    EXPECT_LT(static_cast<size_t>(part), hosts->size());
-    std::vector<uint8_t> b = (*hosts)[static_cast<size_t>(part)].file.tile_bytes(local);
-    uint64_t offset = 0;
-    uint32_t length = 0;
-    EXPECT_TRUE(t->tile_range(i, &offset, &length));
-    EXPECT_EQ(length, b.size());
-    if (i == corrupt) std::fill(b.begin(), b.end(), 0x5a);
-    t->feed(i, b.data(), b.size());
-  }
-  return want.size();
-}
 
 struct ViewMsg {
   proto::Header h;
@@ -131,8 +78,8 @@ void open_both(Pod* p, const std::string& dir, const std::vector<int>& split, En
   *hosts = std::vector<HostFiles>(2);
   host_files(*p, "rank1", &(*hosts)[0]);
   host_files(*p, "rank3", &(*hosts)[1]);
-  open(whole, hosts, false);
-  open(lazy, hosts, true);
+  open_hosts(whole, hosts, false);
+  open_hosts(lazy, hosts, true);
 }
 
 TEST(PodLazy, HostsOpenWithoutTheirEventsAsTheWholeOpensTrace) {
@@ -213,7 +160,7 @@ TEST(PodLazy, SplitHostsOpenWholeAndLazily) {
   host_files(p, "rank3", &hosts[0]);
   ASSERT_TRUE(hosts[0].split);
   Engine e;
-  open(&e, &hosts, false);
+  open_hosts(&e, &hosts, false);
   EXPECT_EQ(e.store()->events.size(), p.alone[3].store()->events.size());
   EXPECT_TRUE(e.store()->errors.empty()) << e.store()->errors[0];
   // Without a way to its tiles a split host is refused with the reason, the others open.

@@ -6,7 +6,9 @@
 // With ?bundleLazyMb=0 the hosts open lazily (web/worker/pod.js, engine/pod/pod_lazy.h): a second
 // pod of rank1's one-file bundle and rank3 packed split (manifest.strata and tiles/) opens with
 // the same sections, events and search as when read whole, fetching only the tiles its views
-// need, from each host's own files on the page's origin.
+// need, from each host's own files on the page's origin; a region over both hosts, a name and
+// details (parent, children, self time) answer as read whole; Load whole reads the hosts whole
+// so the analyses run; a split host picked from disk is refused with why.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -283,5 +285,103 @@ describe("a pod's hosts opened lazily", { skip: HAVE_TOOLS ? false : 'build/nati
       'rank1 never fetched whole',
     );
     for (const s of [whole, lazy]) s.assertNoErrors();
+  });
+
+  // A select query's reply ({count, events, summary}) on page `s`: `args` as the engine takes them.
+  const select = (s, args) => s.call((a) => window.strata.eventsOfLink(a), args, 60_000, 'select');
+  // The details pane's JSON of `event` once it is selected.
+  async function detailsOf(s, event) {
+    await s.call((ev) => window.strata.select({ event: ev }), event);
+    return poll(
+      async () => {
+        const d = await s.details();
+        return d && d.event === event ? d : null;
+      },
+      { message: `the details of ${event}` },
+    );
+  }
+
+  test("a region over both hosts, a name and details' parents are the whole-read pod's", async () => {
+    const m = JSON.parse(fs.readFileSync(path.join(SPLIT, 'pod.json'), 'utf8'));
+    const a = await openHosts(whole, ['rank1', 'rank3']);
+    await openHosts(lazy, ['rank1', 'rank3']);
+    // From rank3's start (its offset past rank1's, on the pod's axis), every row of every track.
+    const at = Number(BigInt(m.hosts[1].offset) - BigInt(m.hosts[0].offset));
+    const rows = [...Array(a.tracks).keys()].map((t) => [t, 0, 16]);
+    const region = { t0: at, t1: at + 400_000, rows };
+    const want = await select(whole, region);
+    assert.ok(want.count > 10 && want.summary.length > 1, JSON.stringify(want).slice(0, 300));
+    assert.deepEqual(await select(lazy, region), want, 'the region: events and summary');
+    // Nested events at both ends of the region's tracks (rank1's first, rank3's last): their
+    // details (parent, children, self time) as read whole, and whose host each is in.
+    const nested = want.events.filter((e) => e.depth > 0).sort((x, y) => x.track - y.track);
+    const hosts = new Set();
+    for (const e of [...nested.slice(0, 3), ...nested.slice(-3)]) {
+      const w = await detailsOf(whole, e.event);
+      assert.notEqual(w.parent, null, JSON.stringify(w));
+      assert.deepEqual(await detailsOf(lazy, e.event), w, `details of ${e.event}`);
+      hosts.add(w.process.split(' ')[0]);
+    }
+    assert.deepEqual([...hosts].sort(), ['rank1', 'rank3'], 'the region spans both hosts');
+    // A name on every host (each host's search blob lists its tiles): the whole read's.
+    const name = want.summary[0].name;
+    const named = await whole.call((n) => window.strata.eventsNamed(n), name);
+    assert.ok(named.count >= want.summary[0].count, JSON.stringify(named).slice(0, 200));
+    assert.deepEqual(await lazy.call((n) => window.strata.eventsNamed(n), name), named, `eventsNamed(${name})`);
+    for (const s of [whole, lazy]) s.assertNoErrors();
+  });
+
+  test('Load whole on the lazy hosts reads them whole, and the analyses run', async () => {
+    const opened = await openHosts(lazy, ['rank1', 'rank3']);
+    const bytes = (await live(lazy)).bundle.bytes;
+    const why = await lazy.call(() => window.strata.analysis());
+    assert.match(why.error, /hosts are open lazily; load them whole to run analyses/);
+    assert.equal(why.loadWholeBytes, bytes);
+    await lazy.call(() => window.strata.setTab('analysis'));
+    const v = await poll(
+      async () => {
+        const x = await lazy.call(() => window.strata.analysisView());
+        return x.loadWhole.bytes > 0 && x.layout.loadWholeButton[2] > 0 && x;
+      },
+      { message: 'the Analysis tab offers Load whole' },
+    );
+    assert.equal(v.loadWhole.bytes, bytes);
+    const loaded = await lazy.call(() => window.strata.loadWhole(), undefined, 120_000, 'strata.loadWhole()');
+    assert.deepEqual([loaded.events, loaded.tracks], [opened.events, opened.tracks]);
+    assert.equal((await live(lazy)).bundle, undefined, 'read whole');
+    const list = await lazy.call(() => window.strata.analysis());
+    assert.equal(list.error, undefined, JSON.stringify(list).slice(0, 300));
+    assert.ok(list.analyses.some((x) => x.available));
+    const table = await lazy.call(() => window.strata.pod());
+    assert.deepEqual(
+      table.hosts.map((h) => [h.name, h.open]),
+      [
+        ['rank1', true],
+        ['rank3', true],
+      ],
+    );
+    await lazy.call(() => window.strata.setTab('timeline'));
+    lazy.assertNoErrors();
+  });
+
+  test('a split host picked from disk is refused with why; the one-file host opens', async () => {
+    const s = await newStrataPage(env.browser);
+    try {
+      await s.goto(`${env.server.origin}/?bundleLazyMb=0`);
+      const files = ['pod.json', 'rank1.strata', 'rank3/manifest.strata'].map((f) => path.join(SPLIT, f));
+      await s.page.setInputFiles('#file-input', files);
+      await poll(() => s.call(() => window.strata.pod()), { message: 'the picked pod.json' });
+      const r = await s.call((n) => window.strata.openHosts(n), ['rank1', 'rank3'], 120_000, 'openHosts');
+      const m = JSON.parse(fs.readFileSync(path.join(SPLIT, 'pod.json'), 'utf8'));
+      assert.equal(r.events, m.hosts[0].events);
+      const table = await s.call(() => window.strata.pod());
+      const row = (n) => table.hosts.find((h) => h.name === n);
+      assert.equal(row('rank1').open, true);
+      assert.equal(row('rank3').open, false);
+      assert.match(row('rank3').error, /split bundle \(a folder\): open pod\.json by its URL/);
+      s.assertNoErrors();
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -262,7 +262,7 @@
                 { args: {} },
                 pick(d[REPLY.detailsObject.record], REPLY_KEYS.detailsRecord),
               );
-            if (d) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsFlow));
+            if (d) Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsFlow), pick(d, REPLY_KEYS.detailsStack));
             // A lazy bundle's event without its record: why (its source is not served beside it).
             if (d && d[REPLY.detailsNote.recordNote] !== undefined)
               Object.assign(lastDetails, pick(d, REPLY_KEYS.detailsNote));

@@ -157,6 +157,7 @@ const StrataProtocol = (() => {
       'track',
     ],
     details: ['name', 'cat', 'startNs', 'durNs', 'pid', 'tid', 'phase'],
+    detailsStack: ['event', 'process', 'selfNs', 'parent', 'childCount', 'children'],
     detailsLaunched: ['launchedCount', 'launchedTotalNs', 'launchedSpanNs', 'launchedComplete', 'launched'],
     detailsFlow: ['flows'],
     detailsObject: ['record'],

@@ -38,14 +38,19 @@ function createBundle(M) {
 
   // A trace the engine opened lazily itself (a pod's hosts, pod.js): fetchTile(i, offset, length,
   // part, local) fetches tile i from bundle `part` (engine_bundle_tile_part), where it is tile
-  // `local`; perTile(part): true when bundle `part`'s tiles are files of their own (a split host).
-  function adopt(fetchTile, perTile) {
-    cur = { fetchTile, perTile, pending: new Map() };
+  // `local`; perTile(part): true when bundle `part`'s tiles are files of their own (a split host);
+  // hosts: the pod's hosts opened, which Load whole reads again whole.
+  function adopt(fetchTile, perTile, hosts) {
+    cur = { fetchTile, perTile, pending: new Map(), hosts };
   }
 
-  // The lazy bundle shown as an open message's {name, source}, to read it whole; null without one
-  // (a pod's hosts).
-  const whole = () => (lazy() && cur.source ? { name: cur.name, source: cur.source } : null);
+  // What to read whole in place of the lazy trace shown: a bundle as an open message's {name,
+  // source}, or a pod's {hosts} (names); null when nothing is open lazily.
+  function whole() {
+    if (!lazy()) return null;
+    if (cur.hosts) return { hosts: cur.hosts.slice() };
+    return cur.source ? { name: cur.name, source: cur.source } : null;
+  }
 
   // True while the trace shown is the lazy bundle opened last (a later load replaced it: false).
   function lazy() {

@@ -68,6 +68,17 @@ async function afterTraceLoad() {
 
 const reply = (msg, value) => post({ type: MSG.reply, id: msg.id, value });
 
+// Hosts `names` of the pod shown opened as one trace (`whole`: read whole at any size), answered
+// to `msg` as a load is, with the pod's table.
+async function openPodHosts(msg, names, whole) {
+  const { trace, pod } = parts;
+  const r = await pod.openHosts(names, whole);
+  const summary = trace.summary();
+  if (!r.ok) return post({ type: MSG.loadFailed, id: msg.id, error: r.error, summary, pod: r.pod });
+  const trackList = trace.trackList();
+  post({ type: MSG.loaded, id: msg.id, kind: 'strata-pod', summary, trackList, pod: r.pod }, [trackList]);
+}
+
 const handlers = {
   [MSG.open]: (msg) =>
     job(() =>
@@ -77,7 +88,8 @@ const handlers = {
       }),
     ),
   // The lazy bundle shown, read again whole (db.js loadBundle above any lazy threshold), so the
-  // analyses and selections work as on a loaded trace; answered as an open is.
+  // analyses and selections work as on a loaded trace; answered as an open is. A lazy pod's
+  // hosts are opened again, read whole, answered as podHosts is.
   [MSG.loadWhole]: (msg) =>
     job(() => {
       const from = parts.bundle.whole();
@@ -85,6 +97,7 @@ const handlers = {
         const error = 'no bundle is open lazily: it is loaded whole already';
         return post({ type: MSG.loadFailed, id: msg.id, error, summary: parts.trace.summary() });
       }
+      if (from.hosts) return openPodHosts(msg, from.hosts, true);
       const open = { id: msg.id, name: from.name, source: from.source, bundleLazyBytes: Number.MAX_SAFE_INTEGER };
       return parts.opener.open(open, async (answer) => {
         post(answer.message, answer.transfer);
@@ -173,15 +186,7 @@ const handlers = {
     if (out.byteLength) post({ type: MSG.compareView, bytes: out }, [out]);
   },
   // Hosts of the pod shown, as one trace: answered as a load is, with the pod's table.
-  [MSG.podHosts]: (msg) =>
-    job(async () => {
-      const { trace, pod } = parts;
-      const r = await pod.openHosts(Array.isArray(msg.names) ? msg.names : []);
-      const summary = trace.summary();
-      if (!r.ok) return post({ type: MSG.loadFailed, id: msg.id, error: r.error, summary, pod: r.pod });
-      const trackList = trace.trackList();
-      post({ type: MSG.loaded, id: msg.id, kind: 'strata-pod', summary, trackList, pod: r.pod }, [trackList]);
-    }),
+  [MSG.podHosts]: (msg) => job(() => openPodHosts(msg, Array.isArray(msg.names) ? msg.names : [], false)),
   [MSG.compareQuery]: (msg) =>
     post({ type: MSG.queryResult, id: msg.id, json: parts.compare.query(msg.kind, msg.args) }),
   [MSG.compareMatch]: (msg) =>

@@ -67,6 +67,10 @@ function createPod(M, sources, db, bundle) {
   // file it sent). Throws a message.
   async function locate(path) {
     if (podUrl === null) {
+      // A split host is a folder of files (manifest.strata, tiles/<i>.zst) whose names repeat
+      // across hosts: picked files cannot be told apart by name, so it opens from a URL only.
+      if (!/\.strata$/i.test(path))
+        throw new Error(`${path} is a split bundle (a folder): open ${podName} by its URL (?pod=) to read it`);
       const f = picked.get(path.split('/').pop());
       if (!f) throw new Error(`${path} was not picked with ${podName} (pick or drop the pod's folder)`);
       return { path, blob: f, size: f.size, split: false };
@@ -147,9 +151,10 @@ function createPod(M, sources, db, bundle) {
     return error.startsWith(`${name}: `) ? error.slice(name.length + 2) : error;
   }
 
-  // Hosts `names` of the pod shown as one trace. Returns {ok, error, lazy, pod: the table,
-  // marking each host open or why it did not open}.
-  async function openHosts(names) {
+  // Hosts `names` of the pod shown as one trace (`whole`: read whole, whatever their size; the
+  // Analysis tab's Load whole on a lazy pod). Returns {ok, error, lazy, pod: the table, marking
+  // each host open or why it did not open}.
+  async function openHosts(names, whole) {
     M._pod_reset_open();
     const hosts = []; // {name, i, at} of the hosts found, in the order asked
     const failed = []; // [name, why, i] of the others
@@ -168,30 +173,26 @@ function createPod(M, sources, db, bundle) {
     const threshold = Number.isFinite(lazyBytes) && lazyBytes >= 0 ? lazyBytes : bundle.lazyBytes();
     const total = hosts.reduce((n, h) => n + h.at.size, 0);
     // Lazily only when every host's bytes can be read where they are (a picked file, ranges).
-    const lazy = hosts.length > 0 && total >= threshold && hosts.every((h) => h.at.blob || h.at.ranges);
+    const lazy = !whole && hosts.length > 0 && total >= threshold && hosts.every((h) => h.at.blob || h.at.ranges);
     withString(M, podName, (p) => M._engine_load_hosts_begin(p, lazy ? 1 : 0));
     for (const [name, why, i] of failed) {
       withStrings(M, [name, why], (pn, pw) => M._engine_load_host_fail(pn, pw));
       if (i >= 0) withString(M, why, (p) => M._pod_mark(i, p));
     }
     const opened = []; // the fetchers of the hosts that opened, in the engine's order
+    const openedNames = [];
     for (const h of hosts) {
-      if (h.at.split && h.at.blob) {
-        const why = 'a split host bundle opens from a URL (its tiles/ folder beside it)';
-        withStrings(M, [h.name, why], (pn, pw) => M._engine_load_host_fail(pn, pw));
-        withString(M, why, (p) => M._pod_mark(h.i, p));
-        continue;
-      }
       const why = await openHost(h.name, h.at, lazy);
-      if (!why) opened.push(tileFetcher(h.at));
+      if (!why) (opened.push(tileFetcher(h.at)), openedNames.push(h.name));
       withString(M, why, (p) => M._pod_mark(h.i, p));
     }
     const ok = M._engine_load_hosts_end() === 1;
-    // Each tile from the host it is in, by its index there.
+    // Each tile from the host it is in, by its index there; Load whole opens the same hosts.
     if (ok && lazy)
       bundle.adopt(
         (i, offset, length, part, local) => opened[part](local, offset, length),
         (part) => !!(opened[part] && opened[part].perTile),
+        openedNames,
       );
     // A bundle holds the events' source ranges, not the records: details go without them.
     if (ok) sources.setCurrent(null, []);

@@ -78,6 +78,13 @@ uint64_t PodLazy::bundle_bytes() const {
   return n;
 }
 
+std::string PodLazy::analysis_reason() const {
+  const uint64_t mb = (bundle_bytes() + (1u << 20) - 1) >> 20;
+  const std::string why =
+      "this pod's hosts are open lazily; load them whole to run analyses (Load whole reads all ";
+  return why + std::to_string(mb) + " MB of their bundles into memory)";
+}
+
 size_t PodLazy::cache_cap() const {
   size_t n = 0;
   for (const Host& h : hosts_) n += h.s ? h.s->cache_cap() : 0;

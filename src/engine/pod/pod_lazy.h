@@ -31,6 +31,7 @@ class PodLazy final : public LazyTiles {
   std::unique_ptr<TraceStore> finish();
 
   uint64_t bundle_bytes() const override;
+  std::string analysis_reason() const override;
   std::unique_ptr<TraceStore> tables(std::string* error) const override;
   size_t cache_cap() const override;
   uint64_t events() const override;
@@ -56,6 +57,22 @@ class PodLazy final : public LazyTiles {
   void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
             std::vector<CounterBucket>* buckets) const override;
 
+  // Queries: each host's tiles planned by its session (a name by each host's search blob, the
+  // pod's string id taken to the host's), moved to the pod's tile numbering.
+  bool tile_row(uint32_t i, uint32_t* track, uint32_t* depth, TimeNs* t0,
+                TimeNs* t1) const override;
+  uint32_t max_depth(uint32_t track) const override;
+  void row_tiles(uint32_t track, uint32_t depth, TimeNs a, TimeNs b,
+                 std::vector<uint32_t>* out) const override;
+  uint32_t event_tile(uint32_t event) const override;
+  std::vector<uint32_t> name_tiles(StrId name) const override;
+  void add_neighbour_tiles(std::vector<uint32_t>* tiles, bool above, bool below) const override;
+  std::vector<uint32_t> missing(const std::vector<uint32_t>& tiles) const override;
+  // Each host's tiles put together by its session, appended host after host as the whole open
+  // appends their stores (append_host), so the store's events, tracks and strings are the
+  // pod's: events named by the pod's index, rows where the whole pod has them.
+  PartialStore partial(std::vector<uint32_t> tiles) const override;
+
  private:
   struct Host {
     std::string name;
@@ -71,6 +88,10 @@ class PodLazy final : public LazyTiles {
   // The host holding pod tile i (with its local index), or null.
   const Host* host_of_tile(uint32_t i, uint32_t* local) const;
   TileEvent to_pod(const Host& h, TileEvent e) const;
+  // The host holding pod track `track` (with its local index), or null.
+  const Host* host_of_track(uint32_t track, uint32_t* local) const;
+  // Pod tiles `tiles` by host: [host] -> its local indices.
+  std::vector<std::vector<uint32_t>> by_host(const std::vector<uint32_t>& tiles) const;
   std::vector<Host> hosts_;
   StrId error_name_ = 0;
   std::vector<double> series_min_, series_max_;
