@@ -1,4 +1,4 @@
-// strata_bench_sliced <file.json | file.xplane.pb> [slices ...] [--rounds=N]
+// strata_bench_sliced <file.json | file.xplane.pb> [slices ...] [--rounds=N] [--planes]
 //
 // The sliced Chrome JSON path (core/formats/chrome_json/sliced_import.h), or for a file named
 // *.pb the sliced XSpace path (core/formats/xplane/xplane_sliced.h), against one pass, on
@@ -9,7 +9,9 @@
 // digest equals the one-pass store's, and the cuts refused. The browser's workers do the same
 // work (a worker per slice, the merge in the engine worker); this measures what parallel parse
 // can give before any copying between workers, and the serial parts (merge, finish) the scaling
-// model for more cores needs.
+// model for more cores needs. --planes: an XSpace is cut between its planes only (a plane
+// bigger than a slice's share is otherwise cut at its lines). `asked` is the slice count asked
+// for, `slices` the slices made (a plane cut at its lines ends a slice: one more at most).
 #include <time.h>
 
 #include <chrono>
@@ -89,9 +91,12 @@ int main(int argc, char** argv) {
   }
   std::vector<size_t> counts;
   int rounds = 3;
+  bool lines = true;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.rfind("--rounds=", 0) == 0)
+    if (a == "--planes")
+      lines = false;
+    else if (a.rfind("--rounds=", 0) == 0)
       rounds = std::atoi(argv[i] + 9);
     else
       counts.push_back(std::strtoull(argv[i], nullptr, 10));
@@ -120,7 +125,7 @@ int main(int argc, char** argv) {
       const double finish = since(t1), secs = since(t0);
       reference = strata_bench::store_digest(store);
       std::printf(
-          "{\"round\":%d,\"slices\":1,\"seconds\":%.4f,\"parseSeconds\":[%.4f],"
+          "{\"round\":%d,\"asked\":1,\"slices\":1,\"seconds\":%.4f,\"parseSeconds\":[%.4f],"
           "\"parseCpuSeconds\":[%.4f],\"mergeSeconds\":0,\"finishSeconds\":%.4f,"
           "\"serialCpuSeconds\":%.4f,\"cpuSeconds\":%.4f,\"mbPerS\":%.1f,"
           "\"events\":%zu,\"sameDigest\":true,\"refused\":0}\n",
@@ -137,18 +142,18 @@ int main(int argc, char** argv) {
       const double cpu0 = strata_bench::cpu_seconds();
       const auto t0 = std::chrono::steady_clock::now();
       strata::SlicedImportResult r =
-          xspace ? strata::import_xspace_sliced(&store, data, n, &st, run_threads)
+          xspace ? strata::import_xspace_sliced(&store, data, n, &st, run_threads, lines)
                  : strata::import_chrome_json_sliced(&store, data, n, &st, run_threads);
       const double secs = since(t0);
       const double cpu = strata_bench::cpu_seconds() - cpu0;
       double parse_cpu = 0;
       for (double c : slice_cpu) parse_cpu += c;
       std::printf(
-          "{\"round\":%d,\"slices\":%zu,\"seconds\":%.4f,\"parseSeconds\":[%s],"
+          "{\"round\":%d,\"asked\":%zu,\"slices\":%zu,\"seconds\":%.4f,\"parseSeconds\":[%s],"
           "\"parseCpuSeconds\":[%s],\"mergeSeconds\":%.4f,\"finishSeconds\":%.4f,"
           "\"serialCpuSeconds\":%.4f,\"cpuSeconds\":%.4f,\"mbPerS\":%.1f,"
           "\"events\":%zu,\"sameDigest\":%s,\"refused\":%zu%s}\n",
-          round, st.slice_seconds.size(), secs, join(st.slice_seconds).c_str(),
+          round, n, st.slice_seconds.size(), secs, join(st.slice_seconds).c_str(),
           join(slice_cpu).c_str(), st.merge_seconds, st.finish_seconds, cpu - parse_cpu, cpu,
           data.size() / 1e6 / secs, store.events.size(),
           strata_bench::store_digest(store) == reference ? "true" : "false", st.refused,

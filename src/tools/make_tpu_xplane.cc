@@ -1,4 +1,4 @@
-// strata_make_tpu_xplane <out.xplane.pb> <million events> [cores]
+// strata_make_tpu_xplane <out.xplane.pb> <million events> [cores] [big share] [big lines]
 //
 // Writes a TPU-shaped XSpace for scripts/bench-analysis: `cores` TensorCore planes
 // ("/device:TPU:N") with the plane's peak stats, and on each an XLA Modules row (one module
@@ -6,6 +6,9 @@
 // op nested in it, whose event metadata carry hlo_category, flops, bytes_accessed, long_name,
 // deduplicated_name and a program id above 2^63, as XProf's TPU planes do. The wire format is
 // written by hand, plane by plane, so a 10 M-event file needs no protobuf objects.
+// `big share` (0-1) gives the first plane that share of the events, the rest split evenly, and
+// `big lines` spreads its ops over that many XLA Ops lines, for scripts/bench-parallel --xspace
+// (a plane that dominates the file, cut at its lines).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -78,15 +81,18 @@ constexpr int kOps = 4000;  // distinct HLO ops per program
 constexpr int kPrograms = 2;
 constexpr int64_t kModuleMeta = kOps * kPrograms + 1;
 
-std::string plane(int core, uint64_t events) {
+std::string plane(int core, uint64_t events, int op_lines) {
   std::string p;
   varint_field(&p, 1, static_cast<uint64_t>(core + 1));
   len_field(&p, 2, "/device:TPU:" + std::to_string(core));
   // Lines: ops back to back (1-3 µs), every 8th with a nested op; a module event per 1000 ops.
-  std::string ops, modules, steps;
-  varint_field(&ops, 1, 2);
-  len_field(&ops, 2, "XLA Ops");
-  varint_field(&ops, 3, 1000);
+  std::vector<std::string> op_rows(static_cast<size_t>(op_lines));
+  for (int k = 0; k < op_lines; ++k) {
+    varint_field(&op_rows[k], 1, k == 0 ? 2 : 100 + static_cast<uint64_t>(k));
+    len_field(&op_rows[k], 2, k == 0 ? std::string("XLA Ops") : "XLA Ops " + std::to_string(k));
+    varint_field(&op_rows[k], 3, 1000);
+  }
+  std::string modules, steps;
   varint_field(&modules, 1, 1);
   len_field(&modules, 2, "XLA Modules");
   varint_field(&modules, 3, 1000);
@@ -106,6 +112,7 @@ std::string plane(int core, uint64_t events) {
     ++written;
   };
   while (written < events) {
+    std::string& ops = op_rows[written * op_rows.size() / events];
     rng = rng * 6364136223846793005ull + 1442695040888963407ull;
     const int op = static_cast<int>((rng >> 33) % kOps);
     const uint64_t dur = 1'000'000 + (rng >> 20) % 2'000'000;  // ps
@@ -121,7 +128,7 @@ std::string plane(int core, uint64_t events) {
     }
   }
   len_field(&p, 3, modules);
-  len_field(&p, 3, ops);
+  for (const std::string& ops : op_rows) len_field(&p, 3, ops);
   len_field(&p, 3, steps);
   // Event metadata: the ops of each program, the modules, the step.
   std::string meta, entry, stats;
@@ -169,21 +176,29 @@ std::string plane(int core, uint64_t events) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s <out.xplane.pb> <million events> [cores]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s <out.xplane.pb> <million events> [cores] [big share] [big lines]\n",
+                 argv[0]);
     return 2;
   }
   const double millions = std::atof(argv[2]);
   const int cores = argc > 3 ? std::atoi(argv[3]) : 4;
-  if (millions <= 0 || cores <= 0) return 2;
+  const double big = argc > 4 ? std::atof(argv[4]) : 0;
+  const int big_lines = argc > 5 ? std::atoi(argv[5]) : 1;
+  if (millions <= 0 || cores <= 0 || big < 0 || big >= 1 || big_lines <= 0) return 2;
   FILE* f = std::fopen(argv[1], "wb");
   if (!f) {
     std::perror(argv[1]);
     return 1;
   }
-  const auto per_core = static_cast<uint64_t>(millions * 1e6 / cores);
+  const double total = millions * 1e6;
+  const auto per_core = static_cast<uint64_t>(total / cores);
+  const auto first = big > 0 ? static_cast<uint64_t>(total * big) : per_core;
+  const auto rest =
+      big > 0 && cores > 1 ? static_cast<uint64_t>(total * (1 - big) / (cores - 1)) : per_core;
   for (int c = 0; c < cores; ++c) {
     std::string out;
-    len_field(&out, 1, plane(c, per_core));
+    len_field(&out, 1, plane(c, c == 0 ? first : rest, c == 0 ? big_lines : 1));
     std::fwrite(out.data(), 1, out.size(), f);
   }
   std::fclose(f);

@@ -16,6 +16,7 @@
 #include "engine/slice_session.h"
 #include "engine_test_util.h"
 #include "runs_test_util.h"
+#include "sliced_test_util.h"
 
 namespace strata::testing {
 namespace {
@@ -81,14 +82,6 @@ Outcome outcome(Engine& e, bool ok) {
   return o;
 }
 
-void commit(Engine& e, std::string_view bytes, size_t chunk) {
-  for (size_t off = 0; off < bytes.size(); off += chunk) {
-    const size_t n = std::min(chunk, bytes.size() - off);
-    std::memcpy(e.load_buffer(n), bytes.data() + off, n);
-    e.load_commit(n);
-  }
-}
-
 Outcome one_worker(const std::string& t) {
   Engine e;
   return outcome(e, load_trace(&e, "t.json", t, 1 << 12));
@@ -101,24 +94,13 @@ Outcome sliced(const std::string& t, const std::vector<uint64_t>& cuts, size_t c
   bounds.insert(bounds.end(), cuts.begin(), cuts.end());
   bounds.push_back(t.size());
   const std::string_view all(t);
-  commit(e, all.substr(0, bounds[1]), chunk);
+  commit_chunks(e, all.substr(0, bounds[1]), chunk);
   size_t absorbed = 0, fed = 0;
   for (size_t i = 1; i + 1 < bounds.size(); ++i) {
     const std::string_view part = all.substr(bounds[i], bounds[i + 1] - bounds[i]);
     SliceSession s;  // another worker's
     s.begin(bounds[i], chrome_json_object_form(t));
-    for (size_t off = 0; off < part.size(); off += chunk) {
-      const size_t n = std::min(chunk, part.size() - off);
-      std::memcpy(s.buffer(n), part.data() + off, n);
-      s.commit(n);
-    }
-    const std::vector<uint8_t> wire = s.end();
-    if (e.load_absorb_slice(wire.data(), wire.size(), part.size())) {
-      ++absorbed;
-    } else {
-      ++fed;
-      commit(e, part, chunk);
-    }
+    ++(absorb_or_feed(e, s, part, chunk) ? absorbed : fed);
   }
   Outcome o = outcome(e, e.load_end());
   o.absorbed = absorbed, o.fed = fed;
@@ -188,7 +170,7 @@ TEST(EngineSliced, ForeignBytesAreNotAbsorbed) {
   e.load_begin("t.json", t.size());
   EXPECT_FALSE(e.load_absorb_slice(reinterpret_cast<const uint8_t*>(junk.data()), junk.size(), 1));
   e.load_begin_sliced("t.json", t.size());
-  commit(e, std::string_view(t).substr(0, t.find("},\n{") + 3), 64);
+  commit_chunks(e, std::string_view(t).substr(0, t.find("},\n{") + 3), 64);
   EXPECT_TRUE(e.load_at_slice_boundary());
   EXPECT_FALSE(e.load_absorb_slice(reinterpret_cast<const uint8_t*>(junk.data()), junk.size(), 1));
   EXPECT_EQ(e.load_bytes(), t.find("},\n{") + 3);

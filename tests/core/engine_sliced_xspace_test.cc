@@ -12,6 +12,7 @@
 #include "core/store/store_digest.h"
 #include "engine/engine.h"
 #include "engine/slice_session.h"
+#include "sliced_test_util.h"
 #include "xplane_test_util.h"
 
 namespace strata::testing {
@@ -35,20 +36,13 @@ Outcome outcome(Engine& e, bool ok) {
   return o;
 }
 
-void commit(Engine& e, std::string_view bytes, size_t chunk) {
-  for (size_t off = 0; off < bytes.size(); off += chunk) {
-    const size_t n = std::min(chunk, bytes.size() - off);
-    std::memcpy(e.load_buffer(n), bytes.data() + off, n);
-    e.load_commit(n);
-  }
-}
-
 Outcome sliced(const std::string& t, size_t slices, size_t chunk = 1 << 12) {
   Engine e;
   e.load_begin_sliced("t.xplane.pb", t.size(), true);
-  const std::vector<XSpaceSliceSpec> specs = xspace_slice_specs(t, xspace_cut_points(t, slices));
+  const std::vector<XSpaceSliceSpec> specs =
+      xspace_slice_specs(t, xspace_cut_points(t, slices, false));
   const std::string_view all(t);
-  commit(e, all.substr(0, specs[0].end), chunk);
+  commit_chunks(e, all.substr(0, specs[0].end), chunk);
   size_t absorbed = 0, fed = 0;
   for (size_t i = 1; i < specs.size(); ++i) {
     const std::string_view part = all.substr(specs[i].begin, specs[i].end - specs[i].begin);
@@ -58,18 +52,7 @@ Outcome sliced(const std::string& t, size_t slices, size_t chunk = 1 << 12) {
       std::memcpy(s.buffer(len), t.data() + at, len);
       s.context(len, at);
     }
-    for (size_t off = 0; off < part.size(); off += chunk) {
-      const size_t n = std::min(chunk, part.size() - off);
-      std::memcpy(s.buffer(n), part.data() + off, n);
-      s.commit(n);
-    }
-    const std::vector<uint8_t> wire = s.end();
-    if (e.load_absorb_slice(wire.data(), wire.size(), part.size())) {
-      ++absorbed;
-    } else {
-      ++fed;
-      commit(e, part, chunk);
-    }
+    ++(absorb_or_feed(e, s, part, chunk) ? absorbed : fed);
   }
   Outcome o = outcome(e, e.load_end());
   o.absorbed = absorbed, o.fed = fed;

@@ -12,26 +12,33 @@
 #include "core/formats/importer.h"
 #include "import_test_util.h"
 #include "runs_test_util.h"
-#include "tools/bench_common.h"
+#include "sliced_test_util.h"
 
 namespace strata::testing {
 namespace {
 
-struct Loaded {
-  uint64_t digest = 0;
-  bool failed = false;
-  std::string failure;
-  uint64_t records = 0;
+// The rows the analyses read by record offset, and the file's rank, beside the shared figures
+// (compared as the side tables' text).
+struct Loaded : SlicedLoad {
   std::vector<uint64_t> kernel_offsets, collective_offsets, ascend_task_offsets;
   int64_t rank = -1;
 };
 
+std::string side_tables(const TraceStore& s) {
+  std::string o;
+  for (const KernelLaunch& k : s.kernel_launches.rows) o += std::to_string(k.src_offset) + ',';
+  o += '\n';
+  for (const CollectiveArgs& c : s.collectives.rows) o += std::to_string(c.src_offset) + ',';
+  o += '\n';
+  for (const AscendTaskArgs& a : s.ascend_tasks.rows) o += std::to_string(a.src_offset) + ',';
+  o += "\nrank " + std::to_string(s.files.empty() ? -2 : s.files[0].rank);
+  return o;
+}
+
 Loaded summarize(const TraceStore& s, bool failed, std::string failure, uint64_t records) {
   Loaded l;
-  l.digest = strata_bench::store_digest(s);
-  l.failed = failed;
-  l.failure = std::move(failure);
-  l.records = records;
+  static_cast<SlicedLoad&>(l) =
+      summarize_load(s, failed, std::move(failure), records, side_tables(s));
   for (const KernelLaunch& k : s.kernel_launches.rows) l.kernel_offsets.push_back(k.src_offset);
   for (const CollectiveArgs& c : s.collectives.rows) l.collective_offsets.push_back(c.src_offset);
   for (const AscendTaskArgs& a : s.ascend_tasks.rows) l.ascend_task_offsets.push_back(a.src_offset);
@@ -41,12 +48,7 @@ Loaded summarize(const TraceStore& s, bool failed, std::string failure, uint64_t
 
 // The file's entry a load has before its bytes come: it sizes the columns, and a
 // distributedInfo rank lands there.
-void add_file(TraceStore* store, size_t bytes) {
-  SourceFile f;
-  f.name = "trace.json";
-  f.bytes = bytes;
-  store->files.push_back(f);
-}
+void add_file(TraceStore* store, size_t bytes) { add_source_file(store, "trace.json", bytes); }
 
 Loaded one_pass(std::string_view data) {
   ImportResult r = import_with(
@@ -74,14 +76,7 @@ Loaded cut_at(std::string_view data, const std::vector<uint64_t>& cuts,
 }
 
 void expect_same(const Loaded& a, const Loaded& b, const std::string& what) {
-  EXPECT_EQ(a.digest, b.digest) << what;
-  EXPECT_EQ(a.failed, b.failed) << what;
-  EXPECT_EQ(a.failure, b.failure) << what;
-  EXPECT_EQ(a.records, b.records) << what;
-  EXPECT_EQ(a.kernel_offsets, b.kernel_offsets) << what;
-  EXPECT_EQ(a.collective_offsets, b.collective_offsets) << what;
-  EXPECT_EQ(a.ascend_task_offsets, b.ascend_task_offsets) << what;
-  EXPECT_EQ(a.rank, b.rank) << what;
+  expect_same_load(a, b, what);
 }
 
 // A trace that uses every order-dependent part of the builder, spread so that any cut splits

@@ -15,8 +15,9 @@
 #include <vector>
 
 #include "core/formats/xplane/xplane_importer.h"
+#include "core/formats/xplane/xplane_layout.h"
 #include "core/formats/xplane/xplane_tables.h"
-#include "tools/bench_common.h"
+#include "sliced_test_util.h"
 #include "xplane_test_util.h"
 
 namespace strata::testing {
@@ -79,32 +80,14 @@ bool read_real(const std::string& rel, std::string* out) {
   return dir && read_file(std::string(dir) + "/" + rel, out);
 }
 
-struct Loaded {
-  uint64_t digest = 0;
-  bool failed = false;
-  std::string failure, tables;
-  uint64_t records = 0, events = 0;
-  std::vector<std::string> errors;
-};
+using Loaded = SlicedLoad;
 
 void add_file(TraceStore* store, size_t bytes) {
-  SourceFile f;
-  f.name = "t.xplane.pb";
-  f.bytes = bytes;
-  f.compression = "none";
-  store->files.push_back(f);
+  add_source_file(store, "t.xplane.pb", bytes, "none");
 }
 
 Loaded summarize(const TraceStore& s, bool failed, std::string failure, uint64_t records) {
-  Loaded l;
-  l.digest = strata_bench::store_digest(s);
-  l.failed = failed;
-  l.failure = std::move(failure);
-  l.records = records;
-  l.events = s.events.size();
-  l.tables = tables_text(s);
-  l.errors = s.errors;
-  return l;
+  return summarize_load(s, failed, std::move(failure), records, tables_text(s));
 }
 
 Loaded one_pass(std::string_view data) {
@@ -132,6 +115,13 @@ Loaded cut_at(std::string_view data, const std::vector<uint64_t>& cuts,
   return summarize(store, r.failed, r.failure, r.records);
 }
 
+// A slice's bytes as the sliced driver reads them: its whole fields, then its part of a cut plane.
+void read_spec(XSpaceSlice* to, std::string_view data, const XSpaceSliceSpec& s) {
+  auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
+  to->feed(bytes + s.begin, s.fields_end - s.begin);
+  if (s.has_part) to->plane_part(bytes + s.part.body, s.part, s.end);
+}
+
 // As the browser does: each later slice encoded by its worker, decoded by the engine worker.
 Loaded through_codec(std::string_view data, const std::vector<uint64_t>& cuts) {
   TraceStore store;
@@ -139,12 +129,12 @@ Loaded through_codec(std::string_view data, const std::vector<uint64_t>& cuts) {
   auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
   const std::vector<XSpaceSliceSpec> specs = xspace_slice_specs(data, cuts);
   std::unique_ptr<XSpaceSlice> head = XSpaceSlice::first(&store);
-  head->feed(bytes, specs[0].end);
+  read_spec(head.get(), data, specs[0]);
   for (size_t i = 1; i < specs.size(); ++i) {
     const XSpaceSliceSpec& sp = specs[i];
     std::unique_ptr<XSpaceSlice> part = XSpaceSlice::later(sp);
     for (const auto& [at, len] : sp.context) part->context(bytes + at, len, at);
-    part->feed(bytes + sp.begin, sp.end - sp.begin);
+    read_spec(part.get(), data, sp);
     const std::vector<uint8_t> buf = part->encode();
     part.reset();
     std::unique_ptr<XSpaceSlice> back = XSpaceSlice::decode(buf.data(), buf.size());
@@ -152,7 +142,7 @@ Loaded through_codec(std::string_view data, const std::vector<uint64_t>& cuts) {
     if (back && head->can_absorb(*back))
       head->absorb(*back);
     else
-      head->feed(bytes + sp.begin, sp.end - sp.begin);
+      read_spec(head.get(), data, sp);
   }
   Importer& imp = head->importer();
   imp.finish();
@@ -160,17 +150,12 @@ Loaded through_codec(std::string_view data, const std::vector<uint64_t>& cuts) {
 }
 
 void expect_same(const Loaded& a, const Loaded& b, const std::string& what) {
-  EXPECT_EQ(a.digest, b.digest) << what;
-  EXPECT_EQ(a.failed, b.failed) << what;
-  EXPECT_EQ(a.failure, b.failure) << what;
-  EXPECT_EQ(a.records, b.records) << what;
-  EXPECT_EQ(a.errors, b.errors) << what;
-  EXPECT_TRUE(a.tables == b.tables) << what << ": the xspace tables differ";
+  expect_same_load(a, b, what);
 }
 
 // Every top-level field start after the first: the finest cut there is.
 std::vector<uint64_t> every_field(std::string_view data) {
-  return xspace_cut_points(data, 1 << 20);
+  return xspace_cut_points(data, 1 << 20, false);
 }
 
 // An XSpace whose later planes depend on earlier ones: a metadata plane, two host planes with
@@ -212,8 +197,125 @@ pb::XSpace state_across_planes(int gpus, int events) {
   return space;
 }
 
+// An XSpace with one plane much bigger than the others, of `kind`: a GPU plane of many
+// streams (the busiest, which the derived XLA rows come from, is past the middle; Steps from
+// group ids; kernels launched from the host), a TPU TensorCore plane whose ops carry framework
+// ops and source lines (derived rows), or a host plane whose threads form pools across its
+// lines (pool sections, one of a single thread that stays in the plane's section).
+pb::XSpace one_big_plane(PlaneKind kind, int lines, int events) {
+  pb::XSpace space;
+  {
+    PlaneWriter meta(&space, "/host:metadata");
+    meta.meta("jit_f(1)");
+  }
+  {
+    PlaneWriter host(&space, "/host:CPU", 0);
+    pb::XLine* l = host.line(5, "pool_small/1", 1000000);
+    for (int e = 0; e < 20; ++e) {
+      pb::XEvent* ev = host.event(l, "launch", e * 10000, 5000);
+      host.stat_uint(ev, "correlation_id", static_cast<uint64_t>(e));
+    }
+  }
+  const bool gpu = kind == PlaneKind::kGpu, tpu = kind == PlaneKind::kTpu;
+  PlaneWriter big(&space, gpu ? "/device:GPU:0" : tpu ? "/device:TPU:0" : "/host:CPU:1", 1);
+  for (int k = 0; k < lines; ++k) {
+    // Streams of different sizes: the busiest is line lines * 2 / 3.
+    const int n = k == lines * 2 / 3 ? events * 2 : events - k % 5;
+    const std::string name =
+        gpu   ? "Stream #" + std::to_string(k + 1)
+        : tpu ? (k == 0 ? std::string("XLA Ops") : "XLA Ops " + std::to_string(k))
+              : (k % 3 == 2
+                     ? std::string("python") + std::to_string(k)
+                     : "pool_" + std::string(k % 3 ? "b" : "a") + "/" + std::to_string(100 + k));
+    pb::XLine* l = big.line(10 + k, name, 1000000 + k);
+    for (int e = 0; e < n; ++e) {
+      pb::XEvent* ev = big.event(l, "op" + std::to_string((e + k) % 9), e * 10000, 3000 + e % 7);
+      if (gpu) {
+        big.stat_uint(ev, "correlation_id", static_cast<uint64_t>(e % 20));
+        big.stat_str(ev, "kernel_details", "regs:32 grid:1,1,1 block:128,1,1");
+        big.stat_int(ev, "group_id", e / 25);
+        big.stat_str(ev, "hlo_module", "jit_f");
+        big.stat_str(ev, "hlo_op", "fusion." + std::to_string(e / 3 % 11 + k));
+        big.stat_uint(ev, "program_id", 1);
+      } else if (tpu) {
+        big.stat_str(ev, "tf_op", "jit(f)/scope" + std::to_string(e / 40 % 3) + "/dot_general");
+        big.stat_str(ev, "source", "model.py:" + std::to_string(e / 30 + k));
+      } else {
+        big.stat_str(ev, "step_name", "s" + std::to_string(e / 50 + k));
+      }
+    }
+  }
+  if (gpu) {
+    pb::XLine* c = big.line(2, "_counters_", 1000000);
+    for (int e = 0; e < 4; ++e) big.stat_int(big.event(c, "memory", e * 1000, 0), "bytes", e * 7);
+  }
+  {
+    PlaneWriter after(&space, "/device:GPU:1", 2);
+    pb::XLine* l = after.line(1, "Stream #1", 1000000);
+    for (int e = 0; e < 30; ++e) after.event(l, "kernel", e * 10000, 3000);
+  }
+  space.add_hostnames("host-a");
+  return space;
+}
+
+bool split_a_plane(std::string_view data, const std::vector<uint64_t>& cuts) {
+  for (const XSpaceSliceSpec& s : xspace_slice_specs(data, cuts))
+    if (s.has_part && s.part.lo > 0) return true;
+  return false;
+}
+
+TEST(XSpaceSlicedLines, ABigPlaneCutAtItsLinesGivesTheOnePassStore) {
+  for (PlaneKind kind : {PlaneKind::kGpu, PlaneKind::kTpu, PlaneKind::kHost}) {
+    const std::string what = kind == PlaneKind::kGpu   ? "gpu"
+                             : kind == PlaneKind::kTpu ? "tpu"
+                                                       : "host";
+    const std::string data = serialize(one_big_plane(kind, 12, 150));
+    const Loaded one = one_pass(data);
+    ASSERT_GT(one.events, 1500u) << what;
+    EXPECT_TRUE(one.errors.empty()) << what;
+    for (size_t n : {2, 3, 4, 7}) {
+      SlicedImportStats st;
+      expect_same(sliced(data, n, &st), one, what + " n=" + std::to_string(n));
+      EXPECT_TRUE(split_a_plane(data, st.cuts)) << what << " n=" << n;
+      EXPECT_EQ(st.refused, 0u) << what << " n=" << n;
+      expect_same(through_codec(data, st.cuts), one, what + " codec n=" + std::to_string(n));
+      // Between planes only, as before.
+      SlicedImportStats planes;
+      TraceStore store;
+      add_file(&store, data.size());
+      import_xspace_sliced(&store, data, n, &planes, nullptr, false);
+      EXPECT_FALSE(split_a_plane(data, planes.cuts)) << what;
+    }
+    // Every line of the big plane a slice of its own.
+    std::vector<uint64_t> every = xspace_cut_points(data, 1 << 20);
+    SlicedImportStats st;
+    expect_same(cut_at(data, every, &st), one, what + " every line");
+    EXPECT_TRUE(split_a_plane(data, every)) << what;
+    EXPECT_EQ(st.refused, 0u) << what;
+    expect_same(through_codec(data, every), one, what + " codec, every line");
+  }
+}
+
+TEST(XSpaceSlicedLines, DamagedLinesAndATruncatedFileStayExact) {
+  const std::string base = serialize(one_big_plane(PlaneKind::kGpu, 10, 120));
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 10; ++trial) {
+    std::string data = base;
+    for (int k = 0; k < 1 + trial % 3; ++k)
+      data[data.size() / 5 + rng() % (data.size() * 3 / 5)] = static_cast<char>(rng() & 0xff);
+    const Loaded one = one_pass(data);
+    for (size_t n : {2, 4})
+      expect_same(sliced(data, n), one,
+                  "trial " + std::to_string(trial) + " n=" + std::to_string(n));
+  }
+  for (size_t k = 1; k < 8; ++k) {
+    const std::string data = base.substr(0, base.size() * k / 8 + k);
+    expect_same(sliced(data, 3), one_pass(data), "cut at " + std::to_string(data.size()));
+  }
+}
+
 TEST(XSpaceSliced, RealFilesGiveTheOnePassStoreAndTables) {
-  int found = 0;
+  int found = 0, split = 0;
   for (const char* rel : kRealFiles) {
     std::string data;
     if (!read_real(rel, &data)) continue;
@@ -225,6 +327,7 @@ TEST(XSpaceSliced, RealFilesGiveTheOnePassStoreAndTables) {
     for (size_t n : {2, 3, 4, 8}) {
       SlicedImportStats st;
       expect_same(sliced(data, n, &st), one, std::string(rel) + " n=" + std::to_string(n));
+      if (split_a_plane(data, st.cuts)) ++split;
       if (!one.failed) {
         EXPECT_GE(st.cuts.size(), 1u) << rel;  // several planes
       }
@@ -239,6 +342,7 @@ TEST(XSpaceSliced, RealFilesGiveTheOnePassStoreAndTables) {
     }
   }
   if (found == 0) GTEST_SKIP() << "../shared/data is absent";
+  EXPECT_GT(split, 0) << "the largest planes (host planes of 54-73%) are cut at their lines";
 }
 
 TEST(XSpaceSliced, HostPlanesPoolsAndFlowsAcrossCutsGiveTheOnePassStore) {

@@ -2,7 +2,6 @@
 #include "core/formats/chrome_json/sliced_import.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "core/formats/chrome_json/chrome_json_importer_impl.h"
 
@@ -101,10 +100,6 @@ size_t find_cut(std::string_view d, size_t from, size_t limit) {
   return std::string_view::npos;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 size_t chrome_json_cut_in(std::string_view window, size_t from) {
@@ -194,41 +189,22 @@ SlicedImportResult import_chrome_json_at(TraceStore* store, std::string_view dat
   bounds.insert(bounds.end(), st.cuts.begin(), st.cuts.end());
   bounds.push_back(data.size());
 
-  const size_t n = bounds.size() - 1;
-  std::vector<std::unique_ptr<ChromeJsonSlice>> parts(n);
-  st.slice_seconds.assign(n, 0);
-  auto job = [&](size_t i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    auto part =
-        i == 0 ? ChromeJsonSlice::first(store) : ChromeJsonSlice::later(bounds[i], object_form);
-    part->feed(bytes + bounds[i], bounds[i + 1] - bounds[i]);
-    st.slice_seconds[i] = seconds_since(t0);
-    parts[i] = std::move(part);
-  };
-  if (run) {
-    run(n, job);
-  } else {
-    for (size_t i = 0; i < n; ++i) job(i);
-  }
-
-  const auto t0 = std::chrono::steady_clock::now();
-  ChromeJsonSlice& head = *parts[0];
-  for (size_t i = 1; i < parts.size(); ++i) {
-    if (head.ends_at_event_boundary()) {
-      head.absorb(*parts[i]);
-    } else {
-      // The cut was inside a string (or outside the event array): read its bytes in line.
-      ++st.refused;
-      head.feed(bytes + bounds[i], bounds[i + 1] - bounds[i]);
-    }
-    parts[i].reset();
-  }
-  st.merge_seconds = seconds_since(t0);
-  const auto t1 = std::chrono::steady_clock::now();
-  Importer& imp = head.importer();
-  imp.finish();
-  st.finish_seconds = seconds_since(t1);
-  return SlicedImportResult{imp.failed(), imp.failure(), imp.records()};
+  return run_slices<ChromeJsonSlice>(
+      bounds.size() - 1,
+      [&](size_t i) {
+        auto part =
+            i == 0 ? ChromeJsonSlice::first(store) : ChromeJsonSlice::later(bounds[i], object_form);
+        part->feed(bytes + bounds[i], bounds[i + 1] - bounds[i]);
+        return part;
+      },
+      // A cut inside a string (or outside the event array) is read in line.
+      [](const ChromeJsonSlice& head, const ChromeJsonSlice&) {
+        return head.ends_at_event_boundary();
+      },
+      [&](ChromeJsonSlice& head, size_t i) {
+        head.feed(bytes + bounds[i], bounds[i + 1] - bounds[i]);
+      },
+      run, &st);
 }
 
 }  // namespace strata

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/store/run_slices.h"
 #include "core/store/trace_store.h"
 
 namespace strata {
@@ -70,24 +71,6 @@ class ChromeJsonSlice {
 std::unique_ptr<Importer> make_chrome_json_slice_head(TraceStore* store);
 bool chrome_json_head_at_boundary(const Importer& head);
 void chrome_json_head_absorb(Importer& head, ChromeJsonSlice& later);
-
-// What a sliced import did, for tests and benchmarks.
-struct SlicedImportStats {
-  std::vector<uint64_t> cuts;  // the cut points tried
-  size_t refused = 0;          // cuts that turned out not to be between two events
-  std::vector<double> slice_seconds;
-  double merge_seconds = 0, finish_seconds = 0;
-};
-
-struct SlicedImportResult {
-  bool failed = false;
-  std::string failure;
-  uint64_t records = 0;
-};
-
-// Runs job(0) .. job(n - 1), in any order or at once, and returns when all are done. The core
-// has no threads (the browser's workers are the parallelism); a native tool may pass one.
-using SliceRunner = std::function<void(size_t n, const std::function<void(size_t)>& job)>;
 
 // The whole sliced path in memory: `data` cut into `slices`, each parsed (one after another
 // unless `run` says otherwise), merged in file order and finished into `store`. The store equals

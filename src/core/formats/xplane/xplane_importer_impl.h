@@ -19,6 +19,7 @@
 #pragma once
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_set>
@@ -65,6 +66,7 @@ class XPlaneImporter final : public Importer {
   void finish() override {
     if (finished_) return;
     finished_ = true;
+    if (ctx_.pending.first_line == 0) finish_pending_plane(&ctx_);  // a part never came
     end_file();
     std::vector<uint8_t>().swap(body_);
     report();
@@ -102,13 +104,19 @@ class XPlaneImporter final : public Importer {
   // The sliced path (xplane_sliced.cc). A later slice: its bytes start at file offset `base`, a
   // top-level field, after `planes_before` planes.
   void begin_slice(uint64_t base, uint32_t planes_before);
+  // Lines [lo, hi) of the plane whose message is [plane, plane + n) at file offset `body`, one
+  // part of a plane cut at its lines (import_xplane_part); the bytes fed next start at `end`.
+  void plane_part(const uint8_t* plane, size_t n, uint64_t body, uint32_t lo, uint32_t hi,
+                  uint64_t end);
   // A plane of an earlier slice whose HLO symbols the later planes use (read_xplane_symbols).
   void add_context(const uint8_t* data, size_t n, uint64_t base);
-  // The bytes fed so far end between two top-level fields, with nothing stopped.
+  // The bytes fed so far end between two top-level fields, with nothing stopped and no plane
+  // waiting for its later lines.
   bool at_field_boundary() const;
   // Whether `later` (a slice that starts where this one ends) can be absorbed exactly: it
   // starts at this one's framing position after as many planes, and makes no section key this
-  // one has made (a plane name repeated across the cut would be de-duplicated in one pass).
+  // one has made (a plane name repeated across the cut would be de-duplicated in one pass);
+  // or it goes on with the lines of the plane this one ends inside, its sections keyed as here.
   bool can_absorb(const XPlaneImporter& later) const;
   // `later`'s store, tables, counts and framing appended to this one's (it is left empty).
   void absorb(XPlaneImporter& later);
@@ -123,6 +131,11 @@ class XPlaneImporter final : public Importer {
 
  private:
   enum class State { kHeader, kBody };
+
+  // The cut plane `later` hands over: its first part (this one takes it on) or more lines of
+  // the plane this one is in; the plane-wide end runs once its last line is in.
+  void absorb_pending(PendingPlane& next, const TraceStore& src,
+                      const std::function<StrId(StrId)>& str);
 
   // End of one file's bytes: a cut inside it is reported, and when several files load
   // together, the messages about this one name it (their byte offsets are in this file).

@@ -64,6 +64,94 @@ std::string PlaneImporter::run() {
   return std::string(name_);
 }
 
+void PlaneImporter::run_part(uint32_t lo, uint32_t hi) {
+  const bool later = lo > 0;  // the plane's tables, summary and metadata messages are the first's
+  PendingPlane& pp = ctx_->pending;
+  XSpaceTables& xt = *ctx_->tables;
+  const size_t protos = xt.hlo_protos.size();
+  if (later && pp.active) file_plane_ = pp.file_plane;
+  if (file_plane_ != kNone) plane_number_ = file_plane_ + 1;
+  scan();
+  xt.planes.emplace_back();
+  plane_index_ = static_cast<uint32_t>(xt.planes.size() - 1);
+  XPlaneTables& pt = tables();
+  pt.name = sanitize_utf8(name_);
+  pt.id = plane_id_;
+  kind_ = plane_kind(name_);
+  quiet_ = later;
+  read_stat_metadata();
+  read_event_metadata();
+  read_plane_stats();
+  hi = std::min<uint32_t>(hi, static_cast<uint32_t>(line_spans_.size()));
+  SourcePlane summary;
+  summary.name = sanitize_utf8(name_);
+  lines_.reserve(line_spans_.size());
+  // A later part of a plane whose sections and derived rows do not depend on the other lines'
+  // events (not a host's pools, not a GPU's busiest stream) reads only their headers.
+  const bool heads_only = later && kind_ != PlaneKind::kHost && kind_ != PlaneKind::kGpu;
+  for (uint32_t i = 0; i < line_spans_.size(); ++i) {
+    quiet_ = i < lo || i >= hi;  // each part reports the damage of its own lines
+    lines_.push_back(quiet_ && heads_only ? line_head(line_spans_[i]) : scan_line(line_spans_[i]));
+    summary.lines.push_back({sanitize_utf8(lines_.back().name), lines_.back().events});
+  }
+  quiet_ = false;
+  if (!later) ctx_->summary->push_back(std::move(summary));
+  if (kind_ == PlaneKind::kHost) group_thread_pools();
+  choose_derive_source();
+  load_pending();
+  uint64_t n = 0;
+  for (uint32_t i = lo; i < hi; ++i) n += lines_[i].events;
+  const EventColumns& ev = b_.store().events;
+  if (ev.size() + n > ev.start.capacity()) b_.reserve_events(ev.size() + n + n / 16);
+  for (uint32_t i = lo; i < hi; ++i) read_events(lines_[i]);
+  save_pending(lo, hi);
+  if (later) {
+    // The first part keeps the plane's tables and HLO modules: this part's copy goes.
+    xt.planes.pop_back();
+    xt.hlo_protos.resize(protos);
+  }
+}
+
+// The sections earlier parts made (read where the first part was), so their keys are kept.
+void PlaneImporter::load_pending() {
+  const PendingPlane& pp = ctx_->pending;
+  if (!pp.active) return;
+  plane_process_ = pp.process.empty() ? kNone : pp.process[0];
+  if (!pp.key.empty()) plane_key_ = pp.key[0];
+  pool_process_.assign(pools_.size(), kNone);
+  for (size_t k = 0; k < pools_.size() && k + 1 < pp.process.size(); ++k)
+    pool_process_[k] = pp.process[k + 1];
+}
+
+void PlaneImporter::save_pending(uint32_t lo, uint32_t hi) {
+  PendingPlane& pp = ctx_->pending;
+  if (!pp.active) {
+    pp = PendingPlane{};
+    pp.active = true;
+    pp.file_plane = file_plane();
+    pp.first_line = lo;
+    pp.lines = static_cast<uint32_t>(lines_.size());
+    pp.host = kind_ == PlaneKind::kHost;
+    pp.pools = static_cast<uint32_t>(pools_.size());
+    pp.process.assign(1 + pools_.size(), kNone);
+    pp.key.assign(1 + pools_.size(), std::string());
+    pp.base.assign(1 + pools_.size(), std::string());
+  }
+  pp.next_line = hi;
+  pp.rows = rows_;
+  auto slot = [&](size_t s, uint32_t process, std::string_view name) {
+    if (process == kNone || pp.process[s] != kNone) return;
+    pp.process[s] = process;
+    pp.key[s] = b_.store().processes[process].key;
+    pp.base[s] = sanitize_utf8(name);
+    if (pp.base[s].empty()) pp.base[s] = "(unnamed plane)";
+  };
+  slot(0, plane_process_, name_);
+  for (size_t k = 0; k < pool_process_.size(); ++k) slot(k + 1, pool_process_[k], pools_[k]);
+  pp.derive_in.insert(pp.derive_in.end(), derive_in_.begin(), derive_in_.end());
+  pp.steps_in.insert(pp.steps_in.end(), steps_in_.begin(), steps_in_.end());
+}
+
 // Pass 1 over the plane's fields: where its lines and metadata maps are.
 void PlaneImporter::scan() {
   wire::Reader r(data_, end_);
@@ -303,6 +391,19 @@ LineInfo PlaneImporter::scan_line(const Span& s) {
   return line;
 }
 
+// A line's id, name and timestamp, written before its events: what choose_derive_source asks
+// of a TPU or other device plane's lines.
+LineInfo PlaneImporter::line_head(const Span& s) {
+  LineInfo line;
+  line.begin = s.p;
+  line.end = s.p + s.n;
+  wire::Reader r(s.p, s.n);
+  wire::Field f;
+  while (r.next(&f) == wire::Status::kOk && f.number != 4) apply_line_field(&line, f);
+  line.events = 0;
+  return line;
+}
+
 // XProf's ThreadPoolGrouper: pools of two or more threads get their own section, in name
 // order; other threads stay in the plane's section.
 void PlaneImporter::group_thread_pools() {
@@ -426,6 +527,15 @@ std::string import_xplane(XSpaceImport* ctx, const uint8_t* data, size_t n, uint
     ctx->pool_pid_offset += p.pools();
   }
   return name;
+}
+
+void import_xplane_part(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base,
+                        uint32_t lo, uint32_t hi) {
+  xplane_impl::PlaneImporter p(ctx, data, n, base, false);
+  p.set_host_numbering(ctx->host_planes, ctx->pool_pid_offset);
+  p.run_part(lo, hi);
+  const PendingPlane& pp = ctx->pending;
+  if (pp.first_line == 0 && pp.next_line >= pp.lines) finish_pending_plane(ctx);
 }
 
 void read_xplane_symbols(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base) {

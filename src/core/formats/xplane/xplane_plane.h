@@ -10,11 +10,30 @@
 #include <utility>
 #include <vector>
 
+#include "core/formats/xplane/xplane_derived.h"
 #include "core/formats/xplane/xplane_hlo_symbols.h"
 #include "core/formats/xplane/xplane_tables.h"
 #include "core/store/trace_builder.h"
 
 namespace strata {
+
+// A plane read in parts, each a run of its lines (a big plane cut across slices,
+// xplane_sliced.h): what its later parts and the plane-wide passes at its end take from the
+// parts before. The rows derived from all its lines (and the host plane count) wait for the
+// last part, as one pass derives them after the plane's last line.
+struct PendingPlane {
+  bool active = false;
+  uint32_t file_plane = 0;  // the plane's index in the file
+  uint32_t first_line = 0, next_line = 0, lines = 0;
+  bool host = false;
+  uint32_t pools = 0;
+  // Its sections so far: slot 0 the plane's own, 1 + k thread pool k (kNone: not made yet),
+  // with the key each was given and the name it was made from.
+  std::vector<uint32_t> process;
+  std::vector<std::string> key, base;
+  DeriveRows rows;
+  std::vector<DeriveInput> derive_in, steps_in;
+};
 
 // State shared by the planes of one import.
 struct XSpaceImport {
@@ -53,6 +72,7 @@ struct XSpaceImport {
   // From the HloProtos of the metadata plane (written first by the profilers): the framework
   // op of each HLO instruction, for the device planes that follow.
   HloSymbols hlo_symbols;
+  PendingPlane pending;  // a plane whose later lines are still to come
 };
 
 // Imports the XPlane message [data, data + n), whose first byte is at file offset `base`.
@@ -61,6 +81,16 @@ struct XSpaceImport {
 // store's errors; what was read before it is kept. Returns the plane's name (for messages).
 std::string import_xplane(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base,
                           bool truncated);
+
+// Imports lines [lo, hi) of the XPlane [data, data + n) (a whole, undamaged plane message) as
+// one part of it: the first part (lo 0) gives the plane its tables, summary and metadata
+// messages; every part reads the metadata and the headers of all lines (the thread pools and
+// the derive source are over all of them) and the events of its own lines into ctx->pending.
+// The part that ends the plane, in an import that holds its first, runs the plane-wide end
+// (derived rows, host plane count): finish_pending_plane.
+void import_xplane_part(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base,
+                        uint32_t lo, uint32_t hi);
+void finish_pending_plane(XSpaceImport* ctx);
 
 // Reads only what later planes take from this one, the HLO symbols of its HloProtos, into
 // ctx->hlo_symbols: a later slice reads so the metadata plane an earlier slice imports. No

@@ -243,22 +243,47 @@ void PlaneImporter::collect(const EventStats& es, const MetaHot* m, TimeNs start
 }
 
 void PlaneImporter::derive() {
-  if (derive_in_.empty() && steps_in_.empty()) return;
+  derive_plane(
+      ctx_, [&] { return process_of(kNone); }, plane_key_, rows_, &derive_in_, &steps_in_);
+}
+
+void derive_plane(XSpaceImport* ctx, const std::function<uint32_t()>& plane_process,
+                  const std::string& plane_key, const DeriveRows& rows,
+                  std::vector<DeriveInput>* derive_in, std::vector<DeriveInput>* steps_in) {
+  if (derive_in->empty() && steps_in->empty()) return;
+  TraceBuilder& b = *ctx->builder;
   auto track = [&](int64_t line_id, std::string_view name) {
-    uint32_t p = process_of(kNone);
+    uint32_t p = plane_process();
     std::string key = std::to_string(line_id);
-    uint32_t t = b_.thread_track(p, key, line_id);
-    if (b_.store().tracks[t].name == 0) {
-      b_.set_thread_name(t, b_.strings().intern(name));
-      b_.set_thread_sort_index(t, static_cast<uint32_t>(line_id));
-      ctx_->derived.emplace_back(plane_key_, key);
+    uint32_t t = b.thread_track(p, key, line_id);
+    if (b.store().tracks[t].name == 0) {
+      b.set_thread_name(t, b.strings().intern(name));
+      b.set_thread_sort_index(t, static_cast<uint32_t>(line_id));
+      ctx->derived.emplace_back(plane_key, key);
     }
     return t;
   };
-  if (!steps_in_.empty()) derive_steps(&steps_in_, &b_, track(kLineSteps, "Steps"));
-  std::vector<DeriveInput>().swap(steps_in_);
-  if (!derive_in_.empty()) derive_rows(&derive_in_, rows_, &b_, track);
-  std::vector<DeriveInput>().swap(derive_in_);
+  if (!steps_in->empty()) derive_steps(steps_in, &b, track(kLineSteps, "Steps"));
+  std::vector<DeriveInput>().swap(*steps_in);
+  if (!derive_in->empty()) derive_rows(derive_in, rows, &b, track);
+  std::vector<DeriveInput>().swap(*derive_in);
 }
 
 }  // namespace strata::xplane_impl
+
+namespace strata {
+
+void finish_pending_plane(XSpaceImport* ctx) {
+  PendingPlane& pp = ctx->pending;
+  if (!pp.active) return;
+  if (pp.process[0] != kNone)
+    xplane_impl::derive_plane(
+        ctx, [&] { return pp.process[0]; }, pp.key[0], pp.rows, &pp.derive_in, &pp.steps_in);
+  if (pp.host) {
+    ++ctx->host_planes;
+    ctx->pool_pid_offset += pp.pools;
+  }
+  pp = PendingPlane{};
+}
+
+}  // namespace strata

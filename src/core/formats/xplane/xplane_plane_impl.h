@@ -5,6 +5,7 @@
 #pragma once
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,6 +46,11 @@ struct EventStats {
   std::string_view kernel_details;  // its text (in the file's bytes or the strings)
 };
 
+// The rows derived from a plane's events (Steps, XLA and framework ops), made in its section.
+void derive_plane(XSpaceImport* ctx, const std::function<uint32_t()>& plane_process,
+                  const std::string& plane_key, const DeriveRows& rows,
+                  std::vector<DeriveInput>* derive_in, std::vector<DeriveInput>* steps_in);
+
 class PlaneImporter {
  public:
   PlaneImporter(XSpaceImport* ctx, const uint8_t* data, size_t n, uint64_t base, bool truncated)
@@ -57,6 +63,9 @@ class PlaneImporter {
         plane_number_(ctx->plane_base + ctx->summary->size() + 1) {}
 
   std::string run();
+  // Lines [lo, hi) of the plane, one part of it (import_xplane_part): ctx->pending holds
+  // what the parts hand each other.
+  void run_part(uint32_t lo, uint32_t hi);
   // Only the metadata, for its HLO symbols (read_xplane_symbols), without a message.
   void run_symbols();
 
@@ -139,6 +148,7 @@ class PlaneImporter {
   // Pass 1 over a line: its header fields (display_name and display_id come after the events
   // in the file) and how many events it has.
   LineInfo scan_line(const Span& s);
+  LineInfo line_head(const Span& s);
 
   // XProf's ThreadPoolGrouper: pools of two or more threads get their own section, in name
   // order; other threads stay in the plane's section.
@@ -195,7 +205,12 @@ class PlaneImporter {
   uint32_t plane_index_ = 0;  // in ctx_->tables->planes
   bool quiet_ = false;        // run_symbols: no message
   // The plane's index in the file (pids of unknown planes, the process → plane table).
-  uint32_t file_plane() const { return ctx_->plane_base + plane_index_; }
+  uint32_t file_plane() const {
+    return file_plane_ != kNone ? file_plane_ : ctx_->plane_base + plane_index_;
+  }
+  uint32_t file_plane_ = kNone;  // set for a later part read where the plane's first was
+  void load_pending();
+  void save_pending(uint32_t lo, uint32_t hi);
   uint32_t host_index_ = 0, pool_base_ = 0;
   std::vector<Span> line_spans_, event_meta_, stat_meta_, plane_stats_;
   const uint8_t* partial_line_ = nullptr;

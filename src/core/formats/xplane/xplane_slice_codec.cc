@@ -101,6 +101,22 @@ void tables(SliceReader* r, XSpaceTables* t) {
   for (auto& [offset, name] : t->full_names) r->pod(&offset), r->pod(&name);
 }
 
+void pending(SliceWriter* w, const PendingPlane& p) {
+  w->pod(p.active), w->pod(p.file_plane), w->pod(p.first_line), w->pod(p.next_line);
+  w->pod(p.lines), w->pod(p.host), w->pod(p.pools), w->vec(p.process);
+  for (size_t k = 0; k < p.process.size(); ++k) w->str(p.key[k]), w->str(p.base[k]);
+  w->pod(p.rows), w->vec(p.derive_in), w->vec(p.steps_in);
+}
+bool pending(SliceReader* r, PendingPlane* p) {
+  r->pod(&p->active), r->pod(&p->file_plane), r->pod(&p->first_line), r->pod(&p->next_line);
+  r->pod(&p->lines), r->pod(&p->host), r->pod(&p->pools), r->vec(&p->process);
+  if (!r->ok() || p->process.size() != (p->active ? p->pools + size_t{1} : 0)) return false;
+  p->key.resize(p->process.size()), p->base.resize(p->process.size());
+  for (size_t k = 0; k < p->process.size(); ++k) r->str(&p->key[k]), r->str(&p->base[k]);
+  r->pod(&p->rows), r->vec(&p->derive_in), r->vec(&p->steps_in);
+  return r->ok();
+}
+
 }  // namespace
 
 void XPlaneImporter::encode(SliceWriter* w) const {
@@ -125,6 +141,7 @@ void XPlaneImporter::encode(SliceWriter* w) const {
   w->pod(static_cast<uint64_t>(c.hlo_symbols.program_of_module.size()));
   for (const auto& [module, program] : c.hlo_symbols.program_of_module)
     w->pod(module), w->pod(program);
+  pending(w, c.pending);
   tables(w, *tables_);
   w->pod(static_cast<uint64_t>(store_->planes.size()));
   for (const SourcePlane& p : store_->planes) {
@@ -164,6 +181,7 @@ bool XPlaneImporter::decode(SliceReader* r) {
     const auto module = r->get<StrId>();
     c.hlo_symbols.program_of_module[module] = r->get<int64_t>();
   }
+  if (!pending(r, &c.pending)) return false;
   tables(r, tables_.get());
   store_->planes.resize(r->count(16));
   for (SourcePlane& p : store_->planes) {

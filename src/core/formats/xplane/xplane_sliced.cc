@@ -1,7 +1,7 @@
 // The sliced XSpace path (xplane_sliced.h): cut points, a later slice's start, the merge.
 #include "core/formats/xplane/xplane_sliced.h"
 
-#include <chrono>
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/formats/xplane/xplane_importer_impl.h"
@@ -29,15 +29,44 @@ void XPlaneImporter::add_context(const uint8_t* data, size_t n, uint64_t base) {
   read_xplane_symbols(&ctx_, data, n, base);
 }
 
+void XPlaneImporter::plane_part(const uint8_t* plane, size_t n, uint64_t body, uint32_t lo,
+                                uint32_t hi, uint64_t end) {
+  if (stopped_ || finished_ || state_ != State::kHeader || head_.pending()) return;
+  import_xplane_part(&ctx_, plane, n, body, lo, hi);
+  pos_ = field_start_ = end;
+}
+
 bool XPlaneImporter::at_field_boundary() const {
-  return !stopped_ && !finished_ && state_ == State::kHeader && !head_.pending();
+  return !stopped_ && !finished_ && state_ == State::kHeader && !head_.pending() &&
+         !ctx_.pending.active;
 }
 
 bool XPlaneImporter::can_absorb(const XPlaneImporter& later) const {
-  if (!at_field_boundary() || later.slice_begin_ != pos_) return false;
-  if (later.ctx_.plane_base != ctx_.plane_base + store_->planes.size()) return false;
-  for (const auto& kv : later.ctx_.process_plane)
-    if (ctx_.process_plane.count(kv.first)) return false;
+  if (stopped_ || finished_ || state_ != State::kHeader || head_.pending()) return false;
+  if (later.slice_begin_ != pos_) return false;
+  const PendingPlane& mine = ctx_.pending;
+  const PendingPlane& next = later.ctx_.pending;
+  const bool continues = next.active && next.first_line > 0;
+  if (mine.active != continues) return false;
+  if (!continues) {
+    if (later.ctx_.plane_base != ctx_.plane_base + store_->planes.size()) return false;
+    for (const auto& kv : later.ctx_.process_plane)
+      if (ctx_.process_plane.count(kv.first)) return false;
+    return true;
+  }
+  if (next.first_line != mine.next_line || next.lines != mine.lines || next.pools != mine.pools ||
+      later.ctx_.plane_base != mine.file_plane)
+    return false;
+  // A section the later part made first is keyed as one pass would key it here: by its name,
+  // unless an earlier section has that name.
+  for (size_t k = 0; k < next.process.size(); ++k) {
+    if (next.process[k] == kNone) continue;
+    if (mine.process[k] != kNone) {
+      if (next.key[k] != mine.key[k]) return false;
+    } else if (next.key[k] != next.base[k] || ctx_.process_plane.count(next.key[k])) {
+      return false;
+    }
+  }
   return true;
 }
 
@@ -52,6 +81,9 @@ void XPlaneImporter::absorb(XPlaneImporter& later) {
   XSpaceImport& lc = later.ctx_;
   for (XSpaceImport::Section s : lc.sections) {
     const Process& p = src.processes[s.process];
+    // A cut plane's section made before the cut: its sort index (which the part's builder set
+    // by its own numbering) is set again below, and it is listed once.
+    const bool made = ctx_.process_plane.count(p.key) > 0;
     s.process = builder_.process(p.key, p.pid);
     if (s.host != kNone) s.host += hosts;
     if (s.pool != kNone) s.pool += pools;
@@ -62,7 +94,7 @@ void XPlaneImporter::absorb(XPlaneImporter& later) {
       s.sort = section_sort_index(PlaneKind::kHost, pid);
       builder_.set_process_sort_index(s.process, s.sort);
     }
-    ctx_.sections.push_back(std::move(s));
+    if (!made) ctx_.sections.push_back(std::move(s));
   }
   ctx_.events += lc.events;
   ctx_.host_planes += lc.host_planes;
@@ -105,6 +137,7 @@ void XPlaneImporter::absorb(XPlaneImporter& later) {
   for (SourcePlane& p : src.planes) dst.planes.push_back(std::move(p));
   later.tables_ = std::make_shared<XSpaceTables>();
   src.planes.clear();
+  absorb_pending(lc.pending, src, str);
 
   // later's framing goes on here: a file cut off inside its last field is finished here.
   state_ = later.state_;
@@ -116,6 +149,36 @@ void XPlaneImporter::absorb(XPlaneImporter& later) {
   body_start_ = later.body_start_;
   body_.swap(later.body_);
   stopped_ = later.stopped_;
+}
+
+void XPlaneImporter::absorb_pending(PendingPlane& next, const TraceStore& src,
+                                    const std::function<StrId(StrId)>& str) {
+  if (!next.active) return;
+  PendingPlane& mine = ctx_.pending;
+  if (next.first_line == 0) mine = PendingPlane{}, mine = next;  // the later slice's last plane
+  mine.active = true;
+  mine.process.resize(next.process.size(), kNone);
+  mine.key.resize(next.process.size()), mine.base.resize(next.process.size());
+  for (size_t k = 0; k < next.process.size(); ++k) {
+    if (next.process[k] == kNone || (next.first_line > 0 && mine.process[k] != kNone)) continue;
+    const Process& p = src.processes[next.process[k]];
+    mine.process[k] = builder_.process(p.key, p.pid);
+    mine.key[k] = next.key[k], mine.base[k] = next.base[k];
+  }
+  auto remap = [&](std::vector<DeriveInput>* to, const std::vector<DeriveInput>& from) {
+    if (next.first_line == 0) to->clear();
+    for (DeriveInput d : from) {
+      d.module = str(d.module), d.hlo_op = str(d.hlo_op);
+      d.tf_op = str(d.tf_op), d.source = str(d.source);
+      to->push_back(d);
+    }
+  };
+  remap(&mine.derive_in, next.derive_in);
+  remap(&mine.steps_in, next.steps_in);
+  mine.next_line = next.next_line;
+  mine.rows = next.rows;
+  next = PendingPlane{};
+  if (mine.first_line == 0 && mine.next_line >= mine.lines) finish_pending_plane(&ctx_);
 }
 
 }  // namespace strata::xplane_impl
@@ -144,8 +207,39 @@ std::vector<XSpaceField> top_fields(std::string_view data) {
   return out;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+// The file offsets of the lines of plane `f` when it may be cut at them: a plane of a device or
+// host whose fields all read cleanly, with two lines or more; else none.
+std::vector<uint64_t> line_starts(std::string_view data, const XSpaceField& f) {
+  std::vector<uint64_t> out;
+  if (!f.plane || f.context) return out;
+  auto* base = reinterpret_cast<const uint8_t*>(data.data());
+  wire::Reader r(base + f.body, static_cast<size_t>(f.len));
+  wire::Field fl;
+  wire::Status st;
+  while ((st = r.next(&fl)) == wire::Status::kOk)
+    if (fl.number == 3 && fl.type == wire::kLen)
+      out.push_back(static_cast<uint64_t>(r.field_start - base));
+  if (st != wire::Status::kEnd || out.size() < 2) out.clear();
+  return out;
+}
+
+// The line cut `at` is in: the plane (an index in `fields`) and the line's index, when `at`
+// starts one of a cuttable plane's lines after its first.
+struct LineCut {
+  size_t field = 0;
+  uint32_t line = 0;
+};
+bool line_cut_at(const std::vector<XSpaceField>& fields,
+                 const std::vector<std::vector<uint64_t>>& lines, uint64_t at, LineCut* out) {
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (at <= fields[i].at || at >= fields[i].end) continue;
+    const auto& l = lines[i];
+    auto it = std::lower_bound(l.begin(), l.end(), at);
+    if (it == l.end() || *it != at || it == l.begin()) return false;
+    *out = LineCut{i, static_cast<uint32_t>(it - l.begin())};
+    return true;
+  }
+  return false;
 }
 
 xplane_impl::XPlaneImporter& imp(Importer& i) {
@@ -197,8 +291,32 @@ bool xspace_field_at(std::string_view window, uint64_t at, uint64_t file_size, X
   return true;
 }
 
-std::vector<uint64_t> xspace_cut_points(std::string_view data, size_t slices) {
-  return xspace_cuts_of(top_fields(data), data.size(), slices);
+std::vector<uint64_t> xspace_cut_points(std::string_view data, size_t slices, bool lines) {
+  const std::vector<XSpaceField> fields = top_fields(data);
+  if (!lines || slices < 2) return xspace_cuts_of(fields, data.size(), slices);
+  // The candidates: every top-level field, and the lines (after the first) of a plane bigger
+  // than a share.
+  std::vector<XSpaceField> at = fields;
+  for (const XSpaceField& f : fields) {
+    if (f.len <= data.size() / slices) continue;
+    const std::vector<uint64_t> l = line_starts(data, f);
+    for (size_t k = 1; k < l.size(); ++k) {
+      XSpaceField c;
+      c.at = l[k];
+      at.push_back(c);
+    }
+  }
+  std::sort(at.begin(), at.end(),
+            [](const XSpaceField& a, const XSpaceField& b) { return a.at < b.at; });
+  std::vector<uint64_t> cuts = xspace_cuts_of(at, data.size(), slices);
+  // A slice that holds a plane's last lines ends with the plane: its derived rows come before
+  // the next plane's sections.
+  for (size_t i = 0, n = cuts.size(); i < n; ++i)
+    for (const XSpaceField& f : fields)
+      if (cuts[i] > f.at && cuts[i] < f.end && f.end < data.size()) cuts.push_back(f.end);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  return cuts;
 }
 
 std::vector<uint64_t> xspace_cuts_of(const std::vector<XSpaceField>& fields, uint64_t size,
@@ -221,7 +339,55 @@ std::vector<uint64_t> xspace_cuts_of(const std::vector<XSpaceField>& fields, uin
 
 std::vector<XSpaceSliceSpec> xspace_slice_specs(std::string_view data,
                                                 const std::vector<uint64_t>& cuts) {
-  return xspace_specs_of(top_fields(data), data.size(), cuts);
+  const std::vector<XSpaceField> fields = top_fields(data);
+  std::vector<std::vector<uint64_t>> lines(fields.size());
+  std::vector<bool> cut(fields.size(), false);  // a plane cut at its lines
+  std::vector<uint64_t> bounds, inside;
+  // A cut at a line of a plane makes that plane's end a bound too.
+  for (uint64_t c : cuts) {
+    size_t i = 0;
+    while (i < fields.size() && !(c > fields[i].at && c < fields[i].end)) ++i;
+    if (i == fields.size() || !fields[i].plane) {
+      bounds.push_back(c);
+      continue;
+    }
+    if (lines[i].empty()) lines[i] = line_starts(data, fields[i]);
+    LineCut lc;
+    if (!line_cut_at(fields, lines, c, &lc)) {
+      inside.push_back(c);
+      continue;
+    }
+    cut[i] = true;
+    bounds.push_back(c);
+    if (fields[i].end < data.size()) bounds.push_back(fields[i].end);
+  }
+  // A cut inside a plane at no line start is kept (the merge refuses it), unless that plane is
+  // cut at its lines.
+  for (uint64_t c : inside) {
+    bool in_cut_plane = false;
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (cut[i] && c > fields[i].at && c < fields[i].end) in_cut_plane = true;
+    if (!in_cut_plane) bounds.push_back(c);
+  }
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (!cut[i]) lines[i].clear();
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  std::vector<XSpaceSliceSpec> specs = xspace_specs_of(fields, data.size(), bounds);
+  for (XSpaceSliceSpec& s : specs) {
+    LineCut from, to;
+    const bool starts_in = line_cut_at(fields, lines, s.begin, &from);
+    const bool ends_in = s.end < data.size() && line_cut_at(fields, lines, s.end, &to);
+    if (!starts_in && !ends_in) continue;
+    const XSpaceField& f = fields[starts_in ? from.field : to.field];
+    s.has_part = true;
+    s.part.at = f.at, s.part.body = f.body, s.part.len = f.len;
+    s.part.lo = starts_in ? from.line : 0;
+    s.part.hi = ends_in ? to.line : static_cast<uint32_t>(lines[from.field].size());
+    s.fields_end = starts_in ? s.begin : f.at;
+    if (starts_in) --s.planes_before;  // the cut plane, counted as one before the slice
+  }
+  return specs;
 }
 
 std::vector<XSpaceSliceSpec> xspace_specs_of(const std::vector<XSpaceField>& fields, uint64_t size,
@@ -239,6 +405,7 @@ std::vector<XSpaceSliceSpec> xspace_specs_of(const std::vector<XSpaceField>& fie
       ++s.planes_before;
       if (t.context) s.context.emplace_back(t.body, t.len);
     }
+    s.fields_end = s.end;
     specs.push_back(std::move(s));
   }
   return specs;
@@ -267,6 +434,11 @@ void XSpaceSlice::context(const uint8_t* plane, size_t n, uint64_t offset) {
 
 void XSpaceSlice::feed(const uint8_t* data, size_t n) { importer_->feed(data, n); }
 
+void XSpaceSlice::plane_part(const uint8_t* plane, const XPlanePart& part, uint64_t end) {
+  imp(*importer_)
+      .plane_part(plane, static_cast<size_t>(part.len), part.body, part.lo, part.hi, end);
+}
+
 bool XSpaceSlice::can_absorb(const XSpaceSlice& next) const {
   return imp(*importer_).can_absorb(imp(*next.importer_));
 }
@@ -288,8 +460,9 @@ void xspace_head_absorb(Importer& head, XSpaceSlice& later) {
 }
 
 SlicedImportResult import_xspace_sliced(TraceStore* store, std::string_view data, size_t slices,
-                                        SlicedImportStats* stats, const SliceRunner& run) {
-  return import_xspace_at(store, data, xspace_cut_points(data, slices), stats, run);
+                                        SlicedImportStats* stats, const SliceRunner& run,
+                                        bool lines) {
+  return import_xspace_at(store, data, xspace_cut_points(data, slices, lines), stats, run);
 }
 
 SlicedImportResult import_xspace_at(TraceStore* store, std::string_view data,
@@ -301,41 +474,23 @@ SlicedImportResult import_xspace_at(TraceStore* store, std::string_view data,
   st.cuts = cuts;
   auto* bytes = reinterpret_cast<const uint8_t*>(data.data());
   const std::vector<XSpaceSliceSpec> specs = xspace_slice_specs(data, cuts);
-  const size_t n = specs.size();
-  std::vector<std::unique_ptr<XSpaceSlice>> parts(n);
-  st.slice_seconds.assign(n, 0);
-  auto job = [&](size_t i) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const XSpaceSliceSpec& s = specs[i];
-    auto part = i == 0 ? XSpaceSlice::first(store) : XSpaceSlice::later(s);
-    for (const auto& [at, len] : s.context) part->context(bytes + at, len, at);
-    part->feed(bytes + s.begin, s.end - s.begin);
-    st.slice_seconds[i] = seconds_since(t0);
-    parts[i] = std::move(part);
+  // A slice's whole fields, then the part of a cut plane it ends with.
+  auto read = [&](XSpaceSlice& to, const XSpaceSliceSpec& s) {
+    to.feed(bytes + s.begin, s.fields_end - s.begin);
+    if (s.has_part) to.plane_part(bytes + s.part.body, s.part, s.end);
   };
-  if (run) {
-    run(n, job);
-  } else {
-    for (size_t i = 0; i < n; ++i) job(i);
-  }
-
-  const auto t0 = std::chrono::steady_clock::now();
-  XSpaceSlice& head = *parts[0];
-  for (size_t i = 1; i < n; ++i) {
-    if (head.can_absorb(*parts[i])) {
-      head.absorb(*parts[i]);
-    } else {
-      ++st.refused;  // not at a field boundary, or a name repeats across the cut: read in line
-      head.feed(bytes + specs[i].begin, specs[i].end - specs[i].begin);
-    }
-    parts[i].reset();
-  }
-  st.merge_seconds = seconds_since(t0);
-  const auto t1 = std::chrono::steady_clock::now();
-  Importer& i = head.importer();
-  i.finish();
-  st.finish_seconds = seconds_since(t1);
-  return SlicedImportResult{i.failed(), i.failure(), i.records()};
+  return run_slices<XSpaceSlice>(
+      specs.size(),
+      [&](size_t i) {
+        const XSpaceSliceSpec& s = specs[i];
+        auto part = i == 0 ? XSpaceSlice::first(store) : XSpaceSlice::later(s);
+        for (const auto& [at, len] : s.context) part->context(bytes + at, len, at);
+        read(*part, s);
+        return part;
+      },
+      // Not at a field boundary, or a name repeats across the cut: read in line.
+      [](const XSpaceSlice& head, const XSpaceSlice& part) { return head.can_absorb(part); },
+      [&](XSpaceSlice& head, size_t i) { read(head, specs[i]); }, run, &st);
 }
 
 }  // namespace strata

@@ -12,8 +12,15 @@
 // before it, when the merge could not be exact: the earlier slice did not end between two fields
 // (a corrupt or cut-off file), or a plane name repeats across the cut.
 //
-// One file per load. A plane is never cut: the largest plane of a real file holds 54-73% of
-// its bytes, which bounds the gain (see docs/ARCHITECTURE.md "Not built yet").
+// A plane bigger than a slice's share is cut too, between its lines (XPlane.lines = 3; the
+// largest plane of a real file holds most of its bytes): each part reads the plane's header
+// and metadata (written after the lines) and the headers of all its lines (thread pools and
+// the derive source are chosen over all of them), and the events of its own run of lines. The
+// rows derived from all the plane's lines are made at the merge, once its last part is in, so
+// a slice holding a plane's last lines ends with that plane. Only a plane whose fields read
+// cleanly is cut (the damage messages of one pass would come from the whole plane).
+//
+// One file per load.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -21,25 +28,40 @@
 #include <utility>
 #include <vector>
 
-#include "core/formats/chrome_json/sliced_import.h"
+#include "core/store/run_slices.h"
 #include "core/store/trace_store.h"
 
 namespace strata {
 
 class Importer;
 
+// A run of lines [lo, hi) of a plane cut at its lines: the plane's field starts at `at`, its
+// message is [body, body + len).
+struct XPlanePart {
+  uint64_t at = 0, body = 0, len = 0;
+  uint32_t lo = 0, hi = 0;
+};
+
 // One slice of an XSpace: bytes [begin, end) of the file, after `planes_before` planes, and the
-// earlier planes it reads the metadata of (each a plane's message: offset and length).
+// earlier planes it reads the metadata of (each a plane's message: offset and length). With a
+// part, the whole fields are [begin, fields_end) and the slice ends with `part` (its lines; it
+// reads the whole plane message for the header, metadata and the other lines' headers); a
+// slice that starts inside a plane (part.lo > 0) has no whole fields, and `planes_before`
+// does not count that plane.
 struct XSpaceSliceSpec {
   uint64_t begin = 0, end = 0;
   uint32_t planes_before = 0;
   std::vector<std::pair<uint64_t, uint64_t>> context;
+  bool has_part = false;
+  uint64_t fields_end = 0;
+  XPlanePart part;
 };
 
 // Where to cut `data` into about `slices` slices of equal size: starts of top-level fields
-// (ascending, each > 0), the field boundary nearest each share. Fewer when there are fewer
-// fields, and none after a corrupt or cut-off header.
-std::vector<uint64_t> xspace_cut_points(std::string_view data, size_t slices);
+// (ascending, each > 0), the field boundary nearest each share, and with `lines`, also the
+// starts of the lines of a plane bigger than a share (then that plane's end too). Fewer when
+// there are fewer fields, and none after a corrupt or cut-off header.
+std::vector<uint64_t> xspace_cut_points(std::string_view data, size_t slices, bool lines = true);
 // The slices that `cuts` make of `data` (any ascending offsets: one that is not a field
 // boundary is refused at the merge).
 std::vector<XSpaceSliceSpec> xspace_slice_specs(std::string_view data,
@@ -56,6 +78,8 @@ class XSpaceSlice {
 
   void context(const uint8_t* plane, size_t n, uint64_t offset);
   void feed(const uint8_t* data, size_t n);
+  // The part of a cut plane the spec ends with: `plane` is its whole message.
+  void plane_part(const uint8_t* plane, const XPlanePart& part, uint64_t end);
   // Whether `next` (the slice right after this one's bytes) can be absorbed exactly; when not,
   // its bytes are fed here instead.
   bool can_absorb(const XSpaceSlice& next) const;
@@ -101,9 +125,10 @@ std::vector<XSpaceSliceSpec> xspace_specs_of(const std::vector<XSpaceField>& fie
 
 // The whole sliced path in memory: `data` cut into `slices` (or at `cuts`), each parsed (one
 // after another unless `run` says otherwise), merged in file order and finished into `store`.
+// With `lines` false, planes are never cut (the path before planes were cut at their lines).
 SlicedImportResult import_xspace_sliced(TraceStore* store, std::string_view data, size_t slices,
                                         SlicedImportStats* stats = nullptr,
-                                        const SliceRunner& run = nullptr);
+                                        const SliceRunner& run = nullptr, bool lines = true);
 SlicedImportResult import_xspace_at(TraceStore* store, std::string_view data,
                                     const std::vector<uint64_t>& cuts,
                                     SlicedImportStats* stats = nullptr,
