@@ -57,6 +57,13 @@ class LazyTiles {
   virtual bool event(uint32_t event, TileEvent* out, uint32_t* tile) const = 0;
   virtual void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
                     std::vector<CounterBucket>* buckets) const = 0;
+  // A view's flow arrows over [t0, t1] (absolute ns): the flows tiles they need, not held, and
+  // the arrows from those at hand (store tracks). None unless overridden: a pod's hosts do not
+  // carry their flows into the pod.
+  virtual std::vector<uint32_t> flows_wanted(TimeNs /*t0*/, TimeNs /*t1*/) const { return {}; }
+  virtual std::vector<BundleSession::Arrow> view_flows(TimeNs /*t0*/, TimeNs /*t1*/) const {
+    return {};
+  }
 };
 
 // One lazy bundle: its session as it is.
@@ -103,6 +110,12 @@ class BundleTiles final : public LazyTiles {
   void view(const ViewportQuery& q, std::vector<VisibleSlice>* slices,
             std::vector<CounterBucket>* buckets) const override {
     s_->view(q, slices, buckets);
+  }
+  std::vector<uint32_t> flows_wanted(TimeNs t0, TimeNs t1) const override {
+    return s_->flows_wanted(t0, t1);
+  }
+  std::vector<BundleSession::Arrow> view_flows(TimeNs t0, TimeNs t1) const override {
+    return s_->view_flows(t0, t1);
   }
 
  private:
