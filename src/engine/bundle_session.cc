@@ -19,8 +19,13 @@ std::string lazy_bundle_analysis_reason(uint64_t bundle_bytes) {
 
 BundleSession::BundleSession(bundle::Manifest m, bundle::SearchIndex search, uint64_t bundle_bytes,
                              size_t cache_cap)
-    : m_(std::move(m)), search_(std::move(search)), bundle_bytes_(bundle_bytes), cap_(cache_cap) {
+    : m_(std::move(m)),
+      search_(std::move(search)),
+      event_rows_(m_),
+      bundle_bytes_(bundle_bytes),
+      cap_(cache_cap) {
   lookup_ = bundle::make_lookup(m_);
+  flow_lookup_ = bundle::make_flow_lookup(m_);
   for (uint32_t i = 0; i < m_.tiles.size(); ++i)
     if (m_.tiles[i].kind == bundle::TileKind::kEvents && m_.tiles[i].count)
       events_by_first_.push_back(i);
@@ -256,6 +261,11 @@ PartialStore BundleSession::partial(std::vector<uint32_t> tiles) const {
   std::string error;
   p.store = tables(&error);
   if (!p.store) p.store = std::make_unique<TraceStore>();
+  std::vector<uint32_t> flow_tiles;
+  for (uint32_t i : tiles)
+    if (i < m_.tiles.size() && (m_.tiles[i].kind == bundle::TileKind::kFlows ||
+                                m_.tiles[i].kind == bundle::TileKind::kFlowsIn))
+      flow_tiles.push_back(i);
   // In the trace's order: a row's tiles follow each other, rows by track and depth.
   std::erase_if(tiles, [&](uint32_t i) {
     return i >= m_.tiles.size() || m_.tiles[i].kind != bundle::TileKind::kEvents;
@@ -294,7 +304,66 @@ PartialStore BundleSession::partial(std::vector<uint32_t> tiles) const {
     for (size_t r = 0; r < u.rows.size() && r < ti.rows.size(); ++r)
       u.rows[r] = p.before(ti.rows[r]);
   }
+  // The edges between events here, in the store's edge order (so by source, as the trace's).
+  struct Edge {
+    uint32_t edge, from, to, kind;
+  };
+  std::vector<Edge> edges;
+  for (uint32_t i : flow_tiles) {
+    const DecodedTile* d = get(i);
+    if (!d || d->failed) continue;
+    const bundle::FlowTile& f = d->flows;
+    for (size_t k = 0; k < f.size(); ++k) {
+      const uint32_t a = p.local(f.from[k]), b = p.local(f.to[k]);
+      if (a != kNone && b != kNone && f.kind[k] < m_.flow_kinds.size())
+        edges.push_back({f.edge[k], a, b, f.kind[k]});
+    }
+  }
+  std::sort(edges.begin(), edges.end(),
+            [](const Edge& x, const Edge& y) { return x.edge < y.edge; });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const Edge& x, const Edge& y) { return x.edge == y.edge; }),
+              edges.end());
+  FlowColumns& fl = p.store->flows;
+  for (const bundle::FlowKindInfo& k : m_.flow_kinds) fl.kinds.push_back({k.name, k.cat});
+  for (const Edge& e : edges)
+    fl.from.push_back(e.from), fl.to.push_back(e.to), fl.kind.push_back(e.kind);
+  fl.by_to.resize(fl.size());
+  for (uint32_t e = 0; e < fl.by_to.size(); ++e) fl.by_to[e] = e;
+  std::stable_sort(fl.by_to.begin(), fl.by_to.end(),
+                   [&](uint32_t a, uint32_t b) { return fl.to[a] < fl.to[b]; });
   return p;
+}
+
+std::vector<uint32_t> BundleSession::flows_wanted(TimeNs t0, TimeNs t1) const {
+  std::vector<uint32_t> out;
+  for (uint32_t i :
+       bundle::plan_view_flows(m_, flow_lookup_, t0, t1, [this](uint32_t i) { return get(i); }))
+    if (!failed_.count(i)) out.push_back(i);
+  return out;
+}
+
+std::vector<BundleSession::Arrow> BundleSession::view_flows(TimeNs t0, TimeNs t1) const {
+  std::vector<Arrow> out;
+  for (const bundle::ViewFlow& f :
+       bundle::view_flows(m_, flow_lookup_, t0, t1, [this](uint32_t i) { return get(i); })) {
+    Arrow a;
+    a.flow = f;
+    if (event_rows_.place(f.from, &a.from_track, &a.from_depth) &&
+        event_rows_.place(f.to, &a.to_track, &a.to_depth))
+      out.push_back(a);
+  }
+  return out;
+}
+
+uint32_t BundleSession::analysis_tile(std::string_view name) const {
+  for (uint32_t i = 0; i < m_.tiles.size(); ++i) {
+    const bundle::Tile& t = m_.tiles[i];
+    if (t.kind == bundle::TileKind::kAnalysis && t.row < m_.analyses.size() &&
+        m_.analyses[t.row] == name)
+      return i;
+  }
+  return kNone;
 }
 
 void BundleSession::insert(uint32_t i, DecodedTile d) {

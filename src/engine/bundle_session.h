@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/bundle/bundle_reader.h"
+#include "core/bundle/flow_tiles.h"
 #include "core/bundle/tile_view.h"
 #include "core/store/trace_store.h"
 #include "engine/bundle_partial.h"
@@ -68,6 +69,8 @@ class BundleSession {
   // Takes the decoded index and search blob (the caller read them by the header's ranges).
   BundleSession(bundle::Manifest m, bundle::SearchIndex search, uint64_t bundle_bytes,
                 size_t cache_cap = kTileCacheBytes);
+  BundleSession(const BundleSession&) = delete;  // event_rows_ points at m_
+  BundleSession& operator=(const BundleSession&) = delete;
 
   const bundle::Manifest& manifest() const { return m_; }
   uint64_t bundle_bytes() const { return bundle_bytes_; }
@@ -127,8 +130,29 @@ class BundleSession {
   void add_neighbour_tiles(std::vector<uint32_t>* tiles, bool above, bool below) const;
   // The listed tiles neither held nor failed: to fetch before partial().
   std::vector<uint32_t> missing(const std::vector<uint32_t>& tiles) const;
-  // The listed events tiles at hand as a store (a failed tile's events are absent).
+  // The listed events tiles at hand as a store (a failed tile's events are absent), with the
+  // edges of the listed flows tiles at hand whose both events are in it.
   PartialStore partial(std::vector<uint32_t> tiles) const;
+  // Tile i decoded when held (a failed one: failed set), else null.
+  const bundle::DecodedTile* tile(uint32_t i) const { return get(i); }
+
+  // ---- flows (core/bundle/flow_tiles.h) -------------------------------------------------------
+  // The flows tiles the arrows of [t0, t1] (absolute ns) need, not held.
+  std::vector<uint32_t> flows_wanted(TimeNs t0, TimeNs t1) const;
+  // The arrows of [t0, t1] from the flows tiles at hand, each placed on its rows (store tracks).
+  struct Arrow {
+    bundle::ViewFlow flow;
+    uint32_t from_track = 0, from_depth = 0, to_track = 0, to_depth = 0;
+  };
+  std::vector<Arrow> view_flows(TimeNs t0, TimeNs t1) const;
+  // Appends the flows tiles holding the edges out of (`in` false) or into events [lo, hi].
+  void flow_tiles_of(bool in, uint32_t lo, uint32_t hi, std::vector<uint32_t>* out) const {
+    bundle::flow_tiles_of(m_, flow_lookup_, in, lo, hi, out);
+  }
+
+  // ---- analyses (packed with default arguments) ----------------------------------------------
+  // The kAnalysis tile of analysis `name`, or kNone when the bundle carries none for it.
+  uint32_t analysis_tile(std::string_view name) const;
 
   // ---- answers --------------------------------------------------------------------------------
   // The view from the tiles at hand (core/bundle/tile_view.h); store track indices.
@@ -148,6 +172,8 @@ class BundleSession {
   bundle::Manifest m_;
   bundle::SearchIndex search_;
   bundle::TileLookup lookup_;
+  bundle::FlowLookup flow_lookup_;
+  bundle::EventRows event_rows_;
   std::vector<std::vector<uint32_t>> track_rows_;  // [track][depth]: index into m_.rows
   std::vector<uint32_t> events_by_first_;          // the events tiles by their first event
   uint64_t bundle_bytes_ = 0;

@@ -8,6 +8,7 @@
 
 #include "core/analysis/queue_length.h"
 #include "core/base/json_writer.h"
+#include "core/bundle/flow_tiles.h"
 #include "core/formats/compression/decompressing_importer.h"
 #include "core/formats/detect_format.h"
 #include "core/formats/format_sniffer.h"
@@ -316,7 +317,8 @@ std::string Engine::summary_json() const {
   protocol::append_key(&o, sum::kCounters);
   o += std::to_string(s.samples.size() - derived_counter_samples(s));  // the file's counters
   o += ",\"counterTracks\":" + std::to_string(counter_tracks);
-  o += ",\"flows\":" + std::to_string(s.flows.size());
+  o += ",\"flows\":" +
+       std::to_string(bundle_session() ? bundle_session()->manifest().flows : s.flows.size());
   protocol::append_key(&o, sum::kTracks);
   o += std::to_string(s.tracks.size());
   protocol::append_key(&o, sum::kProcesses);
@@ -524,7 +526,7 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   std::vector<VisibleSlice> slices;
   std::vector<CounterBucket> buckets;
   if (bundle_) {
-    bundle_->view(q, &slices, &buckets);  // from its tiles at hand; no flows in a bundle
+    bundle_->view(q, &slices, &buckets);  // from its tiles at hand
   } else {
     query_slices_pyramid(s, pyramid_, q, &slices);
     query_counters(s, q, &buckets, &pyramid_.counters);
@@ -545,11 +547,17 @@ std::vector<uint8_t> Engine::view(const uint8_t* request, size_t n) {
   // thousand arrows a view is unreadable anyway).
   std::vector<proto::FlowEntry> flows;
   if (rq.flags & proto::kWantFlows) {
-    constexpr size_t kMaxFlows = 4000;
     const TimeNs t0 = q.origin + static_cast<TimeNs>(q.start),
                  t1 = q.origin + static_cast<TimeNs>(q.end);
+    // A lazy bundle's from its flows tiles at hand: the same arrows, in the same order.
+    if (bundle_)
+      for (const BundleSession::Arrow& a : bundle_->view_flows(t0, t1))
+        flows.push_back({static_cast<double>(a.flow.from_end - q.origin),
+                         static_cast<double>(a.flow.to_start - q.origin),
+                         display_index[a.from_track], a.from_depth, display_index[a.to_track],
+                         a.to_depth, a.flow.from, a.flow.to});
     const FlowColumns& fc = s.flows;
-    for (size_t i = 0; i < fc.size() && flows.size() < kMaxFlows; ++i) {
+    for (size_t i = 0; i < fc.size() && flows.size() < bundle::kMaxViewFlows; ++i) {
       uint32_t a = fc.from[i], b = fc.to[i];
       TimeNs ae = s.events.start[a] + s.events.dur[a], bs = s.events.start[b];
       if ((ae < t0 || ae > t1) && (bs < t0 || bs > t1)) continue;

@@ -107,7 +107,8 @@ class Engine {
   bool bundle_find_begin(std::string_view args, std::vector<uint32_t>* tiles, std::string* error);
   // The tiles a lazy bundle's select query (kind "select", `args` as query_json takes them)
   // reads and does not hold: to fetch and feed before query_json answers as the trace loaded
-  // whole does. Empty without a lazy bundle or for another kind.
+  // whole does; for kind "analysis" with a name alone, the analysis' packed table. Empty
+  // without a lazy bundle or for another kind.
   std::vector<uint32_t> bundle_query_wanted(std::string_view kind, std::string_view args) const;
   // The same for details_json(event): its tile and those of the rows above and below it.
   std::vector<uint32_t> bundle_details_wanted(uint32_t event) const;
@@ -275,7 +276,12 @@ class Engine {
   std::string bundle_details_json(uint32_t event, std::string_view record) const;
   std::string bundle_select_json(const QueryArgs& args) const;
   std::vector<uint32_t> bundle_select_tiles(const QueryArgs& args) const;
-  std::vector<uint32_t> bundle_details_tiles(uint32_t event) const;
+  // *launches_cut: the nested rows read for what it launched were cut at their first tiles.
+  std::vector<uint32_t> bundle_details_tiles(uint32_t event, bool* launches_cut = nullptr) const;
+  // The kAnalysis tile answering an analysis query of a lazy bundle (its name alone), or kNone.
+  uint32_t bundle_analysis_tile(const QueryArgs& args) const;
+  // The analysis query on a lazy bundle: the packed list and tables, else why not (load whole).
+  std::string bundle_analysis_json(const QueryArgs& args) const;
   // The lazy bundle's last search, as query_json("find") (panel) or find_json() answers.
   std::string bundle_find_json(bool panel) const;
   // A kViewRequest's range as a query on the current trace; false for a malformed request.

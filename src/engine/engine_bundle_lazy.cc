@@ -2,6 +2,7 @@
 // search blob (three reads, whatever the bundle's size). The store installed stands for the
 // bundle's tables (names, processes, tracks, series) without events; the BundleSession answers
 // the timeline from the tiles the worker fetches for it.
+#include <cstring>
 #include <memory>
 #include <new>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "engine/bundle_session.h"
 #include "engine/engine.h"
 #include "engine/lazy_tiles.h"
+#include "protocol/view_messages.h"
 
 namespace strata {
 
@@ -78,7 +80,15 @@ bool Engine::open_bundle_lazy(std::string_view name, ByteReader* reader) {
 std::vector<uint32_t> Engine::bundle_wanted(const uint8_t* request, size_t n) const {
   ViewportQuery q;
   if (!bundle_ || !view_query(request, n, &q)) return {};
-  return bundle_->wanted(q);
+  std::vector<uint32_t> out = bundle_->wanted(q);
+  proto::ViewRequestBody rq;
+  std::memcpy(&rq, request + sizeof(proto::Header), sizeof rq);
+  if (rq.flags & proto::kWantFlows) {
+    const std::vector<uint32_t> flows = bundle_->flows_wanted(
+        q.origin + static_cast<TimeNs>(q.start), q.origin + static_cast<TimeNs>(q.end));
+    out.insert(out.end(), flows.begin(), flows.end());
+  }
+  return out;
 }
 
 }  // namespace strata

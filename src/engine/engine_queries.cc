@@ -115,16 +115,7 @@ std::string Engine::query_json(std::string_view kind, std::string_view args_text
   QueryArgs args;
   std::string err;
   if (!args.parse(args_text, &err)) return error_json("bad query: " + err);
-  if (kind == "analysis" && bundle_) {
-    // The analyses read every event; a lazy bundle holds a few tiles of them.
-    const uint64_t bytes = bundle_->bundle_bytes();
-    std::string o;
-    protocol::append_key(&o, protocol::keys::failure::kError, '{');
-    json_append_string(&o, bundle_->analysis_reason());
-    protocol::append_key(&o, protocol::keys::load_whole::kLoadWholeBytes);
-    o += std::to_string(bytes);
-    return o + "}";
-  }
+  if (kind == "analysis" && bundle_) return bundle_analysis_json(args);
   if (kind == "analysis") return analysis_json(*this, args);
   const TimeNs origin = s.has_time ? s.start_ns : 0;
 

@@ -76,6 +76,13 @@ class LazyTiles {
   // The listed tiles at hand as one store numbered as the trace installed (its tracks, strings
   // and events), on which the loaded trace's select and details code runs.
   virtual PartialStore partial(std::vector<uint32_t> tiles) const = 0;
+  // A view's flow arrows over [t0, t1] (absolute ns): the flows tiles they need, not held, and
+  // the arrows from those at hand (store tracks). None unless overridden: a pod's hosts do not
+  // carry their flows into the pod.
+  virtual std::vector<uint32_t> flows_wanted(TimeNs /*t0*/, TimeNs /*t1*/) const { return {}; }
+  virtual std::vector<BundleSession::Arrow> view_flows(TimeNs /*t0*/, TimeNs /*t1*/) const {
+    return {};
+  }
 };
 
 // One lazy bundle: its session as it is.
@@ -153,6 +160,12 @@ class BundleTiles final : public LazyTiles {
   }
   PartialStore partial(std::vector<uint32_t> tiles) const override {
     return s_->partial(std::move(tiles));
+  }
+  std::vector<uint32_t> flows_wanted(TimeNs t0, TimeNs t1) const override {
+    return s_->flows_wanted(t0, t1);
+  }
+  std::vector<BundleSession::Arrow> view_flows(TimeNs t0, TimeNs t1) const override {
+    return s_->view_flows(t0, t1);
   }
 
  private:

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "engine/engine.h"
 #include "tools/pack/bundle_file.h"
 #include "tools/pack/bundle_writer.h"
+#include "tools/pack/pack_analyses.h"
 #include "tools/pack/pod_manifest.h"
 #include "tools/pack/pod_open.h"
 #include "tools/stream_load.h"
@@ -111,6 +113,12 @@ size_t verify(const std::string& path) {
     } else if (t.kind == TileKind::kLevel) {
       strata::bundle::LevelTile l;
       ok = decode_level(t, bytes.data(), bytes.size(), &l, &error);
+    } else if (t.kind == TileKind::kFlows || t.kind == TileKind::kFlowsIn) {
+      strata::bundle::FlowTile f;
+      ok = decode_flows(t, bytes.data(), bytes.size(), &f, &error);
+    } else if (t.kind == TileKind::kAnalysis) {
+      std::string text;
+      ok = decode_text(t, bytes.data(), bytes.size(), &text, &error);
     } else {
       strata::bundle::CounterTile c;
       ok = decode_counter(t, bytes.data(), bytes.size(), &c, &error);
@@ -142,9 +150,13 @@ int list_tiles(const std::string& path) {
   std::printf("tile\tkind\tlevel\trow\tt0\tt1\tcount\toffset\tlength\n");
   for (uint32_t i = 0; i < b.manifest().tiles.size(); ++i) {
     const strata::bundle::Tile& t = b.manifest().tiles[i];
-    const char* kind = t.kind == TileKind::kEvents  ? "events"
-                       : t.kind == TileKind::kLevel ? "level"
-                                                    : "counter";
+    const char* kind = t.kind == TileKind::kEvents     ? "events"
+                       : t.kind == TileKind::kLevel    ? "level"
+                       : t.kind == TileKind::kCounter  ? "counter"
+                       : t.kind == TileKind::kFlows    ? "flows"
+                       : t.kind == TileKind::kFlowsIn  ? "flows-in"
+                       : t.kind == TileKind::kAnalysis ? "analysis"
+                                                       : "unknown";
     std::printf("%u\t%s\t%u\t%u\t%lld\t%lld\t%u\t%llu\t%u\n", i, kind, t.level, t.row,
                 static_cast<long long>(t.t0), static_cast<long long>(t.t1), t.count,
                 static_cast<unsigned long long>(t.offset), t.length);
@@ -160,12 +172,14 @@ double cpu_s() {
 }
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: strata-pack IN [IN2 ...] [-o OUT] [--split] [--tile-items N] [--verify]\n"
-               "       strata-pack --merge-pod DIR [-o DIR/pod.json]\n"
-               "       strata-pack --open-pod DIR/pod.json\n"
-               "       strata-pack --verify BUNDLE\n"
-               "       strata-pack --tiles BUNDLE\n");
+  std::fprintf(
+      stderr,
+      "usage: strata-pack IN [IN2 ...] [-o OUT] [--split] [--tile-items N] [--no-analyses]\n"
+      "                   [--verify]\n"
+      "       strata-pack --merge-pod DIR [-o DIR/pod.json]\n"
+      "       strata-pack --open-pod DIR/pod.json\n"
+      "       strata-pack --verify BUNDLE\n"
+      "       strata-pack --tiles BUNDLE\n");
   return 2;
 }
 
@@ -194,7 +208,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> inputs;
   strata::bundle::PackOptions o;
   std::string merge_dir, open_manifest, tiles_of;
-  bool check = false;
+  bool check = false, analyses = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-o" && i + 1 < argc) {
@@ -203,6 +217,8 @@ int main(int argc, char** argv) {
       o.split = true;
     } else if (a == "--verify") {
       check = true;
+    } else if (a == "--no-analyses") {  // a lazy bundle's analyses then need Load whole
+      analyses = false;
     } else if (a == "--tile-items" && i + 1 < argc) {
       o.tile_items = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
     } else if (a == "--merge-pod" && i + 1 < argc) {
@@ -238,15 +254,17 @@ int main(int argc, char** argv) {
   const double t1 = now_s();
   strata::bundle::PackStats st;
   std::string error;
+  if (analyses) strata::bundle::pack_analyses(engine, &o);
   if (!write_bundle(s, engine.pyramid(), o, &st, &error)) {
     std::fprintf(stderr, "strata-pack: %s\n", error.c_str());
     return 1;
   }
   const double t2 = now_s();
-  static const char* kKinds[] = {"events", "levels", "counters"};
+  static const char* kKinds[] = {"events", "levels", "counters", "flows", "flows in", "analyses"};
+  static_assert(std::size(kKinds) == strata::bundle::kTileKinds);
   std::printf("%s: %zu events, %zu samples, %zu tracks from %.1f MB\n", o.out.c_str(),
               s.events.size(), s.samples.size(), s.tracks.size(), bytes / 1e6);
-  for (int k = 0; k < 3; ++k)
+  for (int k = 0; k < strata::bundle::kTileKinds; ++k)
     std::printf("  %-8s %7llu tiles %10.1f MB (%.1f MB raw)\n", kKinds[k],
                 static_cast<unsigned long long>(st.tiles[k]), st.tile_bytes[k] / 1e6,
                 st.raw_bytes[k] / 1e6);

@@ -1,8 +1,8 @@
 // What a lazy bundle answers besides its views and search, against the same trace loaded whole
-// (each answer must be equal): analyses say why not and how big the bundle is, and run once it
-// is loaded whole; details' parent, children and self time; region, name and event selections
-// with their summary table. Each query's tiles are fed as the worker feeds them
-// (bundle_query_wanted / bundle_details_wanted), and only those.
+// (each answer must be equal): analyses with other than default arguments say why not and how
+// big the bundle is, and run once it is loaded whole; details' parent, children and self time;
+// region, name and event selections with their summary table. Each query's tiles are fed as the
+// worker feeds them (bundle_query_wanted / bundle_details_wanted), and only those.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -31,7 +31,7 @@ std::string lazy_select(Engine* e, const bundle::BundleFile& f, const std::strin
 // The lazy engine's details of `event` once its tiles are fed, without the note saying the
 // source is not here (a loaded trace's details of an unread record have none).
 std::string lazy_details(Engine* e, const bundle::BundleFile& f, uint32_t event) {
-  feed_tiles(e, f, e->bundle_details_wanted(event));
+  testing::feed_rounds(e, f, [&] { return e->bundle_details_wanted(event); });
   EXPECT_TRUE(e->bundle_details_wanted(event).empty());
   std::string d = e->details_json(event, "");
   const size_t note = d.find(",\"recordNote\":");
@@ -48,18 +48,22 @@ std::string region(double t0, double t1, const std::vector<std::vector<int>>& ro
   return a + "]}";
 }
 
-TEST(BundleLazyQueries, AnalysesSayWhyAndRunOnceTheBundleIsLoadedWhole) {
+TEST(BundleLazyQueries, AnalysesWithOtherArgumentsSayWhyAndRunOnceTheBundleIsLoadedWhole) {
   PackedTrace p;
   testing::pack_trace(&p, "lazy_whole.json", generated_trace(3, 1500));
   FileByteReader r(p.path);
   Engine e;
   ASSERT_TRUE(e.open_bundle_lazy("lazy_whole.strata", &r)) << e.last_error();
-  const std::string why = e.query_json("analysis", "{}");
+  // The list and the default tables are packed (bundle_flows_test); other arguments need the
+  // events.
+  EXPECT_EQ(e.query_json("analysis", "{}"), p.loaded.query_json("analysis", "{}"));
+  const std::string other = R"({"name":"overview","includeIdle":true})";
+  EXPECT_TRUE(e.bundle_query_wanted("analysis", other).empty());
+  const std::string why = e.query_json("analysis", other);
   EXPECT_NE(why.find("\"error\":\"this bundle is open lazily; load it whole to run analyses"),
             std::string::npos)
       << why;
   EXPECT_NE(why.find("\"loadWholeBytes\":" + std::to_string(r.size())), std::string::npos) << why;
-  EXPECT_EQ(e.query_json("analysis", R"({"name":"overview"})"), why);
   // Load whole: the same bundle read into a store (db.js loadBundle above the lazy threshold).
   FileByteReader again(p.path);
   ASSERT_TRUE(e.load_bundle("lazy_whole.strata", &again)) << e.last_error();
@@ -139,8 +143,8 @@ TEST(BundleLazyQueries, SelectionsAreTheLoadedTracesWithTheirSummary) {
   EXPECT_LE(wanted, 4u);
 }
 
-// A real PyTorch profile packed by strata-pack's writer: selections equal; details' stack equal
-// (its flows and launches are not in a bundle: the fields before them are compared).
+// A real PyTorch profile packed by strata-pack's writer: selections equal; details equal, their
+// stack, flows and launches too (bundle_flows_test checks those closer).
 TEST(BundleLazyQueries, RealKinetoTraceSelectionsAndStacksAreTheLoadedOnes) {
   std::string gz;
   if (!testing::read_shared(testing::kResnetKineto, &gz)) GTEST_SKIP() << "../shared/data absent";
@@ -161,11 +165,8 @@ TEST(BundleLazyQueries, RealKinetoTraceSelectionsAndStacksAreTheLoadedOnes) {
   }
   for (const char* q : {R"({"name":"aten::conv2d"})", R"({"name":"cudaLaunchKernel"})"})
     EXPECT_EQ(lazy_select(&e, p.file, q), p.loaded.query_json("select", q)) << q;
-  auto before_flows = [](const std::string& d) { return d.substr(0, d.find(",\"track\":")); };
   for (uint32_t ev = 0; ev < s.events.size(); ev += static_cast<uint32_t>(s.events.size() / 150))
-    EXPECT_EQ(before_flows(lazy_details(&e, p.file, ev)),
-              before_flows(p.loaded.details_json(ev, "")))
-        << ev;
+    EXPECT_EQ(lazy_details(&e, p.file, ev), p.loaded.details_json(ev, "")) << ev;
 }
 
 }  // namespace

@@ -455,8 +455,10 @@ TEST(BundleSession, SelectionAndDetailsReadTheEventsTile) {
   const std::string with = e.details_json(event, "{\"args\":{\"x\":1}}");
   EXPECT_NE(with.find("\"record\":{\"args\":{\"x\":1}}"), std::string::npos) << with;
   EXPECT_EQ(with.find("recordNote"), std::string::npos);
-  // Analyses say plainly that they need the bundle whole, and its size.
-  const std::string why = e.query_json("analysis", "{}");
+  // Analyses answer from the tables packed with the bundle; with other arguments they say
+  // plainly that they need the bundle whole.
+  EXPECT_EQ(e.query_json("analysis", "{}"), f.loaded.query_json("analysis", "{}"));
+  const std::string why = e.query_json("analysis", R"({"name":"steps","limit":3})");
   EXPECT_NE(why.find("load it whole to run analyses"), std::string::npos) << why;
 }
 

@@ -132,6 +132,19 @@ void expect_same_as_store(const BundleFile& b, const TraceStore& s, const Pyrami
         ASSERT_EQ(l.long_name[k], s.events.name[ev]);
       }
       ls += l.long_event.size();
+    } else if (t.kind == TileKind::kFlows || t.kind == TileKind::kFlowsIn) {
+      FlowTile f;  // each edge as the store holds it, in its order (bundle_flows_test: more)
+      ASSERT_TRUE(decode_flows(t, bytes.data(), bytes.size(), &f, &error)) << error;
+      for (size_t k = 0; k < f.size(); ++k) {
+        const uint32_t e = t.kind == TileKind::kFlows ? t.first + static_cast<uint32_t>(k)
+                                                      : s.flows.by_to[t.first + k];
+        ASSERT_EQ(f.edge[k], e);
+        ASSERT_EQ(f.from[k], s.flows.from[e]);
+        ASSERT_EQ(f.to[k], s.flows.to[e]);
+      }
+    } else if (t.kind == TileKind::kAnalysis) {
+      std::string text;
+      ASSERT_TRUE(decode_text(t, bytes.data(), bytes.size(), &text, &error)) << error;
     } else {
       CounterTile c;
       ASSERT_TRUE(decode_counter(t, bytes.data(), bytes.size(), &c, &error)) << error;
@@ -343,12 +356,13 @@ TEST(Bundle, MissingSplitTileIsReportedForThatTileOnly) {
 TEST(Bundle, OtherVersionAndOtherFilesAreRefusedWithAMessage) {
   Packed p;
   pack("gen.json", generated_trace(1, 200), small_tiles(scratch_path("version.strata")), &p);
-  flip_byte(p.path, 8);  // the version's low byte: 1 → 0x41
+  flip_byte(p.path, 8);  // the version's low byte: 2 → 0x42
   BundleFile b;
   std::string error;
   EXPECT_FALSE(b.open(p.path, &error));
-  EXPECT_NE(error.find("format version 65"), std::string::npos) << error;
-  EXPECT_NE(error.find("reads version 1"), std::string::npos) << error;
+  EXPECT_NE(error.find("format version 66"), std::string::npos) << error;
+  EXPECT_NE(error.find("reads version 2"), std::string::npos) << error;
+  EXPECT_NE(error.find("pack the trace again"), std::string::npos) << error;
 
   const std::string json = scratch_path("not_a_bundle.json");
   FILE* f = std::fopen(json.c_str(), "wb");
@@ -461,13 +475,14 @@ TEST(Bundle, EngineOpensABundleAsTheTraceItWasPackedFrom) {
   EXPECT_EQ(e.query_json("find", "{\"text\":\"k3\",\"limit\":20}"),
             p.engine.query_json("find", "{\"text\":\"k3\",\"limit\":20}"));
 
-  // Another version: refused with the message, the trace shown stays.
+  // A v1 bundle (no flows, no analyses): refused with the message, the trace shown stays.
   std::string old = bytes;
-  old[8] = 2;
+  old[8] = 1;
   MemoryByteReader bad(reinterpret_cast<const uint8_t*>(old.data()), old.size());
   const uint32_t generation = e.generation();
   EXPECT_FALSE(e.load_bundle("old.strata", &bad));
-  EXPECT_NE(e.last_error().find("format version 2"), std::string::npos) << e.last_error();
+  EXPECT_NE(e.last_error().find("format version 1;"), std::string::npos) << e.last_error();
+  EXPECT_NE(e.last_error().find("reads version 2"), std::string::npos) << e.last_error();
   EXPECT_EQ(e.generation(), generation);
   EXPECT_EQ(e.store()->events.size(), p.engine.store()->events.size());
   std::remove(p.path.c_str());

@@ -15,6 +15,7 @@
 #include "import_test_util.h"
 #include "tools/pack/bundle_file.h"
 #include "tools/pack/bundle_writer.h"
+#include "tools/pack/pack_analyses.h"
 
 namespace strata::testing {
 
@@ -61,7 +62,7 @@ inline std::string generated_trace(int threads, int per_thread, int64_t base_us 
 }
 
 // A trace loaded whole (`loaded`) and packed into a bundle (`file`, at `path`) of small tiles,
-// several per row and level.
+// several per row and level, with its analyses as strata-pack packs them.
 struct PackedTrace {
   Engine loaded;
   bundle::BundleFile file;
@@ -75,6 +76,7 @@ inline void pack_trace(PackedTrace* p, const std::string& name, const std::strin
   o.out = scratch_path(name + (split ? ".split" : ".strata"));
   o.split = split;
   o.tile_items = tile_items;
+  bundle::pack_analyses(p->loaded, &o);
   bundle::PackStats stats;
   std::string error;
   ASSERT_TRUE(bundle::write_bundle(*p->loaded.store(), p->loaded.pyramid(), o, &stats, &error))
@@ -87,6 +89,23 @@ inline void pack_trace(PackedTrace* p, const std::string& name, const std::strin
 inline void open_lazy(Engine* e, const PackedTrace& p) {
   FileByteReader r(p.path);
   ASSERT_TRUE(e->open_bundle_lazy(p.path.substr(p.path.rfind('/') + 1), &r)) << e->last_error();
+}
+
+// Feeds the lazy bundle of `e` what `wanted()` lists, again while it lists more (a query planned
+// in rounds, as the worker's fetchWanted does, at most `rounds` times); the tiles fed.
+template <typename Wanted>
+size_t feed_rounds(Engine* e, const bundle::BundleFile& f, Wanted wanted, int rounds = 3) {
+  size_t fed = 0;
+  for (int k = 0; k < rounds; ++k) {
+    const std::vector<uint32_t> want = wanted();
+    if (want.empty()) break;
+    for (uint32_t i : want) {
+      const std::vector<uint8_t> b = f.tile_bytes(i);
+      e->bundle_session()->feed(i, b.data(), b.size());
+    }
+    fed += want.size();
+  }
+  return fed;
 }
 
 // Feeds the lazy bundle of `e` the tiles listed, read from `f`; the number fed.

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <string>
@@ -25,23 +26,30 @@
 namespace strata {
 namespace {
 
-bundle::Manifest manifest_of(const std::vector<std::pair<uint64_t, uint32_t>>& ranges) {
-  bundle::Manifest m;
-  for (const auto& [offset, length] : ranges) {
-    bundle::Tile t;
-    t.offset = offset;
-    t.length = length;
-    m.tiles.push_back(t);
-  }
-  return m;
+// Tile i's span: the i-th byte range of one bundle (part 0); an index past them is unknown.
+std::function<bool(uint32_t, bundle::TileSpan*)> spans_of(
+    const std::vector<std::pair<uint64_t, uint32_t>>& ranges) {
+  return [ranges](uint32_t i, bundle::TileSpan* s) {
+    if (i >= ranges.size()) return false;
+    *s = {0, ranges[i].first, ranges[i].second};
+    return true;
+  };
+}
+
+// The spans of a bundle's tiles, as the engine gives them (engine_bundle_runs).
+std::function<bool(uint32_t, bundle::TileSpan*)> spans_of(const bundle::Manifest& m) {
+  return [&m](uint32_t i, bundle::TileSpan* s) {
+    if (i >= m.tiles.size()) return false;
+    *s = {0, m.tiles[i].offset, m.tiles[i].length};
+    return true;
+  };
 }
 
 TEST(FetchRuns, GroupsAdjacentTilesInOffsetOrder) {
   // Tiles 0-2 back to back, 3 after a 10-byte gap, 4 far away, 5 back to back with 4.
-  const auto m =
-      manifest_of({{100, 50}, {150, 50}, {200, 25}, {235, 5}, {100000, 10}, {100010, 7}});
+  const auto m = spans_of({{100, 50}, {150, 50}, {200, 25}, {235, 5}, {100000, 10}, {100010, 7}});
   std::vector<uint32_t> tiles = {5, 2, 0, 4, 1, 3, 2, 99};
-  const auto runs = bundle::fetch_runs(m, &tiles, /*max_gap=*/16, /*max_bytes=*/1 << 20);
+  const auto runs = bundle::fetch_runs(&tiles, m, /*max_gap=*/16, /*max_bytes=*/1 << 20);
   EXPECT_EQ(tiles, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5}));  // ordered; the copy and 99 gone
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].offset, 100u);
@@ -55,16 +63,16 @@ TEST(FetchRuns, GroupsAdjacentTilesInOffsetOrder) {
 }
 
 TEST(FetchRuns, AGapOrTheSizeLimitStartsAnotherRun) {
-  const auto m = manifest_of({{0, 100}, {100, 100}, {200, 100}, {330, 100}});
+  const auto m = spans_of({{0, 100}, {100, 100}, {200, 100}, {330, 100}});
   std::vector<uint32_t> tiles = {0, 1, 2, 3};
-  auto runs = bundle::fetch_runs(m, &tiles, /*max_gap=*/29, /*max_bytes=*/250);
+  auto runs = bundle::fetch_runs(&tiles, m, /*max_gap=*/29, /*max_bytes=*/250);
   ASSERT_EQ(runs.size(), 3u);  // 0-1 (200 bytes; 2 would make 300), 2 alone (3 is 30 past it), 3
   EXPECT_EQ(runs[0].count, 2u);
   EXPECT_EQ(runs[1].offset, 200u);
   EXPECT_EQ(runs[1].count, 1u);
   EXPECT_EQ(runs[2].offset, 330u);
   tiles = {};
-  EXPECT_TRUE(bundle::fetch_runs(m, &tiles).empty());
+  EXPECT_TRUE(bundle::fetch_runs(&tiles, m).empty());
 }
 
 TEST(FetchRuns, ARunStaysWithinOneBundle) {
@@ -142,7 +150,7 @@ TEST(FetchRuns, RunsCutIntoTilesDrawTheSameViewWithFewerRequests) {
       const bundle::Tile& t = file.manifest().tiles[i];
       groups.emplace(static_cast<int>(t.kind), t.row, t.level);
     }
-    const auto plan = bundle::fetch_runs(file.manifest(), &want);
+    const auto plan = bundle::fetch_runs(&want, spans_of(file.manifest()));
     EXPECT_LE(plan.size(), groups.size());
     fewer = fewer || plan.size() * 3 <= want.size();
     for (const bundle::FetchRun& r : plan) {

@@ -6,14 +6,17 @@
 // bytes than the bundle holds, more when zoomed elsewhere, keeps its tile cache under its cap,
 // draws a missing or corrupt tile as an error with the rest usable, and never asks another origin.
 // A rectangle dragged on its tracks and a name's selection sum the same as on the trace loaded
-// whole; its analyses say why not (with the bundle's size) beside a "Load whole" button, which
-// reads it whole so that they run.
+// whole; packed without its analyses, they say why not (with the bundle's size) beside a "Load
+// whole" button, which reads it whole so that they run. The demo's Kineto-like trace packed with
+// them: its analyses answer at once without loading whole, as on the trace loaded whole, and a
+// kernel's and an operator's details give the loaded trace's flows and launches.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  DIST_DIR,
   REPO_ROOT,
   boxCentre,
   bundleTiles,
@@ -27,6 +30,7 @@ import {
 } from './lib.mjs';
 
 const PACK = path.join(REPO_ROOT, 'build/native/strata-pack');
+const DEMO_FILE = path.join(DIST_DIR, 'demo', 'demo-trace.json');
 
 // Nested slices on four threads and a counter: rows, levels and counter tiles.
 function generated(events) {
@@ -92,7 +96,9 @@ describe('tile bundles opened lazily', () => {
   before(async () => {
     fs.writeFileSync(file('gen.json'), generated(200000));
     // Small tiles: several hundred of them.
-    pack([file('gen.json'), '-o', file('gen.strata'), '--tile-items', '256']);
+    pack([file('gen.json'), '-o', file('gen.strata'), '--tile-items', '256', '--no-analyses']);
+    fs.copyFileSync(DEMO_FILE, file('demo.json'));
+    pack([file('demo.json'), '-o', file('demo.strata'), '--tile-items', '1024']);
     fs.mkdirSync(file('split'));
     pack([file('gen.json'), '-o', file('split'), '--split', '--tile-items', '256']);
     session = await newStrataPage(env.browser);
@@ -219,6 +225,66 @@ describe('tile bundles opened lazily', () => {
     await session.call(() => window.strata.setTab('timeline'));
     // Loading whole reads the bundle by ranges, so its download is stopped (an aborted request).
     session.assertNoErrors({ allowHttp: true, what: 'load whole' });
+  });
+
+  test('a Kineto trace: analyses without loading whole, flows and launches in details', async () => {
+    // What the trace loaded whole answers: the analyses, and an operator's and a kernel's details.
+    await session.goto(env.server.origin + '/');
+    await session.open('/gen/demo.json');
+    const names = ['overview', 'kernel_stats', 'advisor'];
+    // strata-pack names the source by the path it was given, the page by the file's name (the
+    // ranks analysis' reason quotes it): compared by its name.
+    const analysis = async (n) =>
+      JSON.parse(
+        JSON.stringify(await session.call((x) => window.strata.analysis(x), n)).replaceAll(tmp.dir + path.sep, ''),
+      );
+    const want = { list: await analysis(undefined) };
+    for (const n of names) want[n] = await analysis(n);
+    assert.ok(want.kernel_stats.rows.length > 3, 'the demo has kernel stats');
+    // m: a find match ({event, name, tsNs}); its details once they are the ones shown.
+    const selectDetails = async (m, what) => {
+      const sel = await session.call((e) => window.strata.select({ event: e }), m.event);
+      assert.ok(sel && sel.count === 1, `${what}: selected ${JSON.stringify(sel)}`);
+      return poll(
+        async () => {
+          const d = await session.details();
+          const shown = d && d.name === m.name && Math.abs(d.startNs - m.tsNs) < 1000;
+          return shown && d.flows && d.launchedCount !== undefined ? d : null;
+        },
+        { message: `details of ${what}` },
+      );
+    };
+    const kernel = (await session.find('ampere_sgemm')).matches[0] || (await session.find('kernel')).matches[0];
+    assert.ok(kernel, 'a kernel to click');
+    const op = (await session.find('aten::linear')).matches[0] || (await session.find('aten::')).matches[0];
+    const fields = (d) => ({ flows: d.flows, launchedCount: d.launchedCount, launched: d.launched });
+    want.kernel = fields(await selectDetails(kernel, 'a kernel'));
+    want.op = fields(await selectDetails(op, 'an operator'));
+    assert.ok(want.kernel.flows.length > 0, `the kernel has its launch: ${JSON.stringify(want.kernel)}`);
+    assert.ok(want.op.launchedCount > 0, `the operator launched kernels: ${JSON.stringify(want.op)}`);
+
+    const first = await openLazy('/gen/demo.strata');
+    assert.ok(first.bundle, 'open lazily');
+    assert.deepEqual(await analysis(undefined), want.list, 'the list, each available or why not');
+    for (const n of names) assert.deepEqual(await analysis(n), want[n], n);
+    // The Analysis tab shows a table, not a Load whole button.
+    await session.call(() => window.strata.setTab('analysis'));
+    const v = await poll(
+      async () => {
+        const x = await session.call(() => window.strata.analysisView());
+        return x.analyses.length > 0 && x.columns && x.columns.length > 0 && !x.loading && x;
+      },
+      { message: 'the Analysis tab shows a packed table' },
+    );
+    assert.equal(v.loadWhole.bytes, 0, 'no Load whole');
+    await session.call(() => window.strata.setTab('timeline'));
+    assert.deepEqual(fields(await selectDetails(kernel, 'the lazy kernel')), want.kernel);
+    assert.deepEqual(fields(await selectDetails(op, 'the lazy operator')), want.op);
+    const still = await live();
+    assert.ok(still.bundle, 'still lazy: nothing was loaded whole');
+    assert.ok(still.flows > 0, `the bundle's flows counted: ${still.flows}`);
+    assert.ok(still.bundle.bytesFetched < fs.statSync(file('demo.strata')).size);
+    session.assertNoErrors({ allowHttp: true, what: 'a lazy Kineto bundle' });
   });
 
   test('a missing and a corrupt tile are errors in their place; the rest draws', async () => {

@@ -137,8 +137,9 @@ const handlers = {
       }
       json = await parts.bundle.find(args, () => parts.trace.query(msg.kind, msg.args));
       if (json === null) return;
-    } else if (msg.kind === QUERY.select && parts.bundle.lazy()) {
-      // A region, name or events selection: the tiles it reads first (bundle.js).
+    } else if ((msg.kind === QUERY.select || msg.kind === QUERY.analysis) && parts.bundle.lazy()) {
+      // A region, name or events selection, or an analysis' packed table: the tiles it reads
+      // first (bundle.js).
       json = await parts.bundle.query(msg.kind, msg.args, () => parts.trace.query(msg.kind, msg.args));
       if (json === null) return;
     } else {

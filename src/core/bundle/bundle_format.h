@@ -14,8 +14,10 @@ namespace strata::bundle {
 
 // The first 8 bytes of every bundle (and of a split bundle's manifest.strata).
 constexpr char kMagic[8] = {'S', 'T', 'R', 'A', 'T', 'A', 'B', 'N'};
-// Bumped on any change a v1 reader cannot read; a reader refuses every other version.
-constexpr uint32_t kFormatVersion = 1;
+// Bumped on any change an older reader cannot read; a reader refuses every other version.
+// 2: the flows (kFlows, kFlowsIn tiles and the index's flow kinds) and the analyses (kAnalysis
+// tiles and the index's analysis list).
+constexpr uint32_t kFormatVersion = 2;
 constexpr size_t kHeaderBytes = 64;
 // Flag: the tiles are separate files (tiles/<index>.zst beside manifest.strata).
 constexpr uint32_t kFlagSplit = 1;
@@ -27,10 +29,14 @@ constexpr uint32_t kTileItems = 1u << 13;
 constexpr int kZstdLevel = 3;
 
 enum class TileKind : uint8_t {
-  kEvents = 0,   // one (track, depth) row's events, a run of them in start order
-  kLevel = 1,    // one pyramid level of one row: bins and the level's long events
-  kCounter = 2,  // one counter series' samples
+  kEvents = 0,    // one (track, depth) row's events, a run of them in start order
+  kLevel = 1,     // one pyramid level of one row: bins and the level's long events
+  kCounter = 2,   // one counter series' samples
+  kFlows = 3,     // flow edges in the store's order (by source event), with both ends' times
+  kFlowsIn = 4,   // the same edges by target event (the store's FlowColumns::by_to order)
+  kAnalysis = 5,  // one analysis' JSON as packed (default arguments); row: Manifest::analyses
 };
+constexpr uint8_t kTileKinds = 6;
 
 // The 64 bytes at offset 0, little-endian. Offsets count from the start of the file that holds
 // the header (the bundle, or a split bundle's manifest.strata).
@@ -48,13 +54,17 @@ struct Header {
 struct Tile {
   TileKind kind = TileKind::kEvents;
   uint8_t level = 0;      // kLevel: index into Manifest::level_bin_ns
-  uint32_t row = 0;       // kEvents / kLevel: index into Manifest::rows; kCounter: the series
-  TimeNs t0 = 0, t1 = 0;  // absolute ns: the first item's start, the latest item's end
+  uint32_t row = 0;       // kEvents / kLevel: index into Manifest::rows; kCounter: the series;
+                          // kAnalysis: index into Manifest::analyses; flows: 0
+  TimeNs t0 = 0, t1 = 0;  // absolute ns: the first item's start, the latest item's end (flows:
+                          // the earliest and latest of their source ends and target starts)
   uint32_t count = 0;     // items
-  uint32_t first = 0;     // kEvents: the first event's store index; kCounter: first sample
+  uint32_t first = 0;     // kEvents: the first event's store index; kCounter: first sample;
+                          // kFlows: the first edge; kFlowsIn: the first position in by_to
   uint64_t offset = 0;    // in the one-file bundle (a split bundle's index is the same)
   uint32_t length = 0, raw_length = 0, crc = 0;
-  double vmin = 0, vmax = 0;  // kCounter: the samples' range (a coarse view without the tile)
+  double vmin = 0, vmax = 0;  // kCounter: the samples' range (a coarse view without the tile);
+                              // kFlows: the first and last source event, kFlowsIn: target
 };
 
 struct SourceInfo {
@@ -103,6 +113,11 @@ struct RowInfo {
   uint32_t track = 0, depth = 0;
 };
 
+// A flow edge's (name, cat): FlowColumns::kinds.
+struct FlowKindInfo {
+  StrId name = 0, cat = 0;
+};
+
 // The decoded index: everything but the tiles and the search index.
 struct Manifest {
   Header header;
@@ -123,6 +138,12 @@ struct Manifest {
   std::vector<RowInfo> rows;
   std::vector<TimeNs> level_bin_ns;  // kept pyramid levels, finest first
   std::vector<Tile> tiles;
+  uint64_t flows = 0;  // flow edges (the kFlows tiles hold them)
+  std::vector<FlowKindInfo> flow_kinds;
+  // The analyses as packed: the list query's JSON (each analysis available or why not) and the
+  // names of those with a kAnalysis tile (tile row k holds analyses[k]'s table).
+  std::string analysis_list;
+  std::vector<std::string> analyses;
 };
 
 // The search index: for each string id, the event tiles that hold an event of that name.

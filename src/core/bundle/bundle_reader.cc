@@ -18,10 +18,10 @@ bool fail(std::string* error, std::string message) {
 }
 
 std::string tile_name(const Tile& t) {
-  static const char* kKinds[] = {"events", "level", "counter"};
+  static const char* kKinds[] = {"events", "level", "counter", "flows", "flows in", "analysis"};
   const auto k = static_cast<size_t>(t.kind);
-  return std::string("tile (") + (k < 3 ? kKinds[k] : "?") + " " + std::to_string(t.row) + ", " +
-         std::to_string(t.count) + " items at byte " + std::to_string(t.offset) + ")";
+  return std::string("tile (") + (k < kTileKinds ? kKinds[k] : "?") + " " + std::to_string(t.row) +
+         ", " + std::to_string(t.count) + " items at byte " + std::to_string(t.offset) + ")";
 }
 
 template <typename T>
@@ -171,14 +171,28 @@ bool parse_index(const Header& h, const uint8_t* data, size_t n, Manifest* out,
     t.length = r.get<uint32_t>(), t.raw_length = r.get<uint32_t>(), t.crc = r.get<uint32_t>();
     t.vmin = r.get<double>(), t.vmax = r.get<double>();
   }
+  m.flows = r.get<uint64_t>();
+  m.flow_kinds.resize(count());
+  for (FlowKindInfo& k : m.flow_kinds) k.name = r.get<uint32_t>(), k.cat = r.get<uint32_t>();
+  m.analysis_list = r.str();
+  m.analyses.resize(count());
+  for (std::string& name : m.analyses) name = r.str();
   if (!r.ok || r.at != r.n) return fail(error, "the bundle's index is corrupt");
   // References the tiles and queries follow are checked once here.
   for (const Tile& t : m.tiles) {
-    const size_t limit = t.kind == TileKind::kCounter ? m.series.size() : m.rows.size();
-    if (static_cast<uint8_t>(t.kind) > 2 || t.row >= limit ||
+    size_t limit = m.rows.size();
+    if (t.kind == TileKind::kCounter) limit = m.series.size();
+    if (t.kind == TileKind::kAnalysis) limit = m.analyses.size();
+    const bool flows = t.kind == TileKind::kFlows || t.kind == TileKind::kFlowsIn;
+    if (static_cast<uint8_t>(t.kind) >= kTileKinds || (flows ? t.row != 0 : t.row >= limit) ||
+        (flows && static_cast<uint64_t>(t.first) + t.count > m.flows) ||
         (t.kind == TileKind::kLevel && t.level >= m.level_bin_ns.size()))
       return fail(error, "the bundle's index is corrupt (a tile refers to nothing)");
   }
+  for (const FlowKindInfo& k : m.flow_kinds)
+    if (k.name >= std::max<size_t>(1, m.strings.size()) ||
+        k.cat >= std::max<size_t>(1, m.strings.size()))
+      return fail(error, "the bundle's index is corrupt (a flow kind's name is not there)");
   // The store's layout rules the queries rely on (core/store/trace_store.h): each track's rows
   // are ascending and inside the events, series inside the samples, every index in range.
   const char* bad = nullptr;
@@ -285,6 +299,39 @@ bool decode_counter(const Tile& t, const uint8_t* data, size_t n, CounterTile* o
   if (!check_end(r, t, error)) return false;
   undelta(&c.ts, t.t0);
   *out = std::move(c);
+  return true;
+}
+
+bool decode_flows(const Tile& t, const uint8_t* data, size_t n, FlowTile* out, std::string* error) {
+  std::vector<uint8_t> raw;
+  if (t.kind != TileKind::kFlows && t.kind != TileKind::kFlowsIn)
+    return fail(error, tile_name(t) + ": not a flows tile");
+  if (!tile_blob(t, data, n, &raw, error)) return false;
+  ByteReader r{raw.data(), raw.size()};
+  FlowTile f;
+  const size_t c = t.count;
+  if (t.kind == TileKind::kFlowsIn) {
+    r.get_all(f.edge, c);
+  } else {
+    f.edge.resize(c);
+    for (size_t k = 0; k < c; ++k) f.edge[k] = t.first + static_cast<uint32_t>(k);
+  }
+  r.get_all(f.from, c), r.get_all(f.to, c), r.get_all(f.kind, c);
+  // Arrows are drawn from the source-ordered tiles: the target-ordered ones carry no times.
+  if (t.kind == TileKind::kFlows) r.get_all(f.from_end, c), r.get_all(f.to_start, c);
+  if (!check_end(r, t, error)) return false;
+  for (TimeNs& x : f.from_end) x += t.t0;
+  for (TimeNs& x : f.to_start) x += t.t0;
+  *out = std::move(f);
+  return true;
+}
+
+bool decode_text(const Tile& t, const uint8_t* data, size_t n, std::string* out,
+                 std::string* error) {
+  std::vector<uint8_t> raw;
+  if (t.kind != TileKind::kAnalysis) return fail(error, tile_name(t) + ": not an analysis tile");
+  if (!tile_blob(t, data, n, &raw, error)) return false;
+  out->assign(raw.begin(), raw.end());
   return true;
 }
 

@@ -44,6 +44,16 @@ struct CounterTile {
   std::vector<double> value;
 };
 
+// Flow edges (kFlows: the store's edges [first, first + size()); kFlowsIn: by_to's entries from
+// position first, each with its edge index): source and target events, the kind (index into
+// Manifest::flow_kinds), and (kFlows only) where an arrow is drawn: the source's end, the
+// target's start.
+struct FlowTile {
+  std::vector<uint32_t> edge, from, to, kind;
+  std::vector<TimeNs> from_end, to_start;
+  size_t size() const { return from.size(); }
+};
+
 // The header from the first bytes (at least kHeaderBytes). Refuses another magic (not a bundle)
 // and another format version, saying which.
 bool parse_header(const uint8_t* data, size_t n, Header* out, std::string* error);
@@ -60,6 +70,10 @@ bool decode_events(const Tile& t, const uint8_t* data, size_t n, EventTile* out,
 bool decode_level(const Tile& t, const uint8_t* data, size_t n, LevelTile* out, std::string* error);
 bool decode_counter(const Tile& t, const uint8_t* data, size_t n, CounterTile* out,
                     std::string* error);
+bool decode_flows(const Tile& t, const uint8_t* data, size_t n, FlowTile* out, std::string* error);
+// A kAnalysis tile: the analysis' JSON text.
+bool decode_text(const Tile& t, const uint8_t* data, size_t n, std::string* out,
+                 std::string* error);
 
 // Checks a blob's size and crc32 and inflates it to exactly `raw` bytes.
 bool inflate_blob(const uint8_t* data, size_t n, uint32_t length, uint32_t raw, uint32_t crc,

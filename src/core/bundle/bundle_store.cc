@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/bundle/bundle_reader.h"
+#include "core/store/trace_store.h"
 
 namespace strata::bundle {
 
@@ -67,10 +68,16 @@ bool store_from_bundle(const Manifest& m, const FetchTile& fetch, TraceStore* ou
   s.samples.ts.assign(m.samples, 0), s.samples.value.assign(m.samples, 0);
   std::vector<uint8_t> bytes;
   const auto nstrings = static_cast<StrId>(std::max<size_t>(1, m.strings.size()));
+  FlowColumns& fl = s.flows;
+  for (const FlowKindInfo& k : m.flow_kinds) fl.kinds.push_back({k.name, k.cat});
   for (uint32_t i = 0; i < m.tiles.size(); ++i) {
     const Tile& t = m.tiles[i];
-    if (t.kind == TileKind::kLevel) continue;  // the pyramid is rebuilt from the events
-    const size_t limit = t.kind == TileKind::kEvents ? n : m.samples;
+    // The pyramid is rebuilt from the events, by_to from the edges; the analyses run again.
+    if (t.kind == TileKind::kLevel || t.kind == TileKind::kFlowsIn || t.kind == TileKind::kAnalysis)
+      continue;
+    const size_t limit = t.kind == TileKind::kEvents  ? n
+                         : t.kind == TileKind::kFlows ? m.flows
+                                                      : m.samples;
     std::string why;
     bool ok = t.first <= limit && t.count <= limit - t.first;
     if (!ok) why = "tile " + std::to_string(i) + " lies outside the trace";
@@ -87,6 +94,15 @@ bool store_from_bundle(const Manifest& m, const FetchTile& fetch, TraceStore* ou
           ev.phase[x] = e.phase[k], ev.src_offset[x] = e.src_offset[k];
           ev.src_len[x] = e.src_len[k];
           ev.track[x] = row.track, ev.depth[x] = row.depth;
+        }
+      }
+    } else if (ok && t.kind == TileKind::kFlows) {
+      FlowTile f;
+      if ((ok = decode_flows(t, bytes.data(), bytes.size(), &f, &why))) {
+        // Edges are written in the store's order, so appending keeps them sorted by source.
+        for (size_t k = 0; k < f.size(); ++k) {
+          if (f.from[k] >= n || f.to[k] >= n || f.kind[k] >= fl.kinds.size()) continue;
+          fl.from.push_back(f.from[k]), fl.to.push_back(f.to[k]), fl.kind.push_back(f.kind[k]);
         }
       }
     } else if (ok) {
@@ -108,6 +124,11 @@ bool store_from_bundle(const Manifest& m, const FetchTile& fetch, TraceStore* ou
         }
     }
   }
+  // by_to as the builder orders it: stable by target, so edges into one event stay by source.
+  fl.by_to.resize(fl.size());
+  for (uint32_t e = 0; e < fl.by_to.size(); ++e) fl.by_to[e] = e;
+  std::stable_sort(fl.by_to.begin(), fl.by_to.end(),
+                   [&](uint32_t a, uint32_t b) { return fl.to[a] < fl.to[b]; });
   *out = std::move(s);
   return true;
 }

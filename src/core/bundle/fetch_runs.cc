@@ -45,16 +45,4 @@ std::vector<FetchRun> fetch_runs(std::vector<uint32_t>* tiles,
   return runs;
 }
 
-std::vector<FetchRun> fetch_runs(const Manifest& m, std::vector<uint32_t>* tiles, uint64_t max_gap,
-                                 uint64_t max_bytes) {
-  return fetch_runs(
-      tiles,
-      [&](uint32_t i, TileSpan* s) {
-        if (i >= m.tiles.size()) return false;
-        *s = {0, m.tiles[i].offset, m.tiles[i].length};
-        return true;
-      },
-      max_gap, max_bytes);
-}
-
 }  // namespace strata::bundle

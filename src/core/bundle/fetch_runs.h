@@ -40,9 +40,5 @@ std::vector<FetchRun> fetch_runs(std::vector<uint32_t>* tiles,
                                  const std::function<bool(uint32_t, TileSpan*)>& span,
                                  uint64_t max_gap = kFetchRunMaxGap,
                                  uint64_t max_bytes = kFetchRunMaxBytes);
-// The same for the tiles of one bundle (indices into m.tiles).
-std::vector<FetchRun> fetch_runs(const Manifest& m, std::vector<uint32_t>* tiles,
-                                 uint64_t max_gap = kFetchRunMaxGap,
-                                 uint64_t max_bytes = kFetchRunMaxBytes);
 
 }  // namespace strata::bundle

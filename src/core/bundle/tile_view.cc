@@ -250,7 +250,9 @@ size_t DecodedTile::bytes() const {
          held(e.cat) + held(e.phase) + held(e.src_offset) + held(e.src_len) + held(l.bin) +
          held(l.count) + held(l.busy) + held(l.longest) + held(l.longest_name) +
          held(l.longest_dur) + held(l.long_event) + held(l.long_start) + held(l.long_dur) +
-         held(l.long_name) + held(counter.ts) + held(counter.value);
+         held(l.long_name) + held(counter.ts) + held(counter.value) + held(flows.edge) +
+         held(flows.from) + held(flows.to) + held(flows.kind) + held(flows.from_end) +
+         held(flows.to_start) + text.capacity();
 }
 
 DecodedTile decode_tile(const Manifest& m, uint32_t i, const uint8_t* data, size_t n) {
@@ -276,11 +278,16 @@ DecodedTile decode_tile(const Manifest& m, uint32_t i, const uint8_t* data, size
       if (s >= m.strings.size()) s = 0;
     for (StrId& s : d.level.long_name)
       if (s >= m.strings.size()) s = 0;
+  } else if (t.kind == TileKind::kFlows || t.kind == TileKind::kFlowsIn) {
+    ok = decode_flows(t, data, n, &d.flows, &d.error);
+  } else if (t.kind == TileKind::kAnalysis) {
+    ok = decode_text(t, data, n, &d.text, &d.error);
   } else {
     ok = decode_counter(t, data, n, &d.counter, &d.error);
   }
   if (!ok) {
     d.events = EventTile{}, d.level = LevelTile{}, d.counter = CounterTile{};
+    d.flows = FlowTile{}, d.text.clear();
     d.failed = true;
   }
   return d;

@@ -29,6 +29,8 @@ struct DecodedTile {
   EventTile events;
   LevelTile level;
   CounterTile counter;
+  FlowTile flows;    // kFlows, kFlowsIn
+  std::string text;  // kAnalysis: the table's JSON
   bool failed = false;
   std::string error;
   size_t bytes() const;  // memory held by the decoded columns

@@ -108,8 +108,8 @@ EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_details_wanted(uint32_t event) {
   g_wanted = strata::wasm::engine().bundle_details_wanted(event);
   return static_cast<uint32_t>(g_wanted.size());
 }
-// The tiles to fetch before query `kind` with `args` (a select) answers as on the trace loaded
-// whole: their count, the list at engine_bundle_wanted_list().
+// The tiles to fetch before query `kind` with `args` (a select, or an analysis' packed table)
+// answers as on the trace loaded whole: their count, the list at engine_bundle_wanted_list().
 EMSCRIPTEN_KEEPALIVE uint32_t engine_bundle_query_wanted(const char* kind, const char* args) {
   g_wanted = strata::wasm::engine().bundle_query_wanted(kind, args);
   return static_cast<uint32_t>(g_wanted.size());

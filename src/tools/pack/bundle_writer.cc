@@ -81,6 +81,8 @@ class Packer {
   void level_tile(uint32_t row, uint8_t level, uint32_t* bin, uint32_t* long_event);
   void counter_tile(uint32_t series, uint32_t* at);
   void write_tiles();
+  void flow_tiles(bool by_target);
+  void analysis_tiles();
   Bytes index_blob() const;
   Bytes search_blob() const;
   bool write(FILE* f, const void* data, size_t n);
@@ -319,6 +321,49 @@ void Packer::write_tiles() {
       nseries, next_sample, [&](uint32_t c) { counter_tile(c, &sample[c]); }, error_);
 }
 
+// The flow edges cut every tile_items: in the store's order (by source event, with the arrows'
+// times, what a view draws), or in by_to's (by target event: a details pane's incoming flows).
+void Packer::flow_tiles(bool by_target) {
+  const FlowColumns& f = s_.flows;
+  const EventColumns& ev = s_.events;
+  const auto n_edges = static_cast<uint32_t>(f.size());
+  for (uint32_t a = 0; a < n_edges; a += o_.tile_items) {
+    const uint32_t b = std::min(n_edges, a + o_.tile_items), n = b - a;
+    Tile t = items_tile(by_target ? TileKind::kFlowsIn : TileKind::kFlows, 0, a, n);
+    std::vector<uint32_t> edge(n), from(n), to(n), kind(n);
+    std::vector<TimeNs> from_end(n), to_start(n);
+    t.t0 = INT64_MAX, t.t1 = INT64_MIN;
+    for (uint32_t k = 0; k < n; ++k) {
+      const uint32_t e = by_target ? f.by_to[a + k] : a + k;
+      edge[k] = e, from[k] = f.from[e], to[k] = f.to[e], kind[k] = f.kind[e];
+      from_end[k] = end_of(ev.start[from[k]], ev.dur[from[k]]);
+      to_start[k] = ev.start[to[k]];
+      t.t0 = std::min({t.t0, from_end[k], to_start[k]});
+      t.t1 = std::max({t.t1, from_end[k], to_start[k]});
+    }
+    // The range of the order's own key (ascending in a tile): which tile holds an event's edges.
+    t.vmin = by_target ? to.front() : from.front();
+    t.vmax = by_target ? to.back() : from.back();
+    for (TimeNs& x : from_end) x -= t.t0;
+    for (TimeNs& x : to_start) x -= t.t0;
+    Bytes raw;
+    if (by_target) raw.put_all(edge.data(), n);
+    raw.put_all(from.data(), n), raw.put_all(to.data(), n), raw.put_all(kind.data(), n);
+    if (!by_target) raw.put_all(from_end.data(), n), raw.put_all(to_start.data(), n);
+    if (!add_tile(t, raw)) return;
+  }
+}
+
+void Packer::analysis_tiles() {
+  for (uint32_t k = 0; k < o_.analyses.size() && error_.empty(); ++k) {
+    Tile t = items_tile(TileKind::kAnalysis, k, 0, 1);
+    t.t0 = s_.start_ns, t.t1 = s_.end_ns;
+    Bytes raw;
+    raw.b.assign(o_.analyses[k].second.begin(), o_.analyses[k].second.end());
+    if (!add_tile(t, raw)) return;
+  }
+}
+
 Bytes Packer::index_blob() const {
   Bytes x;
   x.str("strata-pack " + std::to_string(kFormatVersion));
@@ -375,6 +420,12 @@ Bytes Packer::index_blob() const {
     x.put<uint32_t>(t.length), x.put<uint32_t>(t.raw_length), x.put<uint32_t>(t.crc);
     x.put<double>(t.vmin), x.put<double>(t.vmax);
   }
+  x.put<uint64_t>(s_.flows.size());
+  x.put<uint32_t>(static_cast<uint32_t>(s_.flows.kinds.size()));
+  for (const FlowColumns::Kind& k : s_.flows.kinds) x.put<uint32_t>(k.name), x.put<uint32_t>(k.cat);
+  x.str(o_.analysis_list);
+  x.put<uint32_t>(static_cast<uint32_t>(o_.analyses.size()));
+  for (const auto& [name, json] : o_.analyses) x.str(name);
   return x;
 }
 
@@ -407,6 +458,9 @@ bool Packer::run(std::string* error) {
   }
   pos_ = kHeaderBytes;
   write_tiles();
+  if (error_.empty()) flow_tiles(false);
+  if (error_.empty()) flow_tiles(true);
+  analysis_tiles();
   Compressed search, index;
   if (error_.empty() && compress(search_blob().b, &search)) compress(index_blob().b, &index);
   if (!error_.empty()) return *error = error_, false;

@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/bundle/bundle_format.h"
 #include "core/pyramid/pyramid.h"
@@ -15,10 +17,14 @@ struct PackOptions {
   std::string out;
   bool split = false;
   uint32_t tile_items = kTileItems;  // smaller in tests, to cut rows into several tiles
+  // The analyses run on the whole store at pack time (pack_analyses.h): the list query's JSON
+  // and each available analysis' table JSON with its default arguments, by name.
+  std::string analysis_list;
+  std::vector<std::pair<std::string, std::string>> analyses;
 };
 
 struct PackStats {
-  uint64_t tiles[3] = {}, tile_bytes[3] = {}, raw_bytes[3] = {};  // by TileKind
+  uint64_t tiles[kTileKinds] = {}, tile_bytes[kTileKinds] = {}, raw_bytes[kTileKinds] = {};
   uint64_t index_bytes = 0, search_bytes = 0, total_bytes = 0;
 };
 
