@@ -70,10 +70,14 @@ TEST(BundleLayout, AViewsTilesAreFetchedByFewerRequestsThanItHasRows) {
     // flows and analyses, which are read by other keys than time.
     auto group = [&](const Tile& t) {
       switch (t.kind) {
-        case TileKind::kLevel: return -1 - static_cast<int>(t.level);
-        case TileKind::kEvents: return 1;
-        case TileKind::kCounter: return 2;
-        default: return 3;
+        case TileKind::kLevel:
+          return -1 - static_cast<int>(t.level);
+        case TileKind::kEvents:
+          return 1;
+        case TileKind::kCounter:
+          return 2;
+        default:
+          return 3;
       }
     };
     ASSERT_LE(group(a), group(b)) << "tile " << i;
