@@ -135,12 +135,30 @@ function createBundle(M) {
     return Promise.all(waits);
   }
 
+  // The view requests that come together (the timeline asks for a view's tiles at once, one
+  // request per tile of its own) fetch their bundle tiles together, so a row's or a series' tiles
+  // wanted by several of them come by one range request, not one each.
+  const BATCH_MS = 4;
+  let batch = null; // {session, ids: Set, done: Promise} gathering until its timer fires
+  function batched(session, list) {
+    if (!batch || batch.session !== session) {
+      const b = { session, ids: new Set() };
+      b.done = new Promise((resolve) => setTimeout(resolve, BATCH_MS)).then(() => {
+        if (batch === b) batch = null;
+        return tiles(b.session, [...b.ids]);
+      });
+      batch = b;
+    }
+    list.forEach((i) => batch.ids.add(i));
+    return batch.done;
+  }
+
   // A view request's reply once its tiles are in: answer(reply) with the engine's view, or
   // nothing when the bundle was replaced meanwhile. viewNow(request) is trace.view.
   async function view(request, viewNow, answer) {
     const session = cur;
     const bytes = new Uint8Array(request);
-    if (await fetchWanted(session, () => wanted(bytes))) answer(viewNow(request));
+    if (await fetchWanted(session, () => wanted(bytes), batched)) answer(viewNow(request));
   }
 
   // A search: `args` as the find query takes them ({text, regex, limit}); the tiles the search
@@ -156,13 +174,14 @@ function createBundle(M) {
     return answerNow();
   }
 
-  // Fetches the tiles `list()` names (the engine's wanted list), again while evictions by other
-  // requests' tiles leave some out; false when the bundle was replaced meanwhile.
-  async function fetchWanted(session, list) {
+  // Fetches the tiles `list()` names (the engine's wanted list) by fetch(session, ids) (tiles,
+  // or batched with other views'), again while evictions by other requests' tiles leave some
+  // out; false when the bundle was replaced meanwhile.
+  async function fetchWanted(session, list, fetch = tiles) {
     for (let k = 0; k < VIEW_TRIES; ++k) {
       const want = list();
       if (!want.length) break;
-      await tiles(session, want);
+      await fetch(session, want);
       if (cur !== session) return false;
     }
     return true;

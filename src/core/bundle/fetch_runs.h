@@ -1,8 +1,8 @@
 // Which of a bundle's wanted tiles one byte-range request can fetch together. A view's tiles lie
-// in runs in the one-file bundle (each level's tiles, the events tiles and the counter tiles are
-// written in time order across their rows), and a request costs far more than its bytes on a
-// static server, so adjacent tiles are fetched as one range and cut apart. A split bundle's tiles
-// are separate files: it fetches each alone.
+// in runs in the one-file bundle (each level's tiles and the events tiles are written in time
+// order across their rows, a counter series' tiles together), and a request costs far more than
+// its bytes on a static server, so adjacent tiles are fetched as one range and cut apart. A split
+// bundle's tiles are separate files: it fetches each alone.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -275,8 +275,8 @@ void by_time(uint32_t n, const Next& next, const Emit& emit, const std::string& 
 
 // A view reads, for each row it shows, the tiles of one level (or the events) over its time
 // range, so that is how they are laid out: each level's tiles together (the coarse levels a
-// first view reads first), then the events, then the counters, each group in time order across
-// its rows. A view's tiles then lie side by side, and the reader fetches them by a few byte
+// first view reads first), then the events, each group in time order across its rows, then the
+// counters. A view's tiles then lie side by side, and the reader fetches them by a few byte
 // ranges (core/bundle/fetch_runs) instead of one per row.
 void Packer::write_tiles() {
   const EventColumns& ev = s_.events;
@@ -308,17 +308,14 @@ void Packer::write_tiles() {
   };
   by_time(
       nrows, next_event, [&](uint32_t r) { event_tile(r, &at[r]); }, error_);
-  const auto nseries = static_cast<uint32_t>(s_.series.size());
-  std::vector<uint32_t> sample(nseries);
-  for (uint32_t c = 0; c < nseries; ++c) sample[c] = s_.series[c].first_sample;
-  auto next_sample = [&](uint32_t c, TimeNs* t) {
+  // Counters series by series: a zoomed-out view reads a series' tiles only when it has few
+  // (bundle::kMaxCounterTilesPerView; else the index's min and max), and then all of them in
+  // range, which lie together so.
+  for (uint32_t c = 0; c < s_.series.size() && error_.empty(); ++c) {
     const CounterSeries& cs = s_.series[c];
-    if (sample[c] >= cs.first_sample + cs.sample_count) return false;
-    *t = s_.samples.ts[sample[c]];
-    return true;
-  };
-  by_time(
-      nseries, next_sample, [&](uint32_t c) { counter_tile(c, &sample[c]); }, error_);
+    for (uint32_t a = cs.first_sample; a < cs.first_sample + cs.sample_count && error_.empty();)
+      counter_tile(c, &a);
+  }
 }
 
 // The flow edges cut every tile_items: in the store's order (by source event, with the arrows'
