@@ -275,11 +275,20 @@ describe("a pod's hosts opened lazily", { skip: HAVE_TOOLS ? false : 'build/nati
       requests.some(({ url }) => /\/pod2\/rank3\/tiles\/\d+\.zst$/.test(url)),
       'rank3 tiles by file',
     );
-    // rank1 by ranges: its header (twice), index and search blob, then its tiles.
+    // rank1 by ranges: its header once (as located), its search blob and index by one request
+    // (they end the file), then its tiles.
     const rank1 = requests.filter(
       ({ url, range }) => url.endsWith('/pod2/rank1.strata') && range && range !== 'bytes=0-63',
     );
-    assert.ok(rank1.length > 2, `rank1 tiles by range: ${JSON.stringify(rank1)}`);
+    const rank1Bytes = fs.statSync(path.join(SPLIT, 'rank1.strata')).size;
+    const ends = rank1.filter(({ range }) => Number(range.split('-')[1]) === rank1Bytes - 1);
+    assert.equal(ends.length, 1, `rank1's tables by one request: ${JSON.stringify(rank1)}`);
+    assert.ok(rank1.length >= 2, `rank1 tiles by range: ${JSON.stringify(rank1)}`);
+    assert.equal(
+      requests.filter(({ url, range }) => url.endsWith('/pod2/rank1.strata') && range === 'bytes=0-63').length,
+      1,
+      "rank1's header read once",
+    );
     assert.ok(
       !requests.some(({ url, range }) => url.endsWith('/pod2/rank1.strata') && !range),
       'rank1 never fetched whole',
