@@ -33,19 +33,7 @@ std::string lazy_select(Engine* e, const bundle::BundleFile& f, const std::strin
 std::string lazy_details(Engine* e, const bundle::BundleFile& f, uint32_t event) {
   testing::feed_rounds(e, f, [&] { return e->bundle_details_wanted(event); });
   EXPECT_TRUE(e->bundle_details_wanted(event).empty());
-  std::string d = e->details_json(event, "");
-  const size_t note = d.find(",\"recordNote\":");
-  if (note != std::string::npos) d = d.substr(0, note) + "}";
-  return d;
-}
-
-std::string region(double t0, double t1, const std::vector<std::vector<int>>& rows) {
-  std::string a = "{\"t0\":" + std::to_string(static_cast<int64_t>(t0)) +
-                  ",\"t1\":" + std::to_string(static_cast<int64_t>(t1)) + ",\"rows\":[";
-  for (size_t i = 0; i < rows.size(); ++i)
-    a += (i ? ",[" : "[") + std::to_string(rows[i][0]) + "," + std::to_string(rows[i][1]) + "," +
-         std::to_string(rows[i][2]) + "]";
-  return a + "]}";
+  return testing::without_record_note(e->details_json(event, ""));
 }
 
 TEST(BundleLazyQueries, AnalysesWithOtherArgumentsSayWhyAndRunOnceTheBundleIsLoadedWhole) {
@@ -114,8 +102,9 @@ TEST(BundleLazyQueries, SelectionsAreTheLoadedTracesWithTheirSummary) {
   std::vector<std::string> queries;
   for (double at : {0.0, 0.21, 0.5, 0.93})
     for (double span : {3000.0, 40000.0, 400000.0})
-      queries.push_back(region(at * ext, at * ext + span, {{0, 0, 1}, {2, 1, 1}, {3, 0, 0}}));
-  queries.push_back(region(0, ext, {{1, 0, 3}}));  // a whole track
+      queries.push_back(
+          testing::region_args(at * ext, at * ext + span, {{0, 0, 1}, {2, 1, 1}, {3, 0, 0}}));
+  queries.push_back(testing::region_args(0, ext, {{1, 0, 3}}));  // a whole track
   queries.push_back(R"({"name":"op3"})");
   queries.push_back(R"({"name":"k7","tracks":[1,2]})");
   queries.push_back(R"({"name":"op5","limit":40})");
@@ -137,7 +126,9 @@ TEST(BundleLazyQueries, SelectionsAreTheLoadedTracesWithTheirSummary) {
          s.tracks[p.loaded.display_tracks()[static_cast<size_t>(thread)]].event_count == 0)
     ++thread;
   const size_t wanted =
-      fresh.bundle_query_wanted("select", region(0.5 * ext, 0.5 * ext + 3000, {{thread, 0, 0}}))
+      fresh
+          .bundle_query_wanted("select",
+                               testing::region_args(0.5 * ext, 0.5 * ext + 3000, {{thread, 0, 0}}))
           .size();
   EXPECT_GT(wanted, 0u);
   EXPECT_LE(wanted, 4u);
@@ -158,7 +149,7 @@ TEST(BundleLazyQueries, RealKinetoTraceSelectionsAndStacksAreTheLoadedOnes) {
   for (double at : {0.1, 0.4, 0.8}) {
     std::vector<std::vector<int>> rows;
     for (int t = 0; t < tracks; ++t) rows.push_back({t, 0, 8});
-    const std::string q = region(at * ext, at * ext + ext / 50, rows);
+    const std::string q = testing::region_args(at * ext, at * ext + ext / 50, rows);
     const std::string want = p.loaded.query_json("select", q);
     EXPECT_NE(want.find("\"summary\":[{"), std::string::npos) << q;
     EXPECT_EQ(lazy_select(&e, p.file, q), want) << q;

@@ -118,4 +118,23 @@ inline size_t feed_tiles(Engine* e, const bundle::BundleFile& f,
   return tiles.size();
 }
 
+// A region select's args: [t0, t1) (display ns) over rows given as {display track, depth from,
+// depth to}.
+inline std::string region_args(double t0, double t1, const std::vector<std::vector<int>>& rows) {
+  std::string a = "{\"t0\":" + std::to_string(static_cast<int64_t>(t0)) +
+                  ",\"t1\":" + std::to_string(static_cast<int64_t>(t1)) + ",\"rows\":[";
+  for (size_t i = 0; i < rows.size(); ++i)
+    a += (i ? ",[" : "[") + std::to_string(rows[i][0]) + "," + std::to_string(rows[i][1]) + "," +
+         std::to_string(rows[i][2]) + "]";
+  return a + "]}";
+}
+
+// Details JSON without the note a lazy trace adds when an event's record is not read (a trace
+// read whole has none for an unread record).
+inline std::string without_record_note(std::string d) {
+  const size_t note = d.find(",\"recordNote\":");
+  if (note != std::string::npos) d = d.substr(0, note) + "}";
+  return d;
+}
+
 }  // namespace strata::testing

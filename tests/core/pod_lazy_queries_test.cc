@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bundle_test_util.h"
 #include "engine/engine.h"
 #include "engine/lazy_tiles.h"
 #include "pod_lazy_test_util.h"
@@ -56,19 +57,7 @@ std::string lazy_select(ThreePods* t, const std::string& args) {
 std::string lazy_details(ThreePods* t, uint32_t event) {
   feed(&t->lazy, &t->hosts, t->lazy.bundle_details_wanted(event));
   EXPECT_TRUE(t->lazy.bundle_details_wanted(event).empty());
-  std::string d = t->lazy.details_json(event, "");
-  const size_t note = d.find(",\"recordNote\":");
-  if (note != std::string::npos) d = d.substr(0, note) + "}";
-  return d;
-}
-
-std::string region(double t0, double t1, const std::vector<std::vector<int>>& rows) {
-  std::string a = "{\"t0\":" + std::to_string(static_cast<int64_t>(t0)) +
-                  ",\"t1\":" + std::to_string(static_cast<int64_t>(t1)) + ",\"rows\":[";
-  for (size_t i = 0; i < rows.size(); ++i)
-    a += (i ? ",[" : "[") + std::to_string(rows[i][0]) + "," + std::to_string(rows[i][1]) + "," +
-         std::to_string(rows[i][2]) + "]";
-  return a + "]}";
+  return testing::without_record_note(t->lazy.details_json(event, ""));
 }
 
 // The hosts (the group prefix of their processes' names) of the events a select reply lists,
@@ -133,9 +122,9 @@ TEST(PodLazyQueries, SelectionsAreTheWholePodsWithTheirSummary) {
   std::vector<std::string> queries;
   for (double at : {0.0, 0.25, 0.4, 0.7})
     for (double span : {30000.0, 400000.0, 2000000.0})
-      queries.push_back(region(at * ext, at * ext + span, every));
-  queries.push_back(region(0, ext, {{1, 0, 3}}));  // a whole track
-  queries.push_back(region(0.3 * ext, 0.5 * ext, {{1, 1, 1}, {tracks - 2, 0, 1}}));
+      queries.push_back(testing::region_args(at * ext, at * ext + span, every));
+  queries.push_back(testing::region_args(0, ext, {{1, 0, 3}}));  // a whole track
+  queries.push_back(testing::region_args(0.3 * ext, 0.5 * ext, {{1, 1, 1}, {tracks - 2, 0, 1}}));
   queries.push_back(R"({"name":"op3"})");
   queries.push_back(R"({"name":"ProfilerStep#2"})");
   queries.push_back(R"({"name":"op1","tracks":[1,)" + std::to_string(tracks - 2) + "]}");
@@ -161,7 +150,10 @@ TEST(PodLazyQueries, SelectionsAreTheWholePodsWithTheirSummary) {
   Engine fresh;
   open_hosts(&fresh, &t.hosts, true);
   const size_t wanted =
-      fresh.bundle_query_wanted("select", region(0.5 * ext, 0.5 * ext + 30000, {{1, 0, 0}})).size();
+      fresh
+          .bundle_query_wanted("select",
+                               testing::region_args(0.5 * ext, 0.5 * ext + 30000, {{1, 0, 0}}))
+          .size();
   EXPECT_GT(wanted, 0u);
   EXPECT_LE(wanted, 4u);
   EXPECT_LT(fresh.bundle_query_wanted("select", R"({"name":"op3"})").size(),
