@@ -194,51 +194,49 @@ void Packer::level_tile(uint32_t row, uint8_t level, uint32_t* bin, uint32_t* lo
   uint32_t bi = *bin, be = L.row_bins[row + 1];
   uint32_t li = *long_event, le = L.row_long[row + 1];
   auto bin_time = [&](uint32_t i) { return p_.origin + L.bin[i] * L.bin_ns; };
-  {
-    const uint32_t b0 = bi, l0 = li;
-    while ((bi < be || li < le) && (bi - b0) + (li - l0) < o_.tile_items) {
-      if (li == le || (bi < be && bin_time(bi) <= ev.start[L.long_events[li]]))
-        ++bi;
-      else
-        ++li;
-    }
-    const uint32_t nb = bi - b0, nl = li - l0;
-    Tile t;
-    t.kind = TileKind::kLevel;
-    t.level = level;
-    t.row = row;
-    t.first = b0;
-    t.count = nb + nl;
-    t.t0 = INT64_MAX, t.t1 = INT64_MIN;
-    std::vector<StrId> lname(nb), long_name(nl);
-    std::vector<TimeNs> ldur(nb), long_start(nl), long_dur(nl);
-    for (uint32_t i = 0; i < nb; ++i) {
-      const uint32_t e = L.longest[b0 + i];
-      lname[i] = ev.name[e], ldur[i] = ev.dur[e];
-      t.t0 = std::min(t.t0, bin_time(b0 + i));
-      t.t1 = std::max(t.t1, bin_time(b0 + i) + L.bin_ns);
-    }
-    for (uint32_t i = 0; i < nl; ++i) {
-      const uint32_t e = L.long_events[l0 + i];
-      long_name[i] = ev.name[e], long_start[i] = ev.start[e], long_dur[i] = ev.dur[e];
-      t.t0 = std::min(t.t0, ev.start[e]);
-      t.t1 = std::max(t.t1, end_of(ev.start[e], ev.dur[e]));
-    }
-    Bytes raw;
-    raw.put<uint32_t>(nb), raw.put<uint32_t>(nl);
-    raw.put_all(deltas(L.bin.data() + b0, nb, 0).data(), nb);
-    raw.put_all(L.count.data() + b0, nb);
-    raw.put_all(L.busy.data() + b0, nb);
-    raw.put_all(L.longest.data() + b0, nb);
-    raw.put_all(lname.data(), nb);
-    raw.put_all(ldur.data(), nb);
-    raw.put_all(L.long_events.data() + l0, nl);
-    raw.put_all(deltas(long_start.data(), nl, t.t0).data(), nl);
-    raw.put_all(long_dur.data(), nl);
-    raw.put_all(long_name.data(), nl);
-    *bin = bi, *long_event = li;
-    add_tile(t, raw);
+  const uint32_t b0 = bi, l0 = li;
+  while ((bi < be || li < le) && (bi - b0) + (li - l0) < o_.tile_items) {
+    if (li == le || (bi < be && bin_time(bi) <= ev.start[L.long_events[li]]))
+      ++bi;
+    else
+      ++li;
   }
+  const uint32_t nb = bi - b0, nl = li - l0;
+  Tile t;
+  t.kind = TileKind::kLevel;
+  t.level = level;
+  t.row = row;
+  t.first = b0;
+  t.count = nb + nl;
+  t.t0 = INT64_MAX, t.t1 = INT64_MIN;
+  std::vector<StrId> lname(nb), long_name(nl);
+  std::vector<TimeNs> ldur(nb), long_start(nl), long_dur(nl);
+  for (uint32_t i = 0; i < nb; ++i) {
+    const uint32_t e = L.longest[b0 + i];
+    lname[i] = ev.name[e], ldur[i] = ev.dur[e];
+    t.t0 = std::min(t.t0, bin_time(b0 + i));
+    t.t1 = std::max(t.t1, bin_time(b0 + i) + L.bin_ns);
+  }
+  for (uint32_t i = 0; i < nl; ++i) {
+    const uint32_t e = L.long_events[l0 + i];
+    long_name[i] = ev.name[e], long_start[i] = ev.start[e], long_dur[i] = ev.dur[e];
+    t.t0 = std::min(t.t0, ev.start[e]);
+    t.t1 = std::max(t.t1, end_of(ev.start[e], ev.dur[e]));
+  }
+  Bytes raw;
+  raw.put<uint32_t>(nb), raw.put<uint32_t>(nl);
+  raw.put_all(deltas(L.bin.data() + b0, nb, 0).data(), nb);
+  raw.put_all(L.count.data() + b0, nb);
+  raw.put_all(L.busy.data() + b0, nb);
+  raw.put_all(L.longest.data() + b0, nb);
+  raw.put_all(lname.data(), nb);
+  raw.put_all(ldur.data(), nb);
+  raw.put_all(L.long_events.data() + l0, nl);
+  raw.put_all(deltas(long_start.data(), nl, t.t0).data(), nl);
+  raw.put_all(long_dur.data(), nl);
+  raw.put_all(long_name.data(), nl);
+  *bin = bi, *long_event = li;
+  add_tile(t, raw);
 }
 
 void Packer::counter_tile(uint32_t series, uint32_t* at) {
