@@ -99,5 +99,44 @@ TEST(KeyQueue, RepeatsAndUnchangedModifiersAreDropped) {
   EXPECT_TRUE(q.waiting.empty());
 }
 
+TEST(KeyQueue, AMarkIsShownOnceTheKeysBeforeItHaveBeenDrawn) {
+  KeyQueue q;
+  // Three Backspaces in one gap, then a click (its mark): the click must wait for all three.
+  for (int i = 0; i < 3; ++i) {
+    key_queue_key(&q, kBackspace, true);
+    key_queue_key(&q, kBackspace, false);
+  }
+  const uint64_t mark = key_queue_mark(q);
+  int presses = 0, frames_before = 0;
+  bool was = false;
+  while (!key_queue_shown(q, mark)) {
+    if (q.down[kBackspace] && !was) ++presses;
+    was = q.down[kBackspace];
+    key_queue_next_frame(&q);
+    ASSERT_LT(++frames_before, 16) << "the keys are let in";
+  }
+  EXPECT_EQ(presses, 3) << "every press was drawn before the mark is shown";
+  EXPECT_FALSE(q.down[kBackspace]);
+  EXPECT_TRUE(q.waiting.empty());
+  // A key let in straight into the frame being built is not shown until that frame is drawn.
+  key_queue_key(&q, kA, true);
+  const uint64_t after = key_queue_mark(q);
+  EXPECT_TRUE(q.down[kA]);
+  EXPECT_FALSE(key_queue_shown(q, after));
+  key_queue_next_frame(&q);
+  EXPECT_TRUE(key_queue_shown(q, after));
+  // Nothing queued: a mark is shown at once.
+  EXPECT_TRUE(key_queue_shown(q, key_queue_mark(q)));
+}
+
+TEST(KeyQueue, MarksTakenBeforeTheFocusIsLostAreMet) {
+  KeyQueue q;
+  key_queue_key(&q, kBackspace, true);
+  key_queue_key(&q, kBackspace, false);
+  const uint64_t mark = key_queue_mark(q);
+  key_queue_clear(&q);  // the keys waiting are gone: nothing is left to wait for
+  EXPECT_TRUE(key_queue_shown(q, mark));
+}
+
 }  // namespace
 }  // namespace strata

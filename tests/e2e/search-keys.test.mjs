@@ -99,6 +99,34 @@ describe('search box keys', () => {
     assert.equal((await state()).typing, true);
   });
 
+  test('a click right after fast typing lands after the typing, not amid it', async () => {
+    await focusBox();
+    await fill('alphabet');
+    // Three Backspaces and a click on the timeline in one task: the click takes the keyboard
+    // from the box, so it must wait until every key before it has been drawn.
+    await s.call(
+      (keys) => {
+        for (const [type, key, code] of keys)
+          window.dispatchEvent(new KeyboardEvent(type, { key, code, bubbles: true }));
+        const c = document.getElementById('canvas');
+        const r = c.getBoundingClientRect();
+        const at = { clientX: r.left + r.width * 0.6, clientY: r.top + r.height * 0.6, button: 0, bubbles: true };
+        c.dispatchEvent(new MouseEvent('mousedown', at));
+        window.dispatchEvent(new MouseEvent('mouseup', at));
+      },
+      [...press('Backspace', 'Backspace'), ...press('Backspace', 'Backspace'), ...press('Backspace', 'Backspace')],
+    );
+    const after = await poll(
+      async () => {
+        await s.frame();
+        const st = await state();
+        return !st.typing && { st, t: await boxText() };
+      },
+      { message: 'the click to take the keyboard from the box' },
+    );
+    assert.equal(after.t, 'alpha', 'all three Backspaces went into the box before the click');
+  });
+
   test('Ctrl+A and Backspace from the keyboard empty the box, try after try', async () => {
     for (let i = 0; i < 6; i++) {
       await focusBox();

@@ -30,10 +30,13 @@ std::string
 // (a quick click, a double click while frames are slow, a scripted one) would be lost: button
 // changes wait here and reach ImGui one per frame each. Clicks are counted by the events' own
 // times, not the frames', so a double click stays one however slow the frames that carry it.
+// A change also waits for the key events heard before it (a click after fast typing lands after
+// the typing, not amid it).
 struct ButtonChange {
   bool down;
   double ms;  // when the browser saw it
   ImVec2 pos;
+  uint64_t keys_before;  // key_queue_mark() when it came
 };
 std::vector<ButtonChange> g_button_queue[3];      // changes not handed to ImGui yet
 bool g_button_handed[3] = {false, false, false};  // a change went into the frame being built
@@ -222,9 +225,10 @@ EM_BOOL on_mouse(int type, const EmscriptenMouseEvent* e, void*) {
     if (g_sink.pointer_down) g_sink.pointer_down(g_sink.ctx, e->ctrlKey || e->metaKey, e->shiftKey);
   }
   if (b >= 0 && (type == EMSCRIPTEN_EVENT_MOUSEDOWN || type == EMSCRIPTEN_EVENT_MOUSEUP)) {
-    g_button_queue[b].push_back(
-        {type == EMSCRIPTEN_EVENT_MOUSEDOWN, emscripten_get_now(), io.MousePos});
-    if (!g_button_handed[b]) hand_button(b);
+    g_button_queue[b].push_back({type == EMSCRIPTEN_EVENT_MOUSEDOWN, emscripten_get_now(),
+                                 io.MousePos, key_queue_mark(g_keys)});
+    if (!g_button_handed[b] && key_queue_shown(g_keys, g_button_queue[b].back().keys_before))
+      hand_button(b);
   }
   if (type == EMSCRIPTEN_EVENT_MOUSELEAVE) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   return type == EMSCRIPTEN_EVENT_MOUSEDOWN ? EM_TRUE : EM_FALSE;
@@ -260,8 +264,8 @@ void input_frame_done() {
     g_button_handed[b] = false;
     g_press_count[b] = 0;
     if (g_button_queue[b].empty()) continue;
-    hand_button(b);
     request_redraw();
+    if (key_queue_shown(g_keys, g_button_queue[b].front().keys_before)) hand_button(b);
   }
 }
 

@@ -23,6 +23,7 @@ bool fits_this_frame(const KeyQueue& q, const KeyInput& e) {
 }
 
 void let_in(KeyQueue* q, const KeyInput& e) {
+  ++q->admitted;
   switch (e.kind) {
     case KeyInput::kKey:
       q->down[e.key] = e.down;
@@ -40,6 +41,7 @@ void let_in(KeyQueue* q, const KeyInput& e) {
 }
 
 void submit(KeyQueue* q, KeyInput e) {
+  ++q->submitted;
   if (q->waiting.empty() && fits_this_frame(*q, e))
     let_in(q, e);
   else
@@ -76,6 +78,7 @@ void key_queue_mods(KeyQueue* q, const KeyMods& mods) {
 }
 
 bool key_queue_next_frame(KeyQueue* q) {
+  q->admitted_shown = q->admitted;
   for (bool& c : q->changed) c = false;
   q->pressed = q->chars = false;
   while (!q->waiting.empty() && fits_this_frame(*q, q->waiting.front())) {
@@ -85,6 +88,11 @@ bool key_queue_next_frame(KeyQueue* q) {
   return !q->waiting.empty();
 }
 
-void key_queue_clear(KeyQueue* q) { *q = KeyQueue{}; }
+void key_queue_clear(KeyQueue* q) {
+  // The counts go on: marks taken before the clear are met (nothing waits any more).
+  const uint64_t n = q->submitted;
+  *q = KeyQueue{};
+  q->submitted = q->admitted = q->admitted_shown = n;
+}
 
 }  // namespace strata

@@ -47,6 +47,13 @@ struct KeyQueue {
   bool pressed = false;  // a key went down: ImGui acts on one press per frame, with its modifiers
   bool chars = false;    // characters were typed: ImGui reads them with this frame's modifiers,
                          // before its keys (so a key's own character goes in before its press)
+  // Events counted as they come and as they are let in, so that input queued elsewhere (mouse
+  // buttons) can wait for the keys that came before it: a click right after fast typing must
+  // not land while the last keys still wait (it would take the keyboard from the text box
+  // they were typed into).
+  uint64_t submitted = 0;       // events queued or let in, ever
+  uint64_t admitted = 0;        // events let in, ever
+  uint64_t admitted_shown = 0;  // of those, the ones let in before the frame being built
 };
 
 void key_queue_key(KeyQueue* q, int key, bool down);
@@ -55,6 +62,10 @@ void key_queue_mods(KeyQueue* q, const KeyMods& mods);
 // A frame has been drawn: the next one starts and lets in what it can. True when events still
 // wait (ask for another frame).
 bool key_queue_next_frame(KeyQueue* q);
+// A mark for an event that comes now from elsewhere: key_queue_shown(q, mark) is true once
+// every key event before it has been shown in a frame already drawn.
+inline uint64_t key_queue_mark(const KeyQueue& q) { return q.submitted; }
+inline bool key_queue_shown(const KeyQueue& q, uint64_t mark) { return q.admitted_shown >= mark; }
 // The page lost focus: keys released elsewhere never send their release, so all are up.
 void key_queue_clear(KeyQueue* q);
 
