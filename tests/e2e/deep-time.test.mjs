@@ -187,7 +187,7 @@ describe('#view= deep links are exact at epoch scale', () => {
         const origin = BigInt(v.originNs);
         const oldStart = origin + 1000000n,
           oldEnd = origin + 1000600n;
-        await again.page.goto('about:blank');
+        await again.leave();
         await again.goto(`${link.split('#')[0]}#view=${oldStart},${oldEnd}`);
         const v3 = await poll(() => again.view().then((x) => x.endRelNs - x.startRelNs === 600 && x), {
           message: 'the old link to set the view',

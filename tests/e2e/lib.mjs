@@ -419,6 +419,11 @@ export async function newStrataPage(browser, { firstVisit = false } = {}) {
     context,
     log,
     call,
+    /** Leaves the page for about:blank (what it still had in flight is aborted, not an error). */
+    async leave() {
+      navigations += 1;
+      await page.goto('about:blank');
+    },
     /**
      * Navigates and waits for window.strata and `await strata.ready`. Fails early on a crash or
      * a rejected ready, and 5 s after the first uncaught page error if the page is still not ready.
