@@ -17,6 +17,7 @@
 #include "core/formats/perfetto/perfetto_decoder.h"
 #include "core/formats/perfetto/perfetto_fields.h"
 #include "core/formats/perfetto/perfetto_sniff.h"
+#include "core/formats/protobuf/field_body.h"
 #include "core/formats/protobuf/wire.h"
 #include "core/store/trace_builder.h"
 #include "core/store/trace_store.h"
@@ -56,14 +57,15 @@ class PerfettoImporter final : public Importer {
     if (!stopped_ && state_ == State::kBody) {
       builder_.error("the file ends at byte " + std::to_string(pos_) + " inside packet " +
                      std::to_string(decoder_.packets() + 1) + ", which declares " +
-                     std::to_string(body_len_) + " bytes from byte " + std::to_string(body_start_) +
+                     std::to_string(body_.len()) + " bytes from byte " +
+                     std::to_string(body_.at()) +
                      ": the file is cut off (or that length is corrupt); the packets before "
                      "it are kept");
     } else if (!stopped_ && head_.pending()) {
       builder_.error("the file ends at byte " + std::to_string(pos_) +
                      " in the middle of a packet header: the file is cut off");
     }
-    std::vector<uint8_t>().swap(body_);
+    body_.release();
     decoder_.finish();
     if (decoder_.malformed())
       builder_.error(plural(decoder_.malformed(), "packet does not decode and was",
@@ -130,15 +132,14 @@ class PerfettoImporter final : public Importer {
     }
     if (r != R::kHeader) return from_data;  // kMore: wait for more bytes
     number_ = h.number;
-    body_len_ = h.len;
-    body_start_ = pos_ + from_data;
-    if (body_len_ > kMaxPacket ||
-        (known_size_ && body_len_ > known_size_ - std::min(known_size_, body_start_))) {
-      corrupt(field_start_, "a packet declares " + std::to_string(body_len_) + " bytes" +
+    const uint64_t at = pos_ + from_data;
+    if (h.len > kMaxPacket || (known_size_ && h.len > known_size_ - std::min(known_size_, at))) {
+      corrupt(field_start_, "a packet declares " + std::to_string(h.len) + " bytes" +
                                 (known_size_ ? ", past the end of the file" : ""));
       return n;
     }
-    if (body_len_ == 0)
+    body_.start(h.len, at, h.len);
+    if (h.len == 0)
       field(data, 0);
     else
       state_ = State::kBody;
@@ -146,24 +147,14 @@ class PerfettoImporter final : public Importer {
   }
 
   size_t body(const uint8_t* data, size_t n) {
-    if (body_.empty() && n >= body_len_) {  // entirely in this chunk: no copy
-      field(data, static_cast<size_t>(body_len_));
+    return body_.take(data, n, [&](const uint8_t* b, size_t len) {
+      field(b, len);
       state_ = State::kHeader;
-      return static_cast<size_t>(body_len_);
-    }
-    if (body_.empty()) body_.reserve(static_cast<size_t>(body_len_));
-    const size_t take = static_cast<size_t>(std::min<uint64_t>(n, body_len_ - body_.size()));
-    body_.insert(body_.end(), data, data + take);
-    if (body_.size() == body_len_) {
-      field(body_.data(), body_.size());
-      body_.clear();
-      state_ = State::kHeader;
-    }
-    return take;
+    });
   }
 
   void field(const uint8_t* data, size_t n) {
-    if (number_ == perfetto::trace::kPacket) decoder_.packet(data, n, body_start_);
+    if (number_ == perfetto::trace::kPacket) decoder_.packet(data, n, body_.at());
   }
 
   TraceStore* store_;
@@ -176,8 +167,7 @@ class PerfettoImporter final : public Importer {
   uint64_t pos_ = 0, field_start_ = 0;
   wire::HeaderReader head_;  // a header split across chunks
   uint32_t number_ = 0;
-  uint64_t body_len_ = 0, body_start_ = 0;
-  std::vector<uint8_t> body_;
+  wire::FieldBody body_;  // the packet being read
   bool stopped_ = false, finished_ = false, failed_ = false;
   std::string failure_;
 };

@@ -27,6 +27,7 @@
 
 #include "core/base/text.h"
 #include "core/formats/importer.h"
+#include "core/formats/protobuf/field_body.h"
 #include "core/formats/protobuf/wire.h"
 #include "core/formats/xplane/xplane_plane.h"
 #include "core/store/slice_codec.h"
@@ -68,7 +69,7 @@ class XPlaneImporter final : public Importer {
     finished_ = true;
     if (ctx_.pending.first_line == 0) finish_pending_plane(&ctx_);  // a part never came
     end_file();
-    std::vector<uint8_t>().swap(body_);
+    body_.release();
     report();
     if (total_bytes_ == 0) {
       fail(ctx_.file ? "the files are empty" : "the file is empty");
@@ -93,9 +94,8 @@ class XPlaneImporter final : public Importer {
     state_ = State::kHeader;
     pos_ = field_start_ = 0;
     head_.reset();
-    std::vector<uint8_t>().swap(body_);
+    body_.reset();
     number_ = 0;
-    body_len_ = body_start_ = 0;
     stopped_ = false;
     known_size_ = 0;  // its compression is not known yet
     return true;
@@ -145,12 +145,13 @@ class XPlaneImporter final : public Importer {
       std::string what = number_ == 1 ? "plane " + std::to_string(store_->planes.size() + 1)
                                       : "field " + std::to_string(number_);
       if (number_ == 1) {
-        std::string name = import_xplane(&ctx_, body_.data(), body_.size(), body_start_, true);
+        std::string name =
+            import_xplane(&ctx_, body_.partial().data(), body_.partial().size(), body_.at(), true);
         if (!name.empty()) what += " (" + sanitize_utf8(name) + ")";
       }
       builder_.error("the file ends at byte " + std::to_string(pos_) + " inside " + what +
-                     ", which declares " + std::to_string(body_len_) + " bytes from byte " +
-                     std::to_string(body_start_) +
+                     ", which declares " + std::to_string(body_.len()) + " bytes from byte " +
+                     std::to_string(body_.at()) +
                      ": the file is cut off (or that length is corrupt); what was read before "
                      "the cut is kept");
     } else if (!stopped_ && head_.pending()) {
@@ -247,14 +248,14 @@ class XPlaneImporter final : public Importer {
       return n;
     }
     if (type == wire::kVarint) return from_data;  // an unknown scalar field: nothing to keep
-    body_len_ = len;
-    body_start_ = pos_ + from_data;
-    if (body_len_ > kMaxField) {
-      corrupt(field_start_, "field " + std::to_string(number_) + " declares " +
-                                std::to_string(body_len_) + " bytes");
+    const uint64_t at = pos_ + from_data;
+    if (len > kMaxField) {
+      corrupt(field_start_,
+              "field " + std::to_string(number_) + " declares " + std::to_string(len) + " bytes");
       return n;
     }
-    if (body_len_ == 0)
+    body_.start(len, at, first_reserve(len, at));
+    if (len == 0)
       field(data, 0);
     else
       state_ = State::kBody;
@@ -263,34 +264,18 @@ class XPlaneImporter final : public Importer {
 
   // Collects the current field's bytes; imports it when complete.
   size_t body(const uint8_t* data, size_t n) {
-    if (body_.empty() && n >= body_len_) {  // entirely in this chunk: no copy
-      field(data, static_cast<size_t>(body_len_));
+    return body_.take(data, n, [&](const uint8_t* b, size_t len) {
+      field(b, len);
+      body_.release();  // freed: the store grows on while later planes load
       state_ = State::kHeader;
-      return static_cast<size_t>(body_len_);
-    }
-    if (body_.empty()) reserve();
-    const size_t take = static_cast<size_t>(std::min<uint64_t>(n, body_len_ - body_.size()));
-    if (body_.capacity() < body_.size() + take)
-      body_.reserve(static_cast<size_t>(std::min<uint64_t>(
-          body_len_, std::max(body_.size() + take, body_.capacity() + body_.capacity() / 2))));
-    body_.insert(body_.end(), data, data + take);
-    if (body_.size() == body_len_) {
-      field(body_.data(), body_.size());
-      std::vector<uint8_t>().swap(body_);  // freed: the store grows on while later planes load
-      state_ = State::kHeader;
-    }
-    return take;
+    });
   }
 
   // The plane buffer at its final size when the file's size is known; a bounded guess when it
   // is not (a compressed file: the declared length may be corrupt).
-  void reserve() {
-    uint64_t want = body_len_;
-    if (known_size_ > body_start_)
-      want = std::min(want, known_size_ - body_start_);
-    else
-      want = std::min<uint64_t>(want, uint64_t{1} << 30);
-    body_.reserve(static_cast<size_t>(want));
+  uint64_t first_reserve(uint64_t len, uint64_t at) const {
+    return known_size_ > at ? std::min(len, known_size_ - at)
+                            : std::min<uint64_t>(len, uint64_t{1} << 30);
   }
 
   void field(const uint8_t* data, size_t n) {
@@ -299,7 +284,7 @@ class XPlaneImporter final : public Importer {
     };
     switch (number_) {
       case 1:
-        import_xplane(&ctx_, data, n, body_start_, false);
+        import_xplane(&ctx_, data, n, body_.at(), false);
         break;
       case 2:
         builder_.error("the profiler reported: " + text());
@@ -361,8 +346,7 @@ class XPlaneImporter final : public Importer {
   uint64_t field_start_ = 0;  // of the current top-level field's tag
   wire::HeaderReader head_;   // a header split across chunks
   uint32_t number_ = 0;
-  uint64_t body_len_ = 0, body_start_ = 0;
-  std::vector<uint8_t> body_;  // a field split across chunks
+  wire::FieldBody body_;  // the field being read (copied when split across chunks)
 
   uint64_t total_bytes_ = 0;                    // over all files
   size_t errors_mark_ = 0, warnings_mark_ = 0;  // the current file's first messages

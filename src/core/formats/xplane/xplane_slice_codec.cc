@@ -149,7 +149,8 @@ void XPlaneImporter::encode(SliceWriter* w) const {
     for (const SourcePlane::Line& l : p.lines) w->str(l.name), w->pod(l.events);
   }
   w->pod(state_), w->pod(pos_), w->pod(slice_begin_), w->pod(field_start_), w->pod(head_);
-  w->pod(number_), w->pod(body_len_), w->pod(body_start_), w->vec(body_), w->pod(stopped_);
+  w->pod(number_), w->pod(body_.len()), w->pod(body_.at()), w->vec(body_.partial());
+  w->pod(stopped_);
   builder_.encode_part(w);
 }
 
@@ -190,10 +191,13 @@ bool XPlaneImporter::decode(SliceReader* r) {
     for (SourcePlane::Line& l : p.lines) r->str(&l.name), r->pod(&l.events);
   }
   r->pod(&state_), r->pod(&pos_), r->pod(&slice_begin_), r->pod(&field_start_), r->pod(&head_);
-  r->pod(&number_), r->pod(&body_len_), r->pod(&body_start_), r->vec(&body_), r->pod(&stopped_);
+  uint64_t body_len = 0, body_at = 0;
+  std::vector<uint8_t> partial;
+  r->pod(&number_), r->pod(&body_len), r->pod(&body_at), r->vec(&partial), r->pod(&stopped_);
   if (!r->ok() || static_cast<uint8_t>(state_) > static_cast<uint8_t>(State::kBody) ||
-      body_.size() > body_len_)
+      partial.size() > body_len)
     return false;
+  body_.restore(body_len, body_at, first_reserve(body_len, body_at), std::move(partial));
   return builder_.decode_part(r) && r->at_end();
 }
 

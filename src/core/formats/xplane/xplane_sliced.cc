@@ -145,8 +145,6 @@ void XPlaneImporter::absorb(XPlaneImporter& later) {
   field_start_ = later.field_start_;
   head_ = later.head_;
   number_ = later.number_;
-  body_len_ = later.body_len_;
-  body_start_ = later.body_start_;
   body_.swap(later.body_);
   stopped_ = later.stopped_;
 }
