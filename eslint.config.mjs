@@ -8,10 +8,12 @@ import globals from 'globals';
 const shared = {
   StrataProtocol: 'readonly', // web/shared/protocol.js
   StrataWasm: 'readonly', // web/shared/wasm.js
+  StrataMarks: 'readonly', // web/shared/marks.js
 };
 const pageShared = {
   ...shared,
   StrataPage: 'readonly', // page/common.js
+  StrataBoot: 'readonly', // page/boot.js
   createStrataUI: 'readonly', // the UI module (strata_ui.js)
   strataRunsInit: 'readonly', // page/runs.js
   strataPodInit: 'readonly', // page/pod.js

@@ -1,8 +1,10 @@
-// Strata's page glue: starts the engine worker and the UI module, moves protocol messages
-// between them, opens files (picker, drop, ?url=, script API) and exposes window.strata.
+// Strata's page glue: takes over the engine worker boot.js started, starts the UI module, moves
+// protocol messages between them, opens files (picker, drop, script API; the start-up source is
+// boot.js's) and exposes window.strata.
 // The API is documented in README.md; later versions extend it, never break it.
 (function () {
   'use strict';
+  StrataMarks.mark('page-script');
   const { MSG, QUERY, REPLY_KEYS, REPLY, pick } = StrataProtocol;
   const { summary: SUMMARY, summaryFile: FILE, event: EVENT, lossInfo: LOSS } = REPLY;
   const canvas = document.getElementById('canvas');
@@ -15,9 +17,9 @@
   });
   document.body.appendChild(compareInput);
   const folderInput = document.getElementById('folder-input');
-  const worker = new Worker(new URL('worker/engine-worker.js', document.baseURI));
+  const worker = StrataBoot.worker;
   // embed=1 (README "Embedding and hosting"): the host page opens files; no picker, no drop.
-  const embedded = new URLSearchParams(location.search).get('embed') === '1';
+  const embedded = StrataBoot.embedded;
 
   let ui = null; // the UI wasm module
   let lastSummary = StrataProtocol.emptySummary();
@@ -26,10 +28,11 @@
   // The load in progress, for strata.progress(): bytes so far, and whether the view already
   // shows the file's first part (a big file is indexed in two steps).
   let progress = { active: false, name: '', loaded: 0, total: 0, mbps: 0, showingFirstPart: false };
-  let nextId = 1;
+  let nextId = (StrataBoot.startOpenId || 0) + 1; // boot.js's start-up open took the first
   const pending = new Map(); // id -> {resolve}
   const uiQueue = []; // engine messages that arrived before the UI was up
   let uiUp = false; // the UI is up and uiQueue delivered: messages go straight to it
+  let tracksShown = false; // a trace's track list reached the UI (for the start-up marks)
   // An engine message for the UI, in the order it came: queued until the UI is up.
   const forUi = (m) => (uiUp ? deliver(m) : uiQueue.push(m));
 
@@ -46,6 +49,7 @@
   });
   const host = {
     postToEngine(buffer) {
+      if (tracksShown) StrataMarks.each('view-requested');
       worker.postMessage({ type: MSG.view, bytes: buffer }, [buffer]);
     },
     requestDetails(event) {
@@ -102,6 +106,8 @@
       window.dispatchEvent(new CustomEvent('strata:selection', { detail: { event } }));
     },
     uiReady() {
+      StrataMarks.mark('ui-ready');
+      requestAnimationFrame(() => requestAnimationFrame(() => StrataMarks.mark('ui-first-frame')));
       resolveUi();
     },
     fatal,
@@ -121,19 +127,40 @@
       StrataPage.download(fileName, text, fileName.endsWith('.html') ? 'text/html' : 'text/csv');
     },
   };
-  createStrataUI({ strataHost: host, onAbort: (what) => fatal(`Strata's UI stopped: ${what}`) })
+  // The UI starts once every page script has run (see boot.js), from the module boot.js compiled.
+  const couldNotStart = (e) => fatal(`Strata could not start: ${(e && e.message) || e}`);
+  // Every page script has run (the start-up source's messages wait for it: see emit()).
+  const scriptsRun = new Promise((r) =>
+    document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', r, { once: true }) : r(),
+  );
+  let scriptsDone = false;
+  scriptsRun.then(() => {
+    scriptsDone = true;
+  });
+  // Resolves once `ui` is set and its main() has run (WebGL context, shaders).
+  const uiStarted = scriptsRun
+    .then(() =>
+      createStrataUI({
+        strataHost: host,
+        onAbort: (what) => fatal(`Strata's UI stopped: ${what}`),
+        instantiateWasm: StrataWasm.instantiateWith(StrataBoot.uiModule, couldNotStart),
+      }),
+    )
     .then((m) => {
+      StrataMarks.mark('ui-module');
       ui = m;
       return uiReady;
-    })
+    });
+  uiStarted
     .then(() => {
       if (embedded) ui._ui_set_embedded(1);
       else if (firstVisit()) ui._ui_set_welcome(1);
       watchTopBarButtons();
       for (const m of uiQueue.splice(0)) deliver(m);
       uiUp = true;
+      StrataMarks.mark('ui-up');
     })
-    .catch((e) => fatal(`Strata could not start: ${(e && e.message) || e}`));
+    .catch(couldNotStart);
 
   // True once per browser (remembered in localStorage; never when storage is denied, so a
   // sandboxed frame is not greeted on every load). The UI shows its note on dropping files.
@@ -207,6 +234,8 @@
           break;
         }
         toUi(m.trackList);
+        tracksShown = true;
+        StrataMarks.mark('tracks-to-ui');
         withString(fileLabel(m.summary), (p) => ui._ui_set_file_label(p));
         withString(m.kind || '', (p) => ui._ui_file_opened(p, 0));
         // Every error of the load, one a line (the UI wraps and scrolls them).
@@ -225,6 +254,7 @@
         withString(m.error, (p) => ui._ui_show_error(p));
         break;
       case MSG.view:
+        if (tracksShown) StrataMarks.each('view-to-ui');
         toUi(m.bytes);
         break;
       case MSG.compareView: // B's track list or a view reply, for the Compare tab's B timeline
@@ -276,15 +306,21 @@
         break;
     }
   }
-  worker.onmessage = (e) => {
+  // A window event; before every page script has run (the start-up open can end that early), it
+  // waits for them, so that embed.js and the others hear it.
+  function emit(name, detail) {
+    const fire = () => window.dispatchEvent(new CustomEvent(name, { detail }));
+    if (scriptsDone) fire();
+    else scriptsRun.then(fire);
+  }
+  function onWorkerMessage(e) {
     const m = e.data;
     if (m.summary) lastSummary = m.summary;
     pods.deliver(m);
     // Every load ends in one 'strata:loaded' event on window, whoever started it (picker, drop,
     // ?url=, the API): detail is the summary (errors included when it failed; `loss` for a log).
-    if (m.type === MSG.loadFailed)
-      window.dispatchEvent(new CustomEvent('strata:loadfailed', { detail: { error: m.error, summary: m.summary } }));
-    if (LOAD_ENDS.has(m.type)) window.dispatchEvent(new CustomEvent('strata:loaded', { detail: m.summary }));
+    if (m.type === MSG.loadFailed) emit('strata:loadfailed', { error: m.error, summary: m.summary });
+    if (LOAD_ENDS.has(m.type)) emit('strata:loaded', m.summary);
     if (LOSS_MESSAGES.has(m.type)) {
       // Before resolving: the UI has the points when the caller's await resumes.
       forUi(m);
@@ -294,10 +330,7 @@
         pending.delete(m.id);
         resolve(m.type === MSG.lossLoaded ? Object.assign({}, lastSummary, { loss: info }) : info);
       }
-      if (m.type === MSG.lossLoaded)
-        window.dispatchEvent(
-          new CustomEvent('strata:loaded', { detail: Object.assign({}, lastSummary, { loss: info }) }),
-        );
+      if (m.type === MSG.lossLoaded) emit('strata:loaded', Object.assign({}, lastSummary, { loss: info }));
       return;
     }
     if (m.type === MSG.graphLoaded) {
@@ -328,8 +361,7 @@
     }
     if (m.type === MSG.reply || m.type === MSG.ready || m.type === MSG.podLoaded) return;
     forUi(m);
-  };
-  worker.onerror = (e) => fatal(`Strata's engine stopped: ${e.message || e}`);
+  }
 
   function request(msg, transfer) {
     const id = nextId++;
@@ -342,13 +374,9 @@
   // ---- opening files --------------------------------------------------------------------------
   // How many workers parse a big plain Chrome JSON (web/worker/sliced.js): ?workers=N, the
   // top bar's setting (web/page/workers.js) or strata.setWorkers(n); 1 is the engine worker
-  // alone; 0 lets the worker use the cores.
-  let workers = Math.max(0, Math.floor(Number(new URLSearchParams(location.search).get('workers')) || 0));
-  let sliceMinBytes = 0; // 0: the worker's threshold (64 MB)
-  // ?bundleLazyMb=N: tile bundles of at least N MB open lazily, tiles on demand (0: every one;
-  // absent: the worker's threshold, 256 MB); a bigger N loads a bundle whole.
-  const lazyMb = new URLSearchParams(location.search).get('bundleLazyMb');
-  const bundleLazyBytes = lazyMb !== null && Number(lazyMb) >= 0 ? Number(lazyMb) * 1048576 : undefined;
+  // alone; 0 lets the worker use the cores. ?bundleLazyMb=N: see boot.js.
+  let { workers, sliceMinBytes } = StrataBoot.settings;
+  const { bundleLazyBytes } = StrataBoot.settings;
 
   // Picked or dropped files go to the worker as one list: it decides what each is (several
   // xplanes open as one trace, one per host; anything else file by file).
@@ -361,10 +389,7 @@
   function openList(list) {
     const urls = list.map((s) => (typeof s === 'string' ? new URL(s, document.baseURI).href : s));
     const first = list[0];
-    const name =
-      typeof first === 'string'
-        ? decodeURIComponent(new URL(first, document.baseURI).pathname.split('/').pop())
-        : first.name || 'trace';
+    const name = typeof first === 'string' ? StrataBoot.urlName(first) : first.name || 'trace';
     return request({ type: MSG.open, name, source: urls, workers, sliceMinBytes, bundleLazyBytes });
   }
 
@@ -406,14 +431,8 @@
   // What open() and compareWith() send the worker for a source: a URL (named by its last path
   // part), a File or Blob, or bytes (copied out of a view, transferred); null for anything else.
   function sourceToSend(source) {
-    if (typeof source === 'string') {
-      const url = new URL(source, document.baseURI);
-      return {
-        name: decodeURIComponent(url.pathname.split('/').pop() || url.hostname),
-        source: url.href,
-        transfer: [],
-      };
-    }
+    if (typeof source === 'string')
+      return { name: StrataBoot.urlName(source), source: new URL(source, document.baseURI).href, transfer: [] };
     if (source instanceof Blob) return { name: source.name || 'blob', source, transfer: [] };
     if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
       const bytes = ArrayBuffer.isView(source)
@@ -472,12 +491,6 @@
   }
 
   // ---- window.strata ---------------------------------------------------------------------------
-  const params = new URLSearchParams(location.search);
-  // Several ?url= open together (the xplanes of one run); embed=1 starts empty unless given one.
-  // ?bundle= is a tile bundle's URL, ?pod= a pod manifest's (what a file is, the engine tells
-  // from its bytes).
-  const startUrls = [...params.getAll('url'), ...params.getAll('bundle'), ...params.getAll('pod')].filter(Boolean);
-  const startSource = startUrls.length > 1 ? startUrls : startUrls[0] || (embedded ? null : 'demo/demo-trace.json');
   const comparePart = strataCompareInit({ ui: () => ui, request, withString, sourceToSend, open });
   const api = {
     version: 1,
@@ -773,13 +786,12 @@
     if (location.hash.slice(1) !== lastHash) applyHash();
   });
 
-  // The start-up source opens once every page script has run (workers.js sets the worker count
-  // first) while the UI's wasm is still starting: its messages wait in uiQueue meanwhile.
-  const scriptsRun = new Promise((r) =>
-    document.readyState === 'loading' ? document.addEventListener('DOMContentLoaded', r, { once: true }) : r(),
-  );
-  const startOpen = scriptsRun.then(() => startSource && open(startSource));
-  api.ready = Promise.all([uiReady, startOpen])
+  // The start-up open boot.js sent, answered as any request is: its messages wait in uiQueue
+  // until the UI is up.
+  const startOpen = StrataBoot.startOpenId
+    ? new Promise((resolve) => pending.set(StrataBoot.startOpenId, { resolve }))
+    : Promise.resolve(null);
+  api.ready = Promise.all([uiStarted, startOpen])
     .then(() => settled(5000))
     .then(applyHash)
     .then(() => {
@@ -788,7 +800,7 @@
     .then(() => undefined);
   // The canvas UI's palette (web/theme.js decides light or dark and calls this).
   api._setUiTheme = (light) => {
-    uiReady.then(() => ui._ui_set_theme(light ? 1 : 0));
+    uiStarted.then(() => ui._ui_set_theme(light ? 1 : 0));
   };
   const runs = strataRunsInit({
     ui: () => ui,
@@ -801,4 +813,6 @@
   const pods = strataPodInit({ ui: () => ui, request, withString });
   window.strata = api;
   if (window.strataGraphInit) window.strataGraphInit({ worker, request, api, ui: () => ui, withString, nextFrames });
+  // From here the worker's messages come here (those that came first are handed over in order).
+  StrataBoot.take(onWorkerMessage, (e) => fatal(`Strata's engine stopped: ${e.message || e}`));
 })();

@@ -6,18 +6,10 @@
   'use strict';
   const strata = window.strata;
   if (!strata || !strata.setWorkers) return;
-  const KEY = 'strata.workers';
-  const CHOICES = [0, 1, 2, 4, 8]; // 0: auto
+  const KEY = StrataBoot.WORKERS_KEY;
+  const CHOICES = StrataBoot.WORKER_CHOICES; // 0: auto
   const fromUrl = new URLSearchParams(location.search).has('workers');
 
-  function stored() {
-    try {
-      const n = Number(localStorage.getItem(KEY));
-      return CHOICES.includes(n) ? n : 0;
-    } catch (e) {
-      return 0; // storage denied (sandboxed frame): auto, not remembered
-    }
-  }
   function keep(n) {
     try {
       if (n === 0) localStorage.removeItem(KEY);
@@ -26,7 +18,7 @@
       /* not remembered; still used */
     }
   }
-  if (!fromUrl) strata.setWorkers(stored());
+  if (!fromUrl) strata.setWorkers(StrataBoot.storedWorkers());
 
   const bar = document.getElementById('copy-link');
   if (!bar) return;

@@ -61,5 +61,29 @@ const StrataWasm = (() => {
     return 'end';
   }
 
-  return Object.freeze({ withString, withBytes, withArray, withStrings, feedChunks });
+  // A module's compile, started as early as its page or worker can: compiled as its bytes arrive
+  // (streaming) when the server says application/wasm, else from the whole bytes. A Promise of
+  // the WebAssembly.Module.
+  function compile(url) {
+    const whole = () =>
+      fetch(url, { credentials: 'same-origin' }).then((r) => {
+        if (!r.ok) throw new Error(`HTTP ${r.status} for ${url}`);
+        return r.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+      });
+    if (typeof WebAssembly.compileStreaming !== 'function') return whole();
+    // A wrong MIME type or a failed stream: the plain path, which says why if it fails too.
+    return WebAssembly.compileStreaming(fetch(url, { credentials: 'same-origin' })).catch(whole);
+  }
+  // An Emscripten instantiateWasm hook instantiating the module compile() promised; `fail(error)`
+  // is told when it cannot (the Emscripten module's ready promise then never resolves).
+  function instantiateWith(compiled, fail) {
+    return (imports, receive) => {
+      compiled
+        .then((module) => WebAssembly.instantiate(module, imports).then((instance) => receive(instance, module)))
+        .catch(fail);
+      return {}; // the exports come later, by receive()
+    };
+  }
+
+  return Object.freeze({ withString, withBytes, withArray, withStrings, feedChunks, compile, instantiateWith });
 })();

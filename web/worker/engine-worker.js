@@ -4,9 +4,11 @@
 // graph node's costs) runs as one job at a time in the one job queue; views, details and
 // queries are answered at once, between a load's chunks.
 'use strict';
+importScripts('../shared/marks.js', '../shared/wasm.js');
+// The engine's wasm downloads and compiles while the scripts below load (one at a time).
+const engineModule = StrataWasm.compile('strata_engine.wasm');
 importScripts(
   '../shared/protocol.js',
-  '../shared/wasm.js',
   'strata_engine.js',
   'sources.js',
   'trace.js',
@@ -21,6 +23,7 @@ importScripts(
   'open.js',
 );
 
+StrataMarks.mark('w-scripts');
 const { MSG, QUERY } = StrataProtocol;
 const post = (message, transfer) => postMessage(message, transfer || []);
 
@@ -33,7 +36,12 @@ function job(run) {
 }
 
 let parts = null; // {M, sources, trace, loss, runs, graph, compare, opener, sliced, pod, bundle}
-const ready = createStrataEngine().then((M) => {
+let warmed = false; // the slice workers started (sliced.warm)
+let startOpen = false; // an open came before the engine was up (the page's start-up open)
+const ready = new Promise((resolve, reject) =>
+  createStrataEngine({ instantiateWasm: StrataWasm.instantiateWith(engineModule, reject) }).then(resolve, reject),
+).then((M) => {
+  StrataMarks.mark('w-engine');
   const sources = createSources();
   const trace = createTrace(M, sources, post);
   const loss = createLoss(M, sources, post);
@@ -49,8 +57,16 @@ const ready = createStrataEngine().then((M) => {
   // The reader worker starts with the engine, not with the first picked file: starting a worker
   // takes tens of ms, which a small file's whole load would otherwise wait for.
   sources.startReadWorker();
-  sliced.warm(); // the slice workers too, for the same reason (sliced.js)
+  // The slice workers too, for the same reason (sliced.js), but after the start-up open, when
+  // there is one: each compiles its own engine, on the cores that open needs (a sliced load
+  // starts the ones it lacks itself).
+  if (!startOpen) warm();
 });
+function warm() {
+  if (warmed) return;
+  warmed = true;
+  parts.sliced.warm();
+}
 
 let memoryDone = Promise.resolve(); // the memory chart's extra read of the current trace
 let nodeClicks = 0; // graphNode messages so far: an older node's costs stop for a newer one
@@ -80,13 +96,17 @@ async function openPodHosts(msg, names, whole) {
 }
 
 const handlers = {
-  [MSG.open]: (msg) =>
-    job(() =>
+  [MSG.open]: (msg) => {
+    const done = job(() =>
       parts.opener.open(msg, async (answer) => {
+        if (answer.message.type === MSG.loaded) StrataMarks.mark('w-loaded');
         post(answer.message, answer.transfer);
         if (answer.traceLoaded) await afterTraceLoad();
       }),
-    ),
+    );
+    done.finally(warm).catch(() => null);
+    return done;
+  },
   // The lazy bundle shown, read again whole (db.js loadBundle above any lazy threshold), so the
   // analyses and selections work as on a loaded trace; answered as an open is. A lazy pod's
   // hosts are opened again, read whole, answered as podHosts is.
@@ -105,8 +125,11 @@ const handlers = {
       });
     }),
   [MSG.view]: (msg) => {
+    StrataMarks.each('w-view');
     const send = (out) => {
-      if (out.byteLength) post({ type: MSG.view, bytes: out }, [out]);
+      if (!out.byteLength) return;
+      StrataMarks.each('w-view-answered');
+      post({ type: MSG.view, bytes: out }, [out]);
     };
     // A lazy bundle answers once the view's tiles are fetched (bundle.js); other messages go on.
     if (parts.bundle.lazy()) return parts.bundle.view(msg.bytes, parts.trace.view, send);
@@ -198,6 +221,10 @@ const handlers = {
 
 onmessage = (e) => {
   const msg = e.data;
+  if (msg.type === MSG.open) {
+    StrataMarks.mark('w-open');
+    if (!parts) startOpen = true;
+  }
   // A new open stops a sliced load in progress rather than waiting behind it (sliced.js).
   if (msg.type === MSG.open && parts) parts.sliced.stopActive();
   ready
