@@ -154,6 +154,19 @@ TEST(DetectFormat, BinaryJunkIsUnknown) {
   expect("trace.json", std::string("STRATABN\x01\0\0\0", 12), FileKind::kBundle,
          Compression::kNone);
   expect("x", std::string("STRATAB\0\x01\0\0\0", 12), FileKind::kUnknown, Compression::kNone);
+  // Named as a bundle without its magic: unknown, not a log or a trace, and the load says why.
+  expect("run.strata", "hello, just text\n", FileKind::kUnknown, Compression::kNone);
+  expect("dir/manifest.STRATA", "{\"traceEvents\": []}", FileKind::kUnknown, Compression::kNone);
+  const std::string text = "hello, just text\n";
+  const std::string why = what_unknown_file_is(
+      "run.strata", reinterpret_cast<const uint8_t*>(text.data()), text.size());
+  EXPECT_NE(why.find("not one"), std::string::npos) << why;
+  EXPECT_NE(why.find("STRATABN"), std::string::npos) << why;
+  // What the bytes are comes first when it is known.
+  const std::string png = "\x89PNG\r\n\x1a\n....";
+  EXPECT_EQ(
+      what_unknown_file_is("x.strata", reinterpret_cast<const uint8_t*>(png.data()), png.size()),
+      "a PNG image");
 }
 
 TEST(DetectFormat, PodManifestByItsFormatNotItsName) {

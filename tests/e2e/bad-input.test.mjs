@@ -133,6 +133,12 @@ describe('bad input', () => {
     await checkStillLoaded(sum, 'PNG bytes');
   });
 
+  test('a text file named .strata → "not one", not an empty training log', async () => {
+    const sum = await s.openBytes(Buffer.from('hello, this is not a bundle\njust text\n'), 'run.strata');
+    expectError(sum, /run\.strata: named as a Strata tile bundle \(\.strata\) but not one/, 'text named .strata');
+    await checkStillLoaded(sum, 'text named .strata');
+  });
+
   test('invalid UTF-8 inside a string → error naming UTF-8', async () => {
     const bytes = Buffer.concat([
       Buffer.from('{"traceEvents":[{"name":"bad'),

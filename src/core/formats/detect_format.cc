@@ -109,6 +109,9 @@ DetectedFormat detect_format(std::string_view name, const uint8_t* head, size_t 
     f.kind = FileKind::kBundle;
     return f;
   }
+  // Named as a bundle but without its magic: not read as a log or a trace (a text file would
+  // open as an empty training log), so the load says what it is not.
+  if (ends_with(lname, ".strata")) return f;
   std::string inflated;
   if (f.compression != Compression::kNone) inflated = inflate_head(f.compression, head, n);
   const uint8_t* p = f.compression == Compression::kNone
@@ -192,6 +195,10 @@ std::string what_it_is(const std::string& lname, const uint8_t* p, size_t n) {
       rest.substr(0, 5) == "<html" || rest.substr(0, 5) == "<HTML")
     return "an HTML page (a URL that answers with a web page, such as a login page?)";
   if (rest.substr(0, 5) == "<?xml" || rest.substr(0, 4) == "<svg") return "an XML document";
+  if (ends_with(lname, ".strata"))
+    return "named as a Strata tile bundle (.strata) but not one: a bundle's first bytes are "
+           "\"STRATABN\" (a download cut short, a page answering in its place, or another file "
+           "renamed?)";
   return "";
 }
 
